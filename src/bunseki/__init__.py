@@ -1,0 +1,1 @@
+"""Bunseki (分析): conversational data analysis whose every number comes from executed code."""

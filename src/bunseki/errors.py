@@ -1,0 +1,53 @@
+"""Every error Bunseki raises on purpose, in one tree.
+
+Messages say what happened and what to do next, because they reach people (CLI, API, UI)
+and, for analysis failures, language models that retry.
+
+```
+BunsekiError
+├── ConfigurationError          a setting is wrong or something the setting needs is missing
+├── InputError                  what the person handed us cannot be used
+│   └── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
+└── SandboxError                the sandbox itself (not the code in it) failed
+    ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
+    └── SandboxStartError       the sandbox worker did not come up
+```
+
+A cell that fails (an exception, a limit, a policy violation) is not an error of this tree: it is
+an `ExecutionResult` with `success=False`, because the agent loop feeds it back to the model.
+Third-party exceptions are translated into these classes once, where they cross our boundary.
+"""
+
+from __future__ import annotations
+
+
+class BunsekiError(Exception):
+    """Root of every error Bunseki raises on purpose."""
+
+
+class ConfigurationError(BunsekiError):
+    """A setting is invalid, or something a setting refers to is missing."""
+
+
+class InputError(BunsekiError):
+    """Input from the person (a file, an argument) cannot be used as given."""
+
+
+class DataLoadError(InputError):
+    """A data file could not be read into a table; the message says why and what to try."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class SandboxError(BunsekiError):
+    """The sandbox machinery failed, as opposed to the code that ran in it."""
+
+
+class IsolationUnavailable(SandboxError):
+    """No isolation tier works on this machine and the unsafe local mode was not enabled."""
+
+
+class SandboxStartError(SandboxError):
+    """The sandbox worker process did not start or did not report ready in time."""

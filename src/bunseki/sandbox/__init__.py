@@ -1,0 +1,29 @@
+"""The sandboxed code executor: one warm, isolated worker per session.
+
+See `Sandbox` for the controller, `isolation` for the tiers, `policy` for the static check and
+``inside/`` for the code that runs in the sandbox.
+"""
+
+from bunseki.sandbox.isolation import probe, require
+from bunseki.sandbox.models import (
+    ExecutionResult,
+    ExpectedOutput,
+    IsolationReport,
+    Limits,
+    TableResult,
+)
+from bunseki.sandbox.session import Sandbox
+from bunseki.sandbox.workspace import add_data_file, new_workspace
+
+__all__ = [
+    "ExecutionResult",
+    "ExpectedOutput",
+    "IsolationReport",
+    "Limits",
+    "Sandbox",
+    "TableResult",
+    "add_data_file",
+    "new_workspace",
+    "probe",
+    "require",
+]

@@ -1,0 +1,91 @@
+"""Reading /proc for the watchdog: who descends from whom, and how much each process uses."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces; fields after it are fixed.
+    return raw[raw.rfind(b")") + 2 :].decode().split()
+
+
+def parent_map() -> dict[int, int]:
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None and fields[0] not in ("Z", "X"):  # zombies wait to be reaped
+                parents[int(entry)] = int(fields[1])
+    return parents
+
+
+def descendants(root: int, parents: dict[int, int] | None = None) -> set[int]:
+    """Every live process below ``root`` (the anchor is a subreaper, so orphans stay below it)."""
+    parents = parent_map() if parents is None else parents
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system time of ``pid`` and of its children it has waited for."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / TICKS
+
+
+def private_bytes(pid: int) -> int:
+    """Memory this process does not share with its parent (copy-on-write pages it has written)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            text = handle.read()
+    except OSError:
+        return resident_bytes(pid)
+    total = 0
+    for line in text.splitlines():
+        if line.startswith((b"Private_Clean:", b"Private_Dirty:", b"SwapPss:")):
+            total += int(line.split()[1]) * 1024
+    return total
+
+
+def resident_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def kill_all(root: int, keep: set[int]) -> int:
+    """SIGKILL every process below ``root`` except ``keep``, until none is left; returns count."""
+    killed = 0
+    for _ in range(50):  # a fork bomb may fork while we kill; the process cap bounds it
+        targets = descendants(root) - keep
+        if not targets:
+            break
+        for pid in targets:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+    return killed

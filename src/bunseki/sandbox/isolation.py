@@ -1,0 +1,298 @@
+"""Choosing the isolation tier, once per process, and building the command that enters it.
+
+Tiers, strongest first:
+
+- ``bwrap``: bubblewrap in fresh user, PID, network, IPC and UTS namespaces. Only /usr, the
+  Python installation and the workspace are visible; only the workspace is writable; there is
+  no network at all.
+- ``landlock``: where user namespaces are unavailable, Landlock confines the filesystem view
+  and TCP, and the seccomp filter removes every socket.
+- ``unsafe``: resource limits only. Used only when ``BUNSEKI_SANDBOX_UNSAFE_LOCAL`` is set.
+
+Generated code never runs as root: when Bunseki runs as root the sandbox drops to
+``BUNSEKI_SANDBOX_UID`` first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from bunseki.errors import IsolationUnavailable
+from bunseki.sandbox.inside import landlock
+from bunseki.sandbox.models import IsolationReport, Tier
+from bunseki.settings import Settings
+
+INSIDE_DIR = Path(__file__).resolve().parent / "inside"
+ROOT_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+ETC_FILES = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
+TMP_SIZE = 64 * 1024 * 1024
+FIX_USERNS = (
+    "install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces "
+    "(sysctl kernel.unprivileged_userns_clone=1; on Ubuntu also "
+    "kernel.apparmor_restrict_unprivileged_userns=0)"
+)
+
+
+def sandbox_uid(settings: Settings) -> int:
+    """The uid generated code runs as: ours, or the configured one when we are root."""
+    return settings.sandbox_uid if os.geteuid() == 0 else os.geteuid()
+
+
+def probe(settings: Settings) -> IsolationReport:
+    """Find the strongest tier that works here, as the settings allow. Cached per process."""
+    return _probe(
+        settings.sandbox_isolation,
+        settings.sandbox_unsafe_local,
+        sandbox_uid(settings),
+        settings.sandbox_seccomp,
+    )
+
+
+def require(settings: Settings) -> IsolationReport:
+    """Like `probe`, but raise `IsolationUnavailable` with what to do when no tier works."""
+    report = probe(settings)
+    if report.tier is None:
+        raise IsolationUnavailable(report.reason)
+    return report
+
+
+@cache
+def _probe(choice: str, unsafe_ok: bool, uid: int, want_seccomp: bool) -> IsolationReport:
+    checks: dict[str, str] = {}
+    seccomp = want_seccomp and _seccomp_available(checks)
+    if not want_seccomp:
+        checks["seccomp"] = "disabled by BUNSEKI_SANDBOX_SECCOMP=false"
+    bwrap_ok = choice in ("auto", "bwrap") and _bwrap_works(uid, checks)
+    landlock_ok = choice in ("auto", "landlock") and _landlock_works(uid, seccomp, checks)
+    tier: Tier | None = None
+    if bwrap_ok:
+        tier, reason = "bwrap", f"bubblewrap works here ({checks['bwrap']})"
+    elif landlock_ok:
+        tier, reason = (
+            "landlock",
+            f"Landlock + seccomp ({checks['landlock']}); bwrap: {checks.get('bwrap', 'not tried')}",
+        )
+    elif unsafe_ok:
+        tier, reason = (
+            "unsafe",
+            (
+                "NO ISOLATION: BUNSEKI_SANDBOX_UNSAFE_LOCAL is set and no tier works "
+                f"(bwrap: {checks.get('bwrap', 'not tried')}; "
+                f"landlock: {checks.get('landlock', 'not tried')}). "
+                "Generated code can read your files and reach the network."
+            ),
+        )
+    else:
+        tried = "; ".join(f"{name}: {finding}" for name, finding in checks.items())
+        reason = (
+            f"No sandbox isolation works on this machine ({tried}). To fix it, {FIX_USERNS}, "
+            "or use a kernel with Landlock (Linux ≥ 5.13) and libseccomp. Only if every person "
+            "and file is trusted, set BUNSEKI_SANDBOX_UNSAFE_LOCAL=true to run without isolation."
+        )
+    return IsolationReport(tier=tier, reason=reason, run_as_uid=uid, seccomp=seccomp, checks=checks)
+
+
+def _seccomp_available(checks: dict[str, str]) -> bool:
+    try:
+        import pyseccomp  # noqa: F401  (finds and loads libseccomp)
+    except (ImportError, OSError, RuntimeError) as exc:
+        checks["seccomp"] = f"unavailable ({exc}); install libseccomp2"
+        return False
+    checks["seccomp"] = "libseccomp available"
+    return True
+
+
+def _bwrap_works(uid: int, checks: dict[str, str]) -> bool:
+    binary = shutil.which("bwrap")
+    if binary is None:
+        checks["bwrap"] = "bubblewrap is not installed"
+        return False
+    trial = [
+        binary,
+        "--unshare-all",
+        "--die-with-parent",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        *root_links(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        "/usr/bin/true",
+    ]
+    try:
+        user = _drop_to(uid)
+        done = subprocess.run(
+            trial,
+            env={},
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+            user=user,
+            group=user,
+            extra_groups=None if user is None else [],
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        checks["bwrap"] = f"could not run bubblewrap: {exc}"
+        return False
+    if done.returncode != 0:
+        checks["bwrap"] = f"bubblewrap failed: {done.stderr.strip() or done.returncode}"
+        return False
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
+    checks["bwrap"] = f"{version.stdout.strip() or 'bubblewrap'} with user namespaces, as uid {uid}"
+    return True
+
+
+def _landlock_works(uid: int, seccomp: bool, checks: dict[str, str]) -> bool:
+    abi = landlock.abi_version()
+    if abi < 1:
+        checks["landlock"] = "the kernel has no Landlock (Linux ≥ 5.13 with lsm=landlock)"
+        return False
+    if not seccomp:
+        checks["landlock"] = f"ABI {abi}, but without seccomp UDP and DNS would stay open"
+        return False
+    if uid != os.geteuid():
+        unreadable = [str(path) for path in python_paths() if not _world_readable(path)]
+        if unreadable:
+            checks["landlock"] = (
+                f"ABI {abi}, but uid {uid} cannot read {', '.join(unreadable)}; create the "
+                "virtual environment from a system-wide Python (make setup does)"
+            )
+            return False
+    checks["landlock"] = f"ABI {abi}" + ("" if abi >= 6 else " (signals not scoped before ABI 6)")
+    return True
+
+
+def _world_readable(path: Path) -> bool:
+    """Whether an unrelated user can reach ``path`` (every directory above it searchable)."""
+    current = path.resolve()
+    for part in [current, *current.parents]:
+        try:
+            mode = part.stat().st_mode
+        except OSError:
+            return False
+        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+            return False
+    return True
+
+
+def _drop_to(uid: int) -> int | None:
+    """The uid to switch to before exec: ``uid`` when we are root, else None (stay as we are)."""
+    return uid if os.geteuid() == 0 and uid != 0 else None
+
+
+def root_links() -> list[str]:
+    """Reproduce /bin, /lib… as the host has them: symlinks into /usr, or read-only binds."""
+    args: list[str] = []
+    for name in ROOT_LINKS:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def python_paths() -> list[Path]:
+    """Directories the worker's interpreter needs: the base installation, the venv, our code."""
+    wanted = [Path(sys.base_prefix), Path(sys.prefix), INSIDE_DIR]
+    paths: list[Path] = []
+    for path in wanted:
+        resolved = path.resolve()
+        if resolved.is_relative_to("/usr") or any(resolved.is_relative_to(p) for p in paths):
+            continue
+        paths.append(resolved)
+    return paths
+
+
+@dataclass
+class Launch:
+    """How to start one worker: its argv, environment and the fds it inherits."""
+
+    argv: list[str]
+    env: dict[str, str]
+    pass_fds: list[int]
+    user: int | None = None  # switch to this uid (and gid) before exec, with no extra groups
+    owned_fds: list[int] = field(default_factory=list)  # ours to close after the spawn
+
+    def close_owned(self) -> None:
+        for fd in self.owned_fds:
+            os.close(fd)
+        self.owned_fds.clear()
+
+
+def sandbox_env(workspace: Path) -> dict[str, str]:
+    """The worker's whole environment: nothing of ours (no keys, no tokens) goes in."""
+    internal = workspace / ".bunseki"
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(internal / "home"),
+        "TMPDIR": str(internal / "tmp"),
+        "MPLCONFIGDIR": str(internal / "mplconfig"),
+        "MPLBACKEND": "Agg",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "USER": "sandbox",
+        # One thread per library: forking after OpenMP has run deadlocks with GNU OpenMP, and
+        # each thread would count against the process limit.
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "NUMEXPR_NUM_THREADS": "1",
+        "VECLIB_MAXIMUM_THREADS": "1",
+        "MALLOC_ARENA_MAX": "2",
+        # pyarrow (behind pandas' string columns) would otherwise reserve gigabytes of address
+        # space up front through mimalloc/jemalloc, which the data-segment limit refuses.
+        "ARROW_DEFAULT_MEMORY_POOL": "system",
+        "LOKY_MAX_CPU_COUNT": str(os.cpu_count() or 1),
+    }
+    return env
+
+
+def build_launch(report: IsolationReport, workspace: Path, config_json: str, pass_fds: list[int]) -> Launch:
+    python = [sys.executable, "-I", "-B", str(INSIDE_DIR / "main.py"), config_json]
+    env = sandbox_env(workspace)
+    user = _drop_to(report.run_as_uid)
+    if report.tier != "bwrap":
+        return Launch(argv=python, env=env, pass_fds=pass_fds, user=user)
+    argv = [
+        "bwrap",
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        *root_links(),
+    ]
+    for path in ETC_FILES:
+        argv += ["--ro-bind-try", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    launch = Launch(argv=argv, env={}, pass_fds=list(pass_fds), user=user)
+    binds = [(path, "--ro-bind") for path in python_paths()]
+    binds += [(workspace, "--bind"), (workspace / "data", "--ro-bind")]
+    for path, flag in ((str(path), flag) for path, flag in binds):
+        if user is not None:  # the dropped uid may not be able to reach the path: hand bwrap an open fd
+            fd = os.open(path, os.O_PATH | os.O_DIRECTORY)
+            launch.owned_fds.append(fd)
+            launch.pass_fds.append(fd)
+            argv += [f"{flag}-fd", str(fd), str(path)]
+        else:
+            argv += [flag, str(path), str(path)]
+    argv += ["--chdir", str(workspace), "--clearenv"]
+    for key, value in env.items():
+        argv += ["--setenv", key, value]
+    argv += ["--", *python]
+    return launch

@@ -1,0 +1,385 @@
+"""`Sandbox`: one session's warm, isolated Python worker, seen from the controller.
+
+The worker keeps the namespace (``df`` and whatever cells define) between cells. Each call to
+`Sandbox.run` always returns: if the worker stops answering, it is killed after the cell's time
+limit plus a grace period, started again, and reloads the state saved after the last
+successful cell.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import pickle
+import selectors
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bunseki.errors import SandboxError, SandboxStartError
+from bunseki.sandbox import isolation, policy, workspace
+from bunseki.sandbox.inside import procs, protocol
+from bunseki.sandbox.models import ExecutionResult, IsolationReport, Limits, TableResult
+from bunseki.settings import Settings
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+START_TIMEOUT_S = 60.0
+GRACE_S = 10.0
+SMALL_OP_TIMEOUT_S = 120.0
+
+
+class Sandbox:
+    """A warm, isolated worker bound to one workspace.
+
+    >>> with Sandbox(workspace_dir) as box:
+    ...     box.load_frame(frame)
+    ...     result = box.run("df.describe()")
+    """
+
+    def __init__(
+        self,
+        workspace_dir: Path,
+        *,
+        settings: Settings | None = None,
+        limits: Limits | None = None,
+        isolation_report: IsolationReport | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.workspace = Path(workspace_dir).resolve()
+        self.limits = limits or Limits.from_settings(self.settings)
+        self.isolation = isolation_report or isolation.require(self.settings)
+        self.restarts = 0
+        self.ready: dict[str, Any] = {}
+        self.started_s: float | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._req: int | None = None
+        self._resp: int | None = None
+        self._frames = protocol.FrameBuffer()
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self._finalizer: weakref.finalize[Any, Sandbox] | None = None
+
+    # --- life cycle ---
+
+    def __enter__(self) -> Sandbox:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> dict[str, Any]:
+        """Start the worker and wait until it is ready; returns what it reported."""
+        with self._lock:
+            if not self.alive:
+                self._spawn()
+            return self.ready
+
+    def _spawn(self) -> None:
+        began = time.monotonic()
+        log = workspace.prepare(self.workspace, owner=self.isolation.run_as_uid)
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe()
+        config = {
+            "req_fd": req_r,
+            "resp_fd": resp_w,
+            "workspace": str(self.workspace),
+            "state_dir": str(workspace.internal(self.workspace, "state")),
+            "tier": self.isolation.tier,
+            "seccomp": self.isolation.seccomp,
+            "landlock_rules": _landlock_rules(self.workspace),
+            "tasks_base": 0 if self.isolation.tier == "bwrap" else _tasks_of(self.isolation.run_as_uid),
+            "limits": self.limits.model_dump(),
+        }
+        launch = isolation.build_launch(self.isolation, self.workspace, json.dumps(config), [req_r, resp_w])
+        try:
+            with log.open("ab") as log_file:
+                self._process = subprocess.Popen(
+                    launch.argv,
+                    env=launch.env,
+                    pass_fds=launch.pass_fds,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log_file,
+                    start_new_session=True,
+                    cwd=self.workspace,
+                    user=launch.user,
+                    group=launch.user,
+                    extra_groups=None if launch.user is None else [],
+                )
+        except OSError as exc:
+            raise SandboxStartError(f"could not start the sandbox worker: {exc}") from exc
+        finally:
+            launch.close_owned()
+            os.close(req_r)
+            os.close(resp_w)
+        self._req, self._resp = req_w, resp_r
+        os.set_blocking(resp_r, False)
+        self._frames = protocol.FrameBuffer()
+        if self._finalizer is None:
+            self._finalizer = weakref.finalize(self, _terminate, self._process, self.isolation.tier)
+        ready = self._receive(None, time.monotonic() + START_TIMEOUT_S)
+        if ready is None or ready.get("event") != "ready":
+            reason = (ready or {}).get("error") or _tail(log)
+            self._kill()
+            raise SandboxStartError(f"the sandbox worker did not start: {reason}")
+        self.ready = ready
+        self.started_s = time.monotonic() - began
+
+    def close(self) -> None:
+        """Stop the worker (politely, then by force). The workspace and its state stay."""
+        with self._lock:
+            if self.alive and self._req is not None:
+                try:
+                    protocol.send(self._req, {"op": "shutdown"})
+                    assert self._process is not None
+                    self._process.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            self._kill()
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            _terminate(self._process, self.isolation.tier)
+        for fd in (self._req, self._resp):
+            if fd is not None:
+                os.close(fd)
+        self._req = self._resp = None
+        self._process = None
+
+    def _restart(self) -> None:
+        self._kill()
+        self.restarts += 1
+        self._spawn()
+
+    # --- data in ---
+
+    def load_frame(self, frame: pd.DataFrame, name: str = "df") -> None:
+        """Bind ``frame`` to ``name`` in the worker's namespace (and in its saved state)."""
+        if not name.isidentifier():
+            raise ValueError(f"{name!r} is not a valid Python name")
+        path = workspace.internal(self.workspace, "inputs") / f"{name}.pkl"
+        with path.open("wb") as handle:
+            pickle.dump(frame, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        if self.isolation.run_as_uid != os.geteuid():
+            os.chown(path, self.isolation.run_as_uid, self.isolation.run_as_uid)
+        reply = self._request({"op": "load", "name": name, "path": str(path)}, SMALL_OP_TIMEOUT_S)
+        if not reply.get("ok"):
+            raise SandboxError(f"could not load {name} into the sandbox: {reply.get('error')}")
+
+    def variables(self) -> dict[str, Any]:
+        """The names cells have defined, with type and shape."""
+        return dict(self._request({"op": "inspect"}, SMALL_OP_TIMEOUT_S).get("variables", {}))
+
+    def _request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        with self._lock:
+            self.start()
+            reply = self._exchange(message, time.monotonic() + timeout)
+            if reply is None:
+                self._restart()
+                raise SandboxError(f"the sandbox did not answer {message['op']!r}; it was restarted")
+            return reply
+
+    # --- cells ---
+
+    def run(self, code: str, *, timeout: float | None = None, check_policy: bool = True) -> ExecutionResult:
+        """Run one cell. Never raises for anything the cell does; the result says what happened."""
+        began = time.monotonic()
+        refused = self._refuse(code, check_policy)
+        if refused is not None:
+            return refused
+        limits = self.limits if timeout is None else self.limits.model_copy(update={"timeout_s": timeout})
+        with self._lock:
+            self.start()
+            message = {"op": "run", "code": code, "limits": limits.model_dump()}
+            reply = self._exchange(message, time.monotonic() + limits.timeout_s + GRACE_S)
+            if reply is not None:
+                return _to_result(code, reply, self.workspace)
+            timed_out = time.monotonic() - began >= limits.timeout_s
+            self._restart()
+        restored = self.ready.get("restored_cell", 0)
+        kind = "TimeLimitExceeded" if timed_out else "SandboxRestarted"
+        what = (
+            f"The cell did not finish within the {limits.timeout_s:g} s time limit"
+            if timed_out
+            else "The sandbox worker died while running the cell"
+        )
+        message_text = (
+            f"{what}; the worker was restarted and the state saved after cell {restored} was restored."
+        )
+        return ExecutionResult(
+            success=False,
+            code=code,
+            stdout="",
+            error=f"{kind}: {message_text}\n",
+            error_type=kind,
+            limit="wall_time" if timed_out else None,
+            duration_s=time.monotonic() - began,
+            restarted=True,
+            notes=_lost_note(self.ready),
+        )
+
+    def _refuse(self, code: str, check_policy: bool) -> ExecutionResult | None:
+        syntax = policy.syntax_error(code)
+        if syntax is not None:
+            return ExecutionResult(
+                success=False, code=code, stdout="", error=syntax, error_type="SyntaxError"
+            )
+        if not check_policy:
+            return None
+        violations = policy.check(code, str(self.workspace))
+        if not violations:
+            return None
+        return ExecutionResult(
+            success=False,
+            code=code,
+            stdout="",
+            error=policy.explain(violations),
+            error_type="PolicyViolation",
+        )
+
+    # --- the pipe ---
+
+    def _exchange(self, message: dict[str, Any], deadline: float) -> dict[str, Any] | None:
+        """Send a request and wait for its reply; None if the worker died or ran out of time."""
+        assert self._req is not None
+        message_id = next(self._ids)
+        try:
+            protocol.send(self._req, {**message, "id": message_id})
+        except OSError:
+            return None
+        return self._receive(message_id, deadline)
+
+    def _receive(self, message_id: int | None, deadline: float) -> dict[str, Any] | None:
+        assert self._resp is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._resp, selectors.EVENT_READ)
+            while (remaining := deadline - time.monotonic()) > 0:
+                if not selector.select(remaining):
+                    continue
+                try:
+                    data = os.read(self._resp, 1 << 20)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    return None
+                try:
+                    messages = self._frames.feed(data)
+                except protocol.ProtocolError:
+                    return None
+                for reply in messages:
+                    if message_id is None or reply.get("id") == message_id:
+                        return reply
+        return None
+
+
+def _to_result(code: str, reply: dict[str, Any], workspace_dir: Path) -> ExecutionResult:
+    error = reply.get("error")
+    if isinstance(error, str):  # a failure of the worker machinery rather than of the cell
+        error = {"type": "SandboxError", "traceback": f"SandboxError: {error}\n"}
+    return ExecutionResult(
+        success=bool(reply.get("success")),
+        code=code,
+        stdout=reply.get("stdout", ""),
+        stderr=reply.get("stderr", ""),
+        error=error["traceback"] if error else None,
+        error_type=error["type"] if error else None,
+        limit=reply.get("limit"),
+        artifacts=[workspace_dir / item["path"] for item in reply.get("artifacts", [])],
+        tables=[TableResult.model_validate(table) for table in reply.get("tables", [])],
+        duration_s=float(reply.get("duration_s") or 0.0),
+        cell=reply.get("cell"),
+        notes=list(reply.get("notes", [])),
+    )
+
+
+def _lost_note(ready: dict[str, Any]) -> list[str]:
+    lost = ready.get("lost") or []
+    return [f"Not restored after the restart (they cannot be saved): {', '.join(lost)}."] if lost else []
+
+
+def _terminate(process: subprocess.Popen[bytes], tier: str | None) -> None:
+    """Kill a worker and everything below it, whatever it did to escape its process group."""
+    if process.poll() is None:
+        if tier == "bwrap":
+            # bwrap's PID namespace ends every process in it when its init dies.
+            _signal_group(process.pid, signal.SIGKILL)
+        else:
+            _kill_tree(process.pid)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _kill_tree(root: int) -> None:
+    """Stop the whole tree first (so nothing forks or reparents away), then kill it."""
+    stopped: set[int] = set()
+    for _ in range(20):
+        tree = (procs.descendants(root) | {root}) - stopped
+        if not tree:
+            break
+        for pid in tree:
+            _signal(pid, signal.SIGSTOP)
+        stopped |= tree
+    for pid in stopped:
+        _signal(pid, signal.SIGKILL)
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _signal_group(pgid: int, number: int) -> None:
+    try:
+        os.killpg(pgid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tasks_of(uid: int) -> int:
+    """How many tasks (threads count) ``uid`` already runs: RLIMIT_NPROC counts them all."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                fields = dict(line.split(b":", 1) for line in handle if b":" in line)
+        except OSError:
+            continue
+        if int(fields.get(b"Uid", b"-1 ").split()[0]) == uid:
+            count += int(fields.get(b"Threads", b"1").strip())
+    return count
+
+
+def _landlock_rules(workspace_dir: Path) -> list[tuple[str, str]]:
+    rules = [("/usr", "rx"), ("/bin", "rx"), ("/lib", "rx"), ("/lib64", "rx"), ("/sbin", "rx")]
+    rules += [(path, "r") for path in isolation.ETC_FILES]
+    rules += [(str(path), "rx") for path in isolation.python_paths()]
+    rules += [("/proc", "r"), ("/sys/devices/system/cpu", "r"), ("/sys/fs/cgroup", "r")]
+    # Not /dev/shm: it is shared with every process of the user (joblib then runs n_jobs=1).
+    rules += [("/dev/null", "dev"), ("/dev/zero", "dev"), ("/dev/urandom", "dev")]
+    rules.append((str(workspace_dir), "rw"))
+    return rules
+
+
+def _tail(log: Path, size: int = 2000) -> str:
+    try:
+        return log.read_bytes()[-size:].decode("utf-8", "replace").strip() or "no output"
+    except OSError:
+        return "no log"

@@ -1,0 +1,94 @@
+"""Session workspaces: ``<root>/<yyyymmddhhmmss>/`` as seed 000 lays them out.
+
+```
+<workspace>/
+├── data/          the uploaded files, pristine and read-only inside the sandbox
+├── figures/       charts the sandbox saved for cells that left figures open
+├── …              whatever cells write (charts, CSV exports, report.md)
+└── .bunseki/      internal: state snapshots, inputs, matplotlib cache, tmp, worker log
+```
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+INTERNAL = ".bunseki"
+INTERNAL_DIRS = ("state", "inputs", "mplconfig", "tmp", "home")
+
+
+def new_workspace(root: Path, now: datetime | None = None) -> Path:
+    """Create a fresh workspace directory named after the current time, never reusing one."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d%H%M%S")
+    root.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        candidate = root / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        return candidate.resolve()
+    raise FileExistsError(f"could not create a new workspace under {root}")
+
+
+def internal(workspace: Path, name: str = "") -> Path:
+    return workspace / INTERNAL / name if name else workspace / INTERNAL
+
+
+def prepare(workspace: Path, *, owner: int | None) -> Path:
+    """Make sure the layout exists; hand the writable parts to ``owner`` (a uid) if given.
+
+    Returns the worker log path. Safe to call again on an existing workspace.
+    """
+    workspace = workspace.resolve()
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "data").mkdir(exist_ok=True)
+    for name in INTERNAL_DIRS:
+        internal(workspace, name).mkdir(parents=True, exist_ok=True)
+    seed_font_cache(internal(workspace, "mplconfig"))
+    log = internal(workspace, "worker.log")
+    log.touch()
+    if owner is not None and owner != os.geteuid():
+        _give(workspace, owner)
+    return log
+
+
+def _give(workspace: Path, owner: int) -> None:
+    """chown the writable parts to the sandbox user; data/ stays ours and read-only."""
+    os.chown(workspace, owner, owner)
+    for directory, subdirs, files in os.walk(internal(workspace)):
+        os.chown(directory, owner, owner)
+        for name in files:
+            os.chown(os.path.join(directory, name), owner, owner, follow_symlinks=False)
+        subdirs[:] = [name for name in subdirs if not os.path.islink(os.path.join(directory, name))]
+    for entry in workspace.iterdir():
+        if entry.name not in ("data", INTERNAL) and not entry.is_symlink():
+            os.chown(entry, owner, owner)
+
+
+def add_data_file(workspace: Path, source: Path) -> Path:
+    """Copy an uploaded file into ``data/`` and make it read-only; returns the copy's path."""
+    target = workspace / "data" / source.name
+    if target.exists():
+        target.chmod(0o644)
+    shutil.copyfile(source, target)
+    target.chmod(0o444)
+    return target
+
+
+def seed_font_cache(directory: Path) -> None:
+    """Copy matplotlib's font list into the sandbox's config dir, so it never rebuilds it.
+
+    Rebuilding costs 100-200 ms at every worker start; the list only holds paths under /usr
+    and the Python installation, which the sandbox sees at the same places.
+    """
+    if any(directory.glob("fontlist-*.json")):
+        return
+    from matplotlib import font_manager, get_cachedir
+
+    font_manager.fontManager  # noqa: B018  (loading it writes the cache if it is missing)
+    for cached in Path(get_cachedir()).glob("fontlist-*.json"):
+        shutil.copyfile(cached, directory / cached.name)
