@@ -162,7 +162,7 @@ def _landlock_works(uid: int, seccomp: bool, checks: dict[str, str]) -> bool:
         checks["landlock"] = f"ABI {abi}, but without seccomp UDP and DNS would stay open"
         return False
     if uid != os.geteuid():
-        unreadable = [str(path) for path in python_paths() if not _world_readable(path)]
+        unreadable = [str(path) for path in python_paths() if not reachable(path)]
         if unreadable:
             checks["landlock"] = (
                 f"ABI {abi}, but uid {uid} cannot read {', '.join(unreadable)}; create the "
@@ -173,8 +173,8 @@ def _landlock_works(uid: int, seccomp: bool, checks: dict[str, str]) -> bool:
     return True
 
 
-def _world_readable(path: Path) -> bool:
-    """Whether an unrelated user can reach ``path`` (every directory above it searchable)."""
+def reachable(path: Path) -> bool:
+    """Whether an unrelated user can reach ``path`` (it and every directory above it searchable)."""
     current = path.resolve()
     for part in [current, *current.parents]:
         try:

@@ -9,6 +9,7 @@ one short message it can act on, what it may do instead.
 from __future__ import annotations
 
 import ast
+import posixpath
 import traceback
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -194,9 +195,10 @@ def _check_module(name: str, line: int) -> Violation | None:
 def _check_path(text: str, line: int, workspace: str | None) -> list[Violation]:
     if not text.startswith("/") or "\n" in text or len(text) > 4096:
         return []
-    if workspace and PurePosixPath(text).is_relative_to(workspace):
+    path = posixpath.normpath(text)
+    if workspace and PurePosixPath(path).is_relative_to(workspace):
         return []
-    if any(text == prefix or text.startswith(prefix + "/") for prefix in SYSTEM_PREFIXES):
+    if any(path == prefix or path.startswith(prefix + "/") for prefix in SYSTEM_PREFIXES):
         return [
             Violation(
                 line,

@@ -88,7 +88,17 @@ class Sandbox:
 
     def _spawn(self) -> None:
         began = time.monotonic()
-        log = workspace.prepare(self.workspace, owner=self.isolation.run_as_uid)
+        uid = self.isolation.run_as_uid
+        log = workspace.prepare(self.workspace, owner=uid)
+        if (
+            self.isolation.tier != "bwrap"
+            and uid != os.geteuid()
+            and not isolation.reachable(self.workspace.parent)
+        ):
+            raise SandboxStartError(
+                f"the sandbox user (uid {uid}) cannot reach the workspace {self.workspace}: put "
+                "BUNSEKI_WORKSPACE_ROOT under directories that other users may traverse (chmod o+x)"
+            )
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         config = {

@@ -38,7 +38,7 @@ def execute(code: str, namespace: dict[str, Any], cell_index: int) -> dict[str, 
         exec(compile(body, filename, "exec"), namespace)
         if last is not None:
             value = eval(compile(last, filename, "eval"), namespace)
-            if value is not None:
+            if value is not None and not code.rstrip().endswith(";") and not is_plot_object(value):
                 display(value)
     except BaseException as exc:  # the cell's own failure, reported, never raised
         error = describe_error(exc, filename)
@@ -47,6 +47,15 @@ def execute(code: str, namespace: dict[str, Any], cell_index: int) -> dict[str, 
         "error": error,
         "tables": list(_tables),
     }
+
+
+def is_plot_object(value: Any) -> bool:
+    """Matplotlib artists (what plt.title() returns): shown as charts, not echoed as text."""
+    from matplotlib.artist import Artist
+
+    if isinstance(value, list | tuple):
+        return bool(value) and all(isinstance(item, Artist) for item in value)
+    return isinstance(value, Artist)
 
 
 def split_last_expression(tree: ast.Module) -> tuple[ast.Module, ast.Expression | None]:

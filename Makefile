@@ -1,0 +1,85 @@
+# Bunseki — everything goes through `make setup`, which is idempotent.
+#   make demo    set up, then run the demo on the bundled Japanese sample data
+#   make test    set up, then run the whole test suite
+#   make bench   set up, then run the benchmarks
+#   make lint    ruff + mypy
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# A Python >= 3.11 every user can run: the sandbox runs as an unprivileged user when we are
+# root, and the tests run once more as one. Debian's /usr/bin/python3 first, then PATH.
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && command -v $$p && break; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# bubblewrap: the sandbox; libseccomp2: its syscall filter.
+APT_PACKAGES := bubblewrap libseccomp2
+WORKSPACE_ROOT ?= workspace
+
+.PHONY: help setup system-packages demo test test-unprivileged bench lint format clean
+
+help:
+	@echo "make demo   - set up and run the demo on bundled sample data"
+	@echo "make test   - set up and run the whole test suite"
+	@echo "make bench  - set up and run the benchmarks"
+	@echo "make lint   - ruff and mypy"
+
+setup: system-packages $(STAMP)
+
+system-packages:
+	@packages="$(APT_PACKAGES)"; \
+	$(PYTHON) -c 'import ensurepip' 2>/dev/null || packages="$$packages python3-venv"; \
+	missing=$$(for p in $$packages; do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done | xargs); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "Installing system packages: $$missing"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q $$missing >/dev/null 2>&1 || \
+			{ apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null; }; \
+	else \
+		echo "Bunseki needs these system packages. Run:"; \
+		echo "    sudo apt-get install -y $$missing"; \
+		echo "(continuing: 'bunseki doctor' shows what works without them)"; \
+	fi
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python >= 3.11 is required"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+demo: setup
+	@ws="$(WORKSPACE_ROOT)/$$(date +%Y%m%d%H%M%S)"; \
+	echo "Running a sample analysis cell in the sandbox on src/bunseki/samples/sales_cp932.csv (CP932)"; \
+	$(BIN)/bunseki run-code src/bunseki/samples/demo_cell.py --workspace "$$ws" \
+		--data src/bunseki/samples/sales_cp932.csv; \
+	status=$$?; \
+	chart=$$(ls "$$ws"/*.png 2>/dev/null | head -1); \
+	if [ -n "$$chart" ]; then echo "Chart saved to: $$(realpath "$$chart")"; fi; \
+	exit $$status
+
+test: setup
+	$(BIN)/python -m pytest
+	@scripts/test_unprivileged.sh
+
+test-unprivileged: setup
+	@scripts/test_unprivileged.sh
+
+bench: setup
+	$(BIN)/python benchmarks/sandbox_overhead.py
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/mypy
+	cd src/bunseki/sandbox/inside && ../../../../$(BIN)/mypy --config-file mypy.ini $$(ls *.py | grep -v __init__)
+
+format: setup
+	$(BIN)/ruff format src tests benchmarks scripts
+	$(BIN)/ruff check --fix src tests benchmarks scripts
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

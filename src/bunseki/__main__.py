@@ -1,0 +1,5 @@
+"""``python -m bunseki`` is the ``bunseki`` command."""
+
+from bunseki.cli import main
+
+main()

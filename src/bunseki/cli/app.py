@@ -1,0 +1,35 @@
+"""The Typer application every command module registers on."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(
+    name="bunseki",
+    help="Bunseki (分析): ask questions about your data; every number comes from executed code.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+console = Console()
+errors = Console(stderr=True)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def fail_usage(message: str) -> typer.Exit:
+    """Print a usage error the way Click does and return the exit to raise."""
+    errors.print(f"[bold red]Error:[/] {message}", highlight=False)
+    return typer.Exit(EXIT_USAGE)
+
+
+def print_json(payload: object) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")

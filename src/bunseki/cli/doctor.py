@@ -1,0 +1,70 @@
+"""``bunseki doctor``: what this machine offers Bunseki, and what to fix."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, print_json
+from bunseki.sandbox import Limits, probe
+from bunseki.settings import Settings
+
+
+@app.command("doctor")
+def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False) -> None:
+    """Show the sandbox isolation tier in use here and why, the limits, and the environment."""
+    settings = Settings()
+    report = probe(settings)
+    facts: dict[str, Any] = {
+        "isolation": report.model_dump(),
+        "limits": Limits.from_settings(settings).model_dump(),
+        "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
+        "platform": platform.platform(),
+        "workspace_root": str(settings.workspace_root.resolve()),
+        "japanese_font": _japanese_font(),
+    }
+    if as_json:
+        print_json(facts)
+    else:
+        _show(facts)
+    raise typer.Exit(EXIT_OK if report.tier else EXIT_FAILED)
+
+
+def _japanese_font() -> str:
+    try:
+        import matplotlib_fontja
+    except ImportError:
+        return "missing: install matplotlib-fontja"
+    return f"IPAexGothic ({matplotlib_fontja.get_font_ttf_path()})"
+
+
+def _show(facts: dict[str, Any]) -> None:
+    isolation = facts["isolation"]
+    tier = isolation["tier"]
+    colour = {"bwrap": "green", "landlock": "yellow", "unsafe": "red"}.get(tier, "red")
+    console.print(f"[bold]Sandbox isolation:[/] [{colour}]{tier or 'UNAVAILABLE'}[/]")
+    console.print(f"  why: {escape(isolation['reason'])}")
+    console.print(
+        f"  generated code runs as uid {isolation['run_as_uid']}; seccomp filter: "
+        f"{'on' if isolation['seccomp'] else 'off'}"
+    )
+    checks = Table("probe", "finding", show_header=True, box=None, padding=(0, 2))
+    for name, finding in isolation["checks"].items():
+        checks.add_row(name, escape(finding))
+    console.print(checks)
+    limits = facts["limits"]
+    console.print(
+        f"[bold]Limits per cell:[/] {limits['timeout_s']:g} s wall, {limits['cpu_s']:g} s CPU, "
+        f"{limits['memory_mb']} MB memory, {limits['max_processes']} processes, "
+        f"{limits['output_bytes']:,} bytes of output per stream, {limits['max_artifacts']} artifacts "
+        f"of ≤ {limits['max_artifact_mb']} MB, {limits['disk_mb']} MB of files"
+    )
+    console.print(f"[bold]Python:[/] {escape(facts['python'])}")
+    console.print(f"[bold]Platform:[/] {escape(facts['platform'])}")
+    console.print(f"[bold]Workspace root:[/] {escape(facts['workspace_root'])}")
+    console.print(f"[bold]Japanese font:[/] {escape(facts['japanese_font'])}")

@@ -1,0 +1,501 @@
+"""Reading one uploaded data file into a DataFrame, or a DataLoadError that says why not and what to do.
+
+The file is read into memory once; sniffing, decoding and parsing all work on those bytes.
+Third-party exceptions are translated into DataLoadError here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import itertools
+import os
+import zipfile
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+import pandas as pd
+from pyarrow import ArrowException
+
+from bunseki.data.encoding import detect_encoding
+from bunseki.errors import DataLoadError
+
+TableFormat = Literal["csv", "tsv", "excel", "parquet"]
+Column = pd.Series
+
+_TEXT_KINDS: Final = {".csv": "CSV", ".tsv": "TSV", ".txt": "text file"}
+_EXCEL_SUFFIXES: Final = (".xlsx", ".xlsm")
+_PARQUET_SUFFIXES: Final = (".parquet", ".pq")
+SUPPORTED_SUFFIXES: Final = (*_TEXT_KINDS, *_EXCEL_SUFFIXES, *_PARQUET_SUFFIXES)
+
+_DELIMITERS: Final = (",", "\t", ";", "|")
+_DELIMITER_NAMES: Final = {",": "','", "\t": "tab", ";": "';'", "|": "'|'"}
+_ENCODING_NAMES: Final = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp932": "CP932", "euc_jp": "EUC-JP"}
+_SNIFF_CHARS: Final = 64 * 1024  # plenty of lines to judge the delimiter by, cheap to split four ways
+_RAGGED_LINES_SHOWN: Final = 5
+_ZIP_MAGIC: Final = b"PK\x03\x04"
+_PARQUET_MAGIC: Final = b"PAR1"
+_OLE2_MAGIC: Final = b"\xd0\xcf\x11\xe0"  # old .xls, and also password-protected .xlsx
+
+# What openpyxl and pyarrow raised when workbooks and Parquet files were damaged on purpose
+# (truncated, bytes flipped, parts missing): many unrelated types, none of them ours to let out.
+_EXCEL_ERRORS: Final = (
+    zipfile.BadZipFile,
+    zlib.error,
+    SyntaxError,  # xml.etree.ElementTree.ParseError
+    LookupError,
+    ValueError,
+    OSError,
+    EOFError,
+    NotImplementedError,
+)
+_PARQUET_ERRORS: Final = (ArrowException, OSError, ValueError, LookupError)
+
+_EMPTY: Final = "is empty; export the table again and upload the new file."
+_IMAGE_ADVICE: Final = "upload the data itself as CSV or Excel"
+_UTF16: Final = "is UTF-16 text, which is not supported"
+# (leading bytes, what the file is, what to do); {kind} is "CSV", "TSV" or "text file".
+_SIGNATURES: Final = (
+    (b"%PDF-", "looks like a PDF, not a {kind}", "export the table from its source as CSV or Excel"),
+    (_ZIP_MAGIC, "looks like a ZIP archive, not a {kind}", "if it is an Excel workbook, name it .xlsx"),
+    (_OLE2_MAGIC, "looks like an old Excel .xls workbook, not a {kind}", "save it as .xlsx"),
+    (b"\x89PNG", "looks like a PNG image, not a {kind}", _IMAGE_ADVICE),
+    (b"\xff\xd8\xff", "looks like a JPEG image, not a {kind}", _IMAGE_ADVICE),
+    (b"GIF89a", "looks like a GIF image, not a {kind}", _IMAGE_ADVICE),
+    (b"\x1f\x8b", "looks like a gzip archive, not a {kind}", "decompress it first"),
+    (codecs.BOM_UTF16_LE, _UTF16, "save it as UTF-8 (in Excel: 'CSV UTF-8')"),
+    (codecs.BOM_UTF16_BE, _UTF16, "save it as UTF-8 (in Excel: 'CSV UTF-8')"),
+)
+
+# Numbers such as "1,234" and "-1,234.5"; [0-9], not \d, so full-width digits stay text.
+_GROUPED_NUMBER: Final = r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?"
+_PLAIN_NUMBER: Final = r"[+-]?[0-9]+(?:\.[0-9]+)?"
+_LEADING_ZERO: Final = r"[+-]?0[0-9]"  # 0123, 0600001: codes, not numbers
+_SAMPLE: Final = 200  # values checked before a whole column is
+_DATE_SHARE: Final = 0.95
+_DATE_NAME_HINTS: Final = ("date", "day", "ymd", "日付", "年月日", "日時")
+
+
+@dataclass(frozen=True)
+class _DateFormat:
+    """A way of writing dates: the text it matches and the pandas format that parses it."""
+
+    pattern: str
+    parse: str
+    needs_date_name: bool = False  # 20240105 is only a date if the column says it holds dates
+
+
+_DATE_FORMATS: Final = (
+    _DateFormat(
+        r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?", "ISO8601"
+    ),
+    _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}", "%Y/%m/%d"),
+    _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}", "%Y/%m/%d %H:%M"),
+    _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}:[0-9]{2}", "%Y/%m/%d %H:%M:%S"),
+    _DateFormat(r"[0-9]{4}年[0-9]{1,2}月[0-9]{1,2}日", "%Y年%m月%d日"),
+    _DateFormat(r"[0-9]{8}", "%Y%m%d", needs_date_name=True),
+)
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: == on DataFrames is elementwise, not a bool
+class LoadedTable:
+    """A data file read into a DataFrame, with what was detected on the way.
+
+    ``format`` is "tsv" for any tab-separated text, whatever its suffix. ``date_columns`` names
+    every datetime column: text converted here, or typed as dates by Excel or Parquet.
+    """
+
+    frame: pd.DataFrame
+    path: Path
+    format: TableFormat
+    encoding: str | None
+    delimiter: str | None
+    date_columns: tuple[str, ...]
+    sheet: str | None = None
+
+
+def load_table(path: Path, *, max_bytes: int | None = None) -> LoadedTable:
+    """Read a CSV, TSV, Excel or Parquet file into a DataFrame with clean names and typed columns.
+
+    Raises:
+        DataLoadError: the file is missing, too large, empty, binary, truncated, ragged,
+            unreadable or of an unsupported type; the message names the file and what to do.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise _error(path, f"has an unsupported file type ({suffix or 'no extension'}). {_supported()}")
+    raw = _read_bytes(path, max_bytes)
+    if not raw.strip():
+        raise _error(path, _EMPTY)
+    if suffix in _EXCEL_SUFFIXES:
+        frame, sheet = _read_excel(path, raw)
+        return _table(path, frame, "excel", infer=True, sheet=sheet)
+    if suffix in _PARQUET_SUFFIXES:
+        return _table(path, _read_parquet(path, raw), "parquet", infer=False)
+    frame, encoding, delimiter = _read_delimited(path, raw, _TEXT_KINDS[suffix])
+    kind: TableFormat = "tsv" if delimiter == "\t" else "csv"
+    return _table(path, frame, kind, infer=True, encoding=encoding, delimiter=delimiter)
+
+
+def _table(
+    path: Path,
+    frame: pd.DataFrame,
+    kind: TableFormat,
+    *,
+    infer: bool,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    sheet: str | None = None,
+) -> LoadedTable:
+    """Check that ``frame`` holds data, clean its names, type its text columns, and wrap it up."""
+    if len(frame.columns) == 0:
+        where = f"its first sheet ({sheet!r})" if sheet is not None else "it"
+        raise _error(path, f"has no table: {where} is empty. Put the table there and try again.")
+    if len(frame.index) == 0:
+        raise _error(path, "has a header but no data rows; add the data and try again.")
+    frame = frame.set_axis(clean_column_names(frame.columns), axis="columns")
+    if infer:
+        for name in frame.columns:
+            converted = infer_column(frame[name], name)
+            if converted is not None:
+                frame[name] = converted
+    is_date = pd.api.types.is_datetime64_any_dtype
+    dates = tuple(str(name) for name, dtype in frame.dtypes.items() if is_date(dtype))
+    return LoadedTable(frame, path, kind, encoding, delimiter, dates, sheet)
+
+
+# Reading ----------------------------------------------------------------------------------------
+
+
+def _read_bytes(path: Path, max_bytes: int | None) -> bytes:
+    """The whole file, once it is known to exist, to be a file and to fit within ``max_bytes``."""
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if max_bytes is not None and size > max_bytes:
+                raise _too_large(path, size, max_bytes)
+            raw = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+    except FileNotFoundError as exc:
+        raise _error(path, "does not exist; check the file name and upload it again.") from exc
+    except IsADirectoryError as exc:
+        raise _error(path, f"is a directory, not a data file. {_supported()}") from exc
+    except OSError as exc:
+        raise _error(path, f"could not be read ({exc.strerror}); check that it is readable.") from exc
+    if max_bytes is not None and len(raw) > max_bytes:  # it grew after the size check
+        raise _too_large(path, len(raw), max_bytes)
+    return raw
+
+
+def _read_delimited(path: Path, raw: bytes, kind: str) -> tuple[pd.DataFrame, str, str]:
+    """Parse delimited text; returns the frame, the detected encoding and the delimiter."""
+    _reject_binary(path, raw, kind)
+    try:
+        encoding = detect_encoding(raw)
+    except DataLoadError as exc:
+        raise _error(path, f"cannot be read: {exc}") from exc
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        name = _ENCODING_NAMES[encoding]
+        raise _error(
+            path, f"ends in the middle of a {name} character, so it looks truncated; upload the whole file."
+        ) from exc
+    if not text.strip():
+        raise _error(path, _EMPTY)
+    # Excel saves "Text (Tab delimited)" as .txt, so a tie there goes to the tab.
+    delimiter = sniff_delimiter(_sniff_sample(text), preferred="," if kind == "CSV" else "\t")
+    # pandas would silently turn the extra leading fields of the first data row into an index.
+    if _first_row_is_longer(text, delimiter):
+        raise _ragged(path, text, delimiter)
+    try:
+        # Read as text and type the columns ourselves (infer_column): pandas' own inference
+        # would turn codes such as 郵便番号 0600001 into numbers and lose their leading zeros.
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, dtype=str)
+    except pd.errors.EmptyDataError as exc:
+        raise _error(path, _EMPTY) from exc
+    except pd.errors.ParserError as exc:
+        raise _parse_failure(path, text, delimiter, exc) from exc
+    return frame, encoding, delimiter
+
+
+def _read_excel(path: Path, raw: bytes) -> tuple[pd.DataFrame, str]:
+    """The first sheet of an .xlsx/.xlsm workbook, and its name."""
+    if not raw.startswith(_ZIP_MAGIC):
+        if raw.startswith(_OLE2_MAGIC):
+            why = "is an old .xls workbook or a password-protected one; save it as an unprotected .xlsx"
+        else:
+            why = "is not an Excel workbook (an .xlsx file is a ZIP archive); upload the original file"
+        raise _error(path, f"{why} and try again.")
+    try:
+        with pd.ExcelFile(io.BytesIO(raw), engine="openpyxl") as book:
+            sheet = str(book.sheet_names[0])
+            frame = pd.read_excel(book, sheet_name=sheet)
+    except _EXCEL_ERRORS as exc:
+        reason = _reason(exc)
+        raise _error(
+            path, f"could not be read as an Excel workbook ({reason}); re-save it in Excel."
+        ) from exc
+    return frame, sheet
+
+
+def _read_parquet(path: Path, raw: bytes) -> pd.DataFrame:
+    """The table in a Parquet file."""
+    if not raw.startswith(_PARQUET_MAGIC):
+        raise _error(path, "is not a Parquet file (it does not start with 'PAR1'); upload the original file.")
+    if not raw.endswith(_PARQUET_MAGIC):
+        raise _error(path, "is truncated (a Parquet file ends with 'PAR1'); upload the whole file.")
+    try:
+        return pd.read_parquet(io.BytesIO(raw), engine="pyarrow")
+    except _PARQUET_ERRORS as exc:
+        raise _error(path, f"could not be read as Parquet ({_reason(exc)}); write it again.") from exc
+
+
+def _reject_binary(path: Path, raw: bytes, kind: str) -> None:
+    """Refuse files that are not text before trying to decode them as text."""
+    for magic, what, advice in _SIGNATURES:
+        if raw.startswith(magic):
+            raise _error(path, f"{what.format(kind=kind)}; {advice}.")
+    if b"\x00" in raw:
+        hint = " It looks like a Parquet file: name it .parquet." if raw.startswith(_PARQUET_MAGIC) else ""
+        raise _error(path, f"contains binary data (NUL bytes), so it is not a {kind}.{hint} {_supported()}")
+
+
+# Delimited text ---------------------------------------------------------------------------------
+
+
+def sniff_delimiter(sample: str, *, preferred: str = ",") -> str:
+    """The delimiter that splits the sample's records most consistently into several fields.
+
+    Consistency is the share of records with the most common field count; ties go to more
+    fields, then to ``preferred``. Falls back to ``preferred`` when nothing splits the lines.
+    """
+    best, best_key = preferred, (0.0, 1)
+    for delimiter in sorted(_DELIMITERS, key=lambda candidate: candidate != preferred):
+        try:
+            counts = Counter(len(fields) for _, fields in _records(sample, delimiter))
+        except csv.Error:
+            continue
+        if not counts:
+            continue
+        fields, frequency = counts.most_common(1)[0]
+        key = (frequency / counts.total(), fields)
+        if fields > 1 and key > best_key:
+            best, best_key = delimiter, key
+    return best
+
+
+def _sniff_sample(text: str) -> str:
+    """The start of ``text``, ending at a line break so that its last line is whole."""
+    if len(text) <= _SNIFF_CHARS:
+        return text
+    sample = text[:_SNIFF_CHARS]
+    return sample[: sample.rfind("\n") + 1] or sample
+
+
+def _first_row_is_longer(text: str, delimiter: str) -> bool:
+    """Whether the first data row has more fields than the header."""
+    try:
+        head = [fields for _, fields in itertools.islice(_records(text, delimiter), 2)]
+    except csv.Error:  # a field too large for the csv module; pandas will judge the rows
+        return False
+    return len(head) == 2 and len(head[1]) > len(head[0])
+
+
+def _records(text: str, delimiter: str, *, strict: bool = False) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank records of ``text``, each with the 1-based line it starts on."""
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter, strict=strict)
+    start = 1
+    for fields in reader:
+        if fields:
+            yield start, fields
+        start = reader.line_num + 1
+
+
+def _parse_failure(path: Path, text: str, delimiter: str, exc: pd.errors.ParserError) -> DataLoadError:
+    """Explain why pandas could not split ``text`` into rows and columns."""
+    if "EOF inside string" in str(exc):
+        line = _unclosed_quote_line(text, delimiter)
+        where = f" that starts on line {line}" if line is not None else ""
+        return _error(
+            path,
+            f"ends inside a quoted field{where}: the file may be truncated, or a value has an unmatched "
+            'double quote ("). Check that line or upload the whole file.',
+        )
+    if "Expected" in str(exc):
+        return _ragged(path, text, delimiter)
+    return _error(path, f"could not be split into rows and columns ({_reason(exc)}).")
+
+
+def _ragged(path: Path, text: str, delimiter: str) -> DataLoadError:
+    """Name the first data rows that have more fields than the header."""
+    header_fields, ragged = ragged_rows(text, delimiter)
+    if not ragged:
+        return _error(path, "could not be split into rows and columns; check its delimiters and quotes.")
+    first = ragged[:_RAGGED_LINES_SHOWN]
+    shown = ", ".join(f"line {line} has {count} fields" for line, count in first)
+    more = f" (and {len(ragged) - len(first)} more rows)" if len(ragged) > len(first) else ""
+    separator = _DELIMITER_NAMES[delimiter]
+    return _error(
+        path,
+        f"has rows with more fields than its header: {shown}{more}, but the header has {header_fields} "
+        f"({separator}-separated). Quote values that contain {separator}, or add the missing column "
+        "names to the header, then try again.",
+    )
+
+
+def ragged_rows(text: str, delimiter: str) -> tuple[int, list[tuple[int, int]]]:
+    """The header's field count, and (line, field count) of each record with more fields."""
+    records = _records(text, delimiter)
+    ragged: list[tuple[int, int]] = []
+    try:
+        _, header = next(records)
+        ragged.extend((line, len(fields)) for line, fields in records if len(fields) > len(header))
+    except (StopIteration, csv.Error):  # no header, or a field too large: report what was found
+        return 0, ragged
+    return len(header), ragged
+
+
+def _unclosed_quote_line(text: str, delimiter: str) -> int | None:
+    """The line on which a quoted field that is never closed starts, if it can be told."""
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter, strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        return start if "unexpected end of data" in str(exc) else None
+    return None
+
+
+# Columns ----------------------------------------------------------------------------------------
+
+
+def clean_column_names(names: Iterable[object]) -> list[str]:
+    """Names stripped of surrounding space, blanks as "Unnamed: N", duplicates as "name.1"."""
+    cleaned = []
+    for position, name in enumerate(names):
+        text = str(name).strip()
+        cleaned.append(text or f"Unnamed: {position}")
+    seen: set[str] = set()
+    unique = []
+    for name in cleaned:
+        candidate, suffix = name, 0
+        while candidate in seen:
+            suffix += 1
+            candidate = f"{name}.{suffix}"
+        seen.add(candidate)
+        unique.append(candidate)
+    return unique
+
+
+def infer_column(column: Column, name: str) -> Column | None:
+    """``column`` as dates, numbers or booleans when all of it clearly is; None to leave it.
+
+    Text that looks numeric but has leading zeros (codes, postal codes, phone numbers) stays text.
+    """
+    if pd.api.types.is_integer_dtype(column) or pd.api.types.is_float_dtype(column):
+        return _compact_dates(column) if looks_like_date_name(name) else None
+    if not pd.api.types.is_string_dtype(column):
+        return None
+    filled = column.dropna().str.strip()
+    filled = filled[filled != ""]
+    if filled.empty:
+        return None
+    for convert in (_dates, _plain_numbers, _grouped_numbers, _booleans):
+        converted = convert(column, filled, name)
+        if converted is not None:
+            return converted
+    return None
+
+
+def looks_like_date_name(name: str) -> bool:
+    """Whether a column name says it holds dates (日付, 注文日, order_date, Day…)."""
+    folded = name.casefold()
+    return folded.endswith("日") or any(hint in folded for hint in _DATE_NAME_HINTS)
+
+
+def _plain_numbers(column: Column, filled: Column, name: str) -> Column | None:
+    """Numbers, when every value is one and none is a code with leading zeros."""
+    if pd.to_numeric(filled.iloc[:_SAMPLE], errors="coerce").isna().any():
+        return None  # cheap refusal on a sample before converting the whole column
+    if filled.str.match(_LEADING_ZERO).any():
+        return None
+    numbers = pd.to_numeric(column.str.strip(), errors="coerce")
+    return numbers if numbers.notna().sum() == len(filled) else None
+
+
+def _booleans(column: Column, filled: Column, name: str) -> Column | None:
+    """True/False columns as booleans (missing values stay missing)."""
+    folded = filled.str.casefold()
+    if not folded.isin(("true", "false")).all():
+        return None
+    return column.str.strip().str.casefold().map({"true": True, "false": False}).astype("boolean")
+
+
+def _grouped_numbers(column: Column, filled: Column, name: str) -> Column | None:
+    """Numbers written with thousands separators, when every value is a number and some have them."""
+    grouped = filled.str.fullmatch(_GROUPED_NUMBER)
+    if not grouped.any() or not (grouped | filled.str.fullmatch(_PLAIN_NUMBER)).all():
+        return None
+    return pd.to_numeric(column.str.replace(",", "", regex=False).str.strip(), errors="coerce")
+
+
+def _dates(column: Column, filled: Column, name: str) -> Column | None:
+    """Dates, when nearly all values are written in one of the known ways and parse as such."""
+    sample = filled.iloc[:_SAMPLE]
+    for date_format in _DATE_FORMATS:
+        if date_format.needs_date_name and not looks_like_date_name(name):
+            continue
+        if sample.str.fullmatch(date_format.pattern).mean() < _DATE_SHARE:
+            continue  # cheap refusal on a sample before matching the whole column
+        if filled.str.fullmatch(date_format.pattern).mean() < _DATE_SHARE:
+            continue
+        parsed = pd.to_datetime(column.str.strip(), format=date_format.parse, errors="coerce")
+        if parsed.notna().sum() >= _DATE_SHARE * len(filled):
+            return parsed
+    return None
+
+
+def _compact_dates(column: Column) -> Column | None:
+    """Numbers such as 20240105 as dates, for a column whose name says it holds dates."""
+    values = column.dropna()
+    if values.empty or not ((values % 1 == 0) & values.between(10000101, 99991231)).all():
+        return None
+    text = values.astype("int64").astype(str)
+    if not text.str.fullmatch(r"[0-9]{8}").all():
+        return None
+    parsed = pd.to_datetime(text, format="%Y%m%d", errors="coerce")
+    if parsed.notna().sum() < _DATE_SHARE * len(values):
+        return None
+    return parsed.reindex(column.index)
+
+
+# Messages ---------------------------------------------------------------------------------------
+
+
+def _error(path: Path, message: str) -> DataLoadError:
+    return DataLoadError(f"{path.name} {message}", path=str(path))
+
+
+def _too_large(path: Path, size: int, max_bytes: int) -> DataLoadError:
+    limit = _human_size(max_bytes)
+    return _error(path, f"is {_human_size(size)}, more than the {limit} limit; upload a smaller extract.")
+
+
+def _human_size(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB" if size >= 100_000 else f"{size:,} bytes"
+
+
+def _supported() -> str:
+    return f"Supported formats: {', '.join(SUPPORTED_SUFFIXES)} (.xls: save it as .xlsx first)."
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of an exception's message, for a short parenthesis in ours."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -1,0 +1,95 @@
+"""Pure pieces of the worker, tested without starting one."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from bunseki.sandbox.inside import landlock, procs, protocol
+from bunseki.sandbox.inside.outcome import Capture, failure_error, limit_for_error
+
+
+def test_frames_round_trip_in_any_chunking() -> None:
+    messages = [{"op": "run", "code": "print('日本語')"}, {"id": 2, "values": list(range(1000))}]
+    stream = b"".join(protocol.encode(message) for message in messages)
+    for size in (1, 3, 7, len(stream)):
+        buffer = protocol.FrameBuffer()
+        received = []
+        for start in range(0, len(stream), size):
+            received += buffer.feed(stream[start : start + size])
+        assert received == messages
+
+
+def test_frames_over_a_pipe() -> None:
+    read, write = os.pipe()
+    protocol.send(write, {"hello": "世界"})
+    os.close(write)
+    assert protocol.receive(read) == {"hello": "世界"}
+    assert protocol.receive(read) is None
+    os.close(read)
+
+
+def test_garbage_frames_are_rejected() -> None:
+    with pytest.raises(protocol.ProtocolError):
+        protocol.FrameBuffer().feed(protocol.HEADER.pack(5) + b"\xff\xfe!!!")
+    with pytest.raises(protocol.ProtocolError):
+        protocol.FrameBuffer().feed(protocol.HEADER.pack(protocol.MAX_FRAME + 1))
+
+
+def test_capture_keeps_head_and_tail_within_the_limit() -> None:
+    capture = Capture(limit=100)
+    for number in range(1000):
+        capture.add(f"{number:04d}\n".encode())
+    text = capture.text()
+    assert text.startswith("0000\n0001\n")
+    assert text.rstrip().endswith("0999")
+    assert "bytes of output omitted" in text
+    assert capture.total == 5000
+
+
+def test_capture_below_the_limit_is_verbatim() -> None:
+    capture = Capture(limit=100)
+    capture.add("売上\n".encode())
+    assert capture.text() == "売上\n"
+
+
+def test_limits_are_recognised_from_exceptions() -> None:
+    assert limit_for_error({"type": "MemoryError"}) == "memory"
+    assert limit_for_error({"type": "OSError", "errno": 27}) == "disk"
+    assert limit_for_error({"type": "KeyError"}) is None
+
+
+def test_limit_errors_say_what_happened_and_what_to_do() -> None:
+    limits = {"timeout_s": 30.0, "cpu_s": 30.0, "memory_mb": 512, "disk_mb": 100}
+    error = failure_error("wall_time", None, limits)
+    assert error["type"] == "TimeLimitExceeded"
+    assert "30 s time limit" in error["message"]
+    assert "as it was before this cell" in error["message"]
+    crashed = failure_error("exit", 11, limits)  # wait status of SIGSEGV
+    assert crashed["type"] == "ProcessCrashed"
+    assert "SIGSEGV" in crashed["message"]
+    exited = failure_error("exit", 3 << 8, limits)  # exit status 3
+    assert exited["type"] == "ProcessExited"
+    assert "exit status 3" in exited["message"]
+
+
+def test_descendants_follow_the_process_tree() -> None:
+    pid = os.fork()
+    if pid == 0:
+        os.pause()
+        os._exit(0)
+    try:
+        assert pid in procs.descendants(os.getpid())
+        assert procs.resident_bytes(pid) > 0
+        assert procs.cpu_seconds(os.getpid()) > 0
+    finally:
+        procs.kill_all(os.getpid(), keep=set())
+        os.waitpid(pid, 0)
+    assert pid not in procs.descendants(os.getpid())
+
+
+def test_landlock_abi_is_reported() -> None:
+    assert landlock.abi_version() >= 0
+    assert landlock.handled_fs(1) == (1 << 13) - 1
+    assert landlock.handled_fs(7) == (1 << 16) - 1

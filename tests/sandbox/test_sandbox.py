@@ -1,0 +1,228 @@
+"""The sandbox as a person or an agent uses it: state, rollback, outputs, charts, restarts."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bunseki.sandbox import Limits, Sandbox, new_workspace
+from bunseki.settings import Settings
+
+
+@pytest.fixture
+def sandbox(settings: Settings) -> Iterator[Sandbox]:
+    box = Sandbox(new_workspace(settings.workspace_root), settings=settings)
+    with box:
+        yield box
+
+
+@pytest.fixture
+def sales() -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    return pd.DataFrame(
+        {
+            "日付": pd.date_range("2024-01-01", periods=400, freq="D"),
+            "地域": rng.choice(["関東", "近畿", "九州"], 400),
+            "売上": rng.integers(1000, 5000, 400),
+        }
+    )
+
+
+def test_namespace_persists_between_cells(sandbox: Sandbox) -> None:
+    assert sandbox.run("total = 40").success
+    result = sandbox.run("total += 2\nprint(total)")
+    assert result.success
+    assert result.stdout == "42\n"
+    assert result.cell == 2
+
+
+def test_last_expression_is_shown_like_a_notebook(sandbox: Sandbox) -> None:
+    result = sandbox.run("x = 6\nx * 7")
+    assert result.stdout == "42\n"
+
+
+def test_exception_rolls_back_the_whole_cell(sandbox: Sandbox) -> None:
+    sandbox.run("items = [1, 2]")
+    result = sandbox.run("items.append(3)\nlost = True\n1 / 0")
+    assert not result.success
+    assert result.error_type == "ZeroDivisionError"
+    after = sandbox.run("print(items, 'lost' in globals())")
+    assert after.stdout == "[1, 2] False\n"
+
+
+def test_traceback_is_trimmed_to_the_cells_own_lines(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    result = sandbox.run("a = 1\ndf['存在しない列'].sum()")
+    assert result.error is not None
+    assert result.error.startswith("Traceback (most recent call last):\n")
+    assert 'File "<cell>", line 2' in result.error
+    assert "df['存在しない列'].sum()" in result.error
+    assert "pandas/core" not in result.error
+    assert result.error.rstrip().endswith("KeyError: '存在しない列'")
+
+
+def test_dataframe_results_come_back_as_tables(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    result = sandbox.run("df.groupby('地域')['売上'].sum().sort_index()")
+    assert result.success
+    [table] = result.tables
+    assert table.columns == ["売上"]
+    assert table.index == ["九州", "近畿", "関東"]
+    expected = sales.groupby("地域")["売上"].sum().sort_index().tolist()
+    assert [row[0] for row in table.rows] == expected
+    display = sandbox.run("display(df.head(3), 'note')")
+    assert len(display.tables) == 1
+    assert display.tables[0].shape == (3, 3)
+    assert display.stdout.rstrip().endswith("note")
+
+
+def test_open_figures_are_saved_and_japanese_renders(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    code = (
+        "import seaborn as sns\n"
+        "sns.set_theme()\n"  # resets the font family; Japanese must still render
+        "ax = sns.barplot(data=df, x='地域', y='売上')\n"
+        "ax.set_title('地域別の売上（円）')\n"
+    )
+    result = sandbox.run(code)
+    assert result.success, result.error
+    assert "Glyph" not in result.stderr
+    [figure] = result.figures
+    assert figure.is_file()
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert figure.parent == sandbox.workspace / "figures"
+
+
+def test_figures_the_cell_saved_are_not_saved_twice(sandbox: Sandbox) -> None:
+    result = sandbox.run("plt.plot([1, 2, 3])\nplt.title('推移')\nplt.savefig('推移.png')")
+    assert result.success
+    assert [path.name for path in result.artifacts] == ["推移.png"]
+    assert "Glyph" not in result.stderr
+
+
+def test_files_the_cell_writes_are_artifacts(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    result = sandbox.run("df.head(10).to_csv('先頭.csv', index=False)")
+    assert result.artifacts == [sandbox.workspace / "先頭.csv"]
+    assert pd.read_csv(sandbox.workspace / "先頭.csv").shape == (10, 3)
+    unchanged = sandbox.run("x = 1")
+    assert unchanged.artifacts == []
+
+
+def test_stdout_is_truncated_head_and_tail(settings: Settings) -> None:
+    limits = Limits(output_bytes=2000)
+    with Sandbox(new_workspace(settings.workspace_root), settings=settings, limits=limits) as box:
+        result = box.run("for i in range(5000):\n    print(f'line {i}')")
+    assert result.success
+    assert result.stdout.startswith("line 0\n")
+    assert result.stdout.rstrip().endswith("line 4999")
+    assert "bytes of output omitted" in result.stdout
+    assert len(result.stdout.encode()) < 2200
+
+
+def test_load_frame_binds_df_and_survives_in_state(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    result = sandbox.run("print(len(df), df['売上'].sum(), df['日付'].dtype)")
+    assert result.stdout.split() == ["400", str(sales["売上"].sum()), "datetime64[us]"]
+
+
+def test_variables_lists_what_cells_defined(sandbox: Sandbox, sales: pd.DataFrame) -> None:
+    sandbox.load_frame(sales)
+    sandbox.run("summary = df.describe()\nn = 3")
+    variables = sandbox.variables()
+    assert variables["df"] == {"type": "DataFrame", "shape": [400, 3]}
+    assert variables["summary"]["type"] == "DataFrame"
+    assert variables["n"] == {"type": "int", "shape": None}
+    assert "pd" not in variables
+
+
+def test_worker_death_restarts_and_restores_the_last_state(sandbox: Sandbox) -> None:
+    sandbox.run("kept = {'a': 1}")
+    sandbox.run("kept['b'] = 2\nfunc = lambda: 1")
+    died = sandbox.run(
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)",
+        check_policy=False,
+    )
+    assert not died.success
+    assert died.restarted
+    assert "restored" in (died.error or "")
+    assert any("func" in note for note in died.notes)  # a lambda cannot be saved
+    assert sandbox.restarts == 1
+    after = sandbox.run("print(sorted(kept.items()))")
+    assert after.stdout == "[('a', 1), ('b', 2)]\n"
+
+
+def test_a_new_sandbox_on_the_same_workspace_resumes_its_state(settings: Settings) -> None:
+    workspace = new_workspace(settings.workspace_root)
+    with Sandbox(workspace, settings=settings) as first:
+        first.run("answer = 42")
+    with Sandbox(workspace, settings=settings) as second:
+        assert second.ready["restored_cell"] == 1
+        assert second.run("print(answer)").stdout == "42\n"
+
+
+def test_timeout_override_per_cell(sandbox: Sandbox) -> None:
+    result = sandbox.run("import time\ntime.sleep(30)", timeout=1)
+    assert not result.success
+    assert result.limit == "wall_time"
+    assert "1 s time limit" in (result.error or "")
+    assert result.duration_s < 5
+
+
+def test_syntax_errors_are_reported_without_running(sandbox: Sandbox) -> None:
+    result = sandbox.run("x = (1,\nprint(x)")
+    assert not result.success
+    assert result.error_type == "SyntaxError"
+    assert "SyntaxError" in (result.error or "")
+    assert result.cell is None
+
+
+def test_policy_refuses_with_an_actionable_message(sandbox: Sandbox) -> None:
+    result = sandbox.run("import requests\nrequests.get('http://example.com')")
+    assert not result.success
+    assert result.error_type == "PolicyViolation"
+    assert "there is no network in the sandbox" in (result.error or "")
+    assert result.cell is None
+
+
+def test_data_directory_is_read_only_inside(sandbox: Sandbox, tmp_path: Path) -> None:
+    from bunseki.sandbox import add_data_file
+
+    source = tmp_path / "売上.csv"
+    source.write_text("a,b\n1,2\n", encoding="utf-8")
+    copy = add_data_file(sandbox.workspace, source)
+    read = sandbox.run("print(open('data/売上.csv', encoding='utf-8').read())")
+    assert read.stdout == "a,b\n1,2\n\n"
+    write = sandbox.run("open('data/売上.csv', 'w').write('tampered')")
+    assert not write.success
+    assert copy.read_text(encoding="utf-8") == "a,b\n1,2\n"
+
+
+def test_the_environment_inside_is_empty_of_our_secrets(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-canary-0123456789")
+    with Sandbox(new_workspace(settings.workspace_root), settings=settings) as box:
+        result = box.run("import os, json\nprint(json.dumps(dict(os.environ)))", check_policy=False)
+    environment = json.loads(result.stdout)
+    assert "OPENAI_API_KEY" not in environment
+    assert environment["OMP_NUM_THREADS"] == "1"
+    assert os.environ["OPENAI_API_KEY"] not in result.stdout
+
+
+def test_isolation_tier_is_reported_in_ready(sandbox: Sandbox) -> None:
+    assert sandbox.ready["confinement"]["tier"] == sandbox.isolation.tier
+    assert sandbox.isolation.tier in ("bwrap", "landlock")
+
+
+def test_plot_objects_and_semicolons_are_not_echoed(sandbox: Sandbox) -> None:
+    assert sandbox.run("plt.plot([1, 2])\nplt.title('推移')").stdout == ""
+    assert sandbox.run("plt.plot([1, 2])").stdout == ""
+    assert sandbox.run("x = 5\nx;").stdout == ""
+    assert sandbox.run("[1, 2]").stdout == "[1, 2]\n"
