@@ -51,15 +51,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $@
 
+DEMO_QUESTION ?= 月別の売上推移を地域別にグラフで見せて
+
 demo: setup
-	@ws="$(WORKSPACE_ROOT)/$$(date +%Y%m%d%H%M%S)"; \
-	echo "Running a sample analysis cell in the sandbox on src/bunseki/samples/sales_cp932.csv (CP932)"; \
-	$(BIN)/bunseki run-code src/bunseki/samples/demo_cell.py --workspace "$$ws" \
-		--data src/bunseki/samples/sales_cp932.csv; \
-	status=$$?; \
-	chart=$$(ls "$$ws"/*.png 2>/dev/null | head -1); \
-	if [ -n "$$chart" ]; then echo "Chart saved to: $$(realpath "$$chart")"; fi; \
-	exit $$status
+	@echo "bunseki analyze src/bunseki/samples/sales_cp932.csv \"$(DEMO_QUESTION)\"  (offline, no API key)"
+	@$(BIN)/bunseki analyze src/bunseki/samples/sales_cp932.csv "$(DEMO_QUESTION)" \
+		--workspace-root $(WORKSPACE_ROOT)
 
 test: setup
 	$(BIN)/python -m pytest
@@ -70,6 +67,7 @@ test-unprivileged: setup
 
 bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py
+	$(BIN)/python benchmarks/offline_turn.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -140,9 +140,7 @@ def percentile(samples: list[float], share: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=20, help="timed runs per cell and runner (>= 20)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
@@ -207,9 +205,7 @@ def _checked(result: object) -> None:
         raise RuntimeError(f"benchmark cell failed in the sandbox: {getattr(result, 'error', result)}")
 
 
-def report(
-    results: dict[str, dict[str, dict[str, float]]], start_s: float, kernel_start_s: float, tier: str
-) -> None:
+def report(results: dict[str, dict[str, dict[str, float]]], start_s: float, kernel_start_s: float, tier: str) -> None:
     print(f"\nSandbox overhead per cell (median of ≥ 20 runs; isolation: {tier}, rollback on)\n")
     header = f"{'cell':<22} {'runner':<24} {'p50 ms':>9} {'p95 ms':>9} {'× in-process':>13}"
     print(header)
@@ -219,18 +215,14 @@ def report(
         baseline = runners["in-process exec"]["p50_ms"]
         for name, figures in runners.items():
             ratio = figures["p50_ms"] / baseline
-            print(
-                f"{cell:<22} {name:<24} {figures['p50_ms']:>9.1f} {figures['p95_ms']:>9.1f} {ratio:>12.2f}×"
-            )
+            print(f"{cell:<22} {name:<24} {figures['p50_ms']:>9.1f} {figures['p95_ms']:>9.1f} {ratio:>12.2f}×")
             if name.startswith("warm sandbox"):
                 overhead = figures["p50_ms"] - baseline
                 verdicts.append((cell, overhead))
         print()
     for cell, overhead in verdicts:
         mark = "PASS" if overhead <= TARGET_OVERHEAD_MS else "MISS"
-        print(
-            f"{mark}  sandbox overhead on {cell}: {overhead:+.1f} ms p50 (target ≤ {TARGET_OVERHEAD_MS:g} ms)"
-        )
+        print(f"{mark}  sandbox overhead on {cell}: {overhead:+.1f} ms p50 (target ≤ {TARGET_OVERHEAD_MS:g} ms)")
     mark = "PASS" if start_s <= TARGET_START_S else "MISS"
     print(
         f"{mark}  sandbox session start: {start_s:.2f} s median of 5 (target ≤ {TARGET_START_S:g} s); "

@@ -40,9 +40,7 @@ def build(seed: int = 20240101) -> pd.DataFrame:
     days = pd.date_range("2024-01-01", "2024-12-31", freq="D")
     rows = []
     for day in days:
-        season = (
-            1 + 0.18 * np.sin((day.day_of_year - 100) / 365 * 2 * np.pi) + (0.35 if day.month == 12 else 0)
-        )
+        season = 1 + 0.18 * np.sin((day.day_of_year - 100) / 365 * 2 * np.pi) + (0.35 if day.month == 12 else 0)
         weekend = 1.25 if day.day_of_week >= 5 else 1.0
         for region, prefecture, store, size in STORES:
             for category, (share, price) in CATEGORIES.items():

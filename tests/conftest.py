@@ -34,3 +34,6 @@ def workspace_root() -> Iterator[Path]:
 @pytest.fixture
 def settings(workspace_root: Path) -> Settings:
     return Settings(workspace_root=workspace_root, sandbox_timeout_s=20)
+
+
+from tests._killswitch import block_remote_model_requests  # noqa: E402, F401  (no test may reach a real model)

@@ -8,9 +8,12 @@ BunsekiError
 ├── ConfigurationError          a setting is wrong or something the setting needs is missing
 ├── InputError                  what the person handed us cannot be used
 │   └── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
-└── SandboxError                the sandbox itself (not the code in it) failed
-    ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
-    └── SandboxStartError       the sandbox worker did not come up
+├── SandboxError                the sandbox itself (not the code in it) failed
+│   ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
+│   └── SandboxStartError       the sandbox worker did not come up
+└── ModelError                  the language model could not give a usable answer
+    ├── ModelRequestError       the request failed (network, authentication, quota, timeout)
+    └── ModelOutputError        the answer did not fit the expected structure, even after a retry
 ```
 
 A cell that fails (an exception, a limit, a policy violation) is not an error of this tree: it is
@@ -51,3 +54,15 @@ class IsolationUnavailable(SandboxError):
 
 class SandboxStartError(SandboxError):
     """The sandbox worker process did not start or did not report ready in time."""
+
+
+class ModelError(BunsekiError):
+    """The language model could not give a usable answer."""
+
+
+class ModelRequestError(ModelError):
+    """A request to the model failed: network, authentication, quota or timeout."""
+
+
+class ModelOutputError(ModelError):
+    """The model's answer did not fit the expected structure, even after asking again."""

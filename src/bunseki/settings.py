@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 IsolationChoice = Literal["auto", "bwrap", "landlock"]
@@ -25,12 +25,48 @@ class Settings(BaseSettings):
         env_ignore_empty=True,
         extra="ignore",
         frozen=True,
+        populate_by_name=True,
     )
 
     workspace_root: Path = Field(
         default=Path("workspace"),
         description="Holds one workspace directory per session (and, later, the embedded database).",
     )
+
+    # --- the analyst's brain ---
+    model: str = Field(
+        default="offline",
+        description="provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, "
+        "google_genai:gemini-2.5-flash, ollama:llama3.1, azure_openai:<deployment>; 'offline' needs no key.",
+    )
+    llm_base_url: str | None = Field(
+        default=None, description="Base URL of an OpenAI-compatible server (vLLM, llama.cpp, LM Studio…)."
+    )
+    llm_temperature: float = Field(default=0.0, ge=0, le=2)
+    llm_timeout_s: float = Field(default=120.0, gt=0)
+    max_loops: int = Field(default=5, ge=1, le=20, description="ReAct loops per question (seed 000: 5).")
+    # Provider keys: the providers' own variable names work, as does a BUNSEKI_ prefix.
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("BUNSEKI_OPENAI_API_KEY", "OPENAI_API_KEY")
+    )
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("BUNSEKI_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
+    )
+    google_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("BUNSEKI_GOOGLE_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"),
+    )
+    azure_openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("BUNSEKI_AZURE_OPENAI_API_KEY", "AZURE_OPENAI_API_KEY")
+    )
+    azure_openai_endpoint: str | None = Field(
+        default=None, validation_alias=AliasChoices("BUNSEKI_AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_ENDPOINT")
+    )
+    azure_openai_api_version: str = Field(
+        default="2024-10-21",
+        validation_alias=AliasChoices("BUNSEKI_AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION"),
+    )
+    ollama_host: str | None = Field(default=None, validation_alias=AliasChoices("BUNSEKI_OLLAMA_HOST", "OLLAMA_HOST"))
 
     # --- sandbox: isolation ---
     sandbox_isolation: IsolationChoice = Field(
@@ -49,9 +85,7 @@ class Settings(BaseSettings):
         ge=1,
         description="User id the sandbox runs as when Bunseki itself runs as root.",
     )
-    sandbox_seccomp: bool = Field(
-        default=True, description="Stack a seccomp syscall filter on the isolation tier."
-    )
+    sandbox_seccomp: bool = Field(default=True, description="Stack a seccomp syscall filter on the isolation tier.")
 
     # --- sandbox: limits per cell ---
     sandbox_timeout_s: float = Field(default=180.0, gt=0, le=24 * 3600)

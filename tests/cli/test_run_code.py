@@ -112,9 +112,7 @@ def test_text_output_names_the_artifacts(cell: Path, tmp_path: Path, workspace_r
         (["run-code", "{cell}", "--workspace", "ws", "--data", "{binary}"], "PDF"),
     ],
 )
-def test_usage_errors_exit_2(
-    args: list[str], fragment: str, cell: Path, tmp_path: Path, workspace_root: Path
-) -> None:
+def test_usage_errors_exit_2(args: list[str], fragment: str, cell: Path, tmp_path: Path, workspace_root: Path) -> None:
     empty = tmp_path / "empty.csv"
     empty.write_bytes(b"")
     binary = tmp_path / "report.csv"

@@ -23,9 +23,7 @@ PRODUCTS = (
     "ボールペン 黒 10本入り,文房具,480\n"
     "※在庫なし（取り寄せ）,その他,1200\n"
 )
-PREFECTURES = (
-    "都道府県,人口\n北海道,5140000\n青森県,1200000\n東京都,14040000\n大阪府,8780000\n沖縄県,1470000\n"
-)
+PREFECTURES = "都道府県,人口\n北海道,5140000\n青森県,1200000\n東京都,14040000\n大阪府,8780000\n沖縄県,1470000\n"
 # The EUC-JP bytes of these tables also decode as CP932, mostly into half-width katakana.
 CITIES = "都道府県,市区町村\n北海道,札幌市\n大阪府,大阪市\n京都府,京都市\n福岡県,福岡市\n"
 BRANCHES = "氏名,支店\n山田太郎,新宿\n佐藤花子,梅田\n"

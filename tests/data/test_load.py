@@ -56,9 +56,7 @@ def load_error(path: Path, **options: int) -> DataLoadError:
         ("euc_jp", "euc_jp"),
     ],
 )
-def test_a_japanese_sales_table_reads_the_same_in_every_encoding(
-    tmp_path: Path, encoding: str, detected: str
-) -> None:
+def test_a_japanese_sales_table_reads_the_same_in_every_encoding(tmp_path: Path, encoding: str, detected: str) -> None:
     table = load_table(write(tmp_path, "sales.csv", SALES, encoding))
 
     assert table.encoding == detected
@@ -309,9 +307,7 @@ def test_a_header_without_data_rows(tmp_path: Path, text: str) -> None:
         ("unicode.txt", codecs.BOM_UTF16_LE + "店舗\t売上\n".encode("utf-16-le"), "is UTF-16 text"),
     ],
 )
-def test_binary_content_behind_a_text_suffix(
-    tmp_path: Path, name: str, content: bytes, expected: str
-) -> None:
+def test_binary_content_behind_a_text_suffix(tmp_path: Path, name: str, content: bytes, expected: str) -> None:
     path = tmp_path / name
     path.write_bytes(content)
     assert expected in str(load_error(path))

@@ -263,18 +263,14 @@ def test_kill_everything_is_refused(arena: Arena) -> None:
 
 def test_no_tcp_to_the_host(arena: Arena) -> None:
     port = arena.host.tcp_port
-    result = arena.hostile(
-        f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=2).send(b'hi')"
-    )
+    result = arena.hostile(f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=2).send(b'hi')")
     assert not result.success
     assert arena.host.tcp_hits == []
 
 
 def test_no_http_through_urllib(arena: Arena) -> None:
     port = arena.host.tcp_port
-    result = arena.hostile(
-        f"import urllib.request\nurllib.request.urlopen('http://127.0.0.1:{port}/', timeout=2)"
-    )
+    result = arena.hostile(f"import urllib.request\nurllib.request.urlopen('http://127.0.0.1:{port}/', timeout=2)")
     assert not result.success
     assert arena.host.tcp_hits == []
 
@@ -282,8 +278,7 @@ def test_no_http_through_urllib(arena: Arena) -> None:
 def test_no_udp_to_the_host(arena: Arena) -> None:
     port = arena.host.udp_port
     result = arena.hostile(
-        "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
-        f"s.sendto(b'hi', ('127.0.0.1', {port}))"
+        f"import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.sendto(b'hi', ('127.0.0.1', {port}))"
     )
     assert not result.success
     assert arena.host.udp_hits == []
@@ -310,9 +305,7 @@ def test_subprocess_stays_inside(arena: Arena) -> None:
 
 def test_os_system_stays_inside(arena: Arena) -> None:
     target = arena.host.outside / "escaped-system"
-    result = arena.hostile(
-        f"import os\nos.system('cat {arena.host.secret_file} > leaked.txt; touch {target}')"
-    )
+    result = arena.hostile(f"import os\nos.system('cat {arena.host.secret_file} > leaked.txt; touch {target}')")
     assert not target.exists()
     leaked = arena.box.workspace / "leaked.txt"
     assert not leaked.exists() or SECRET not in leaked.read_text()
@@ -427,9 +420,7 @@ def test_memory_bomb_at_once(arena: Arena) -> None:
 
 
 def test_memory_bomb_gradual(arena: Arena) -> None:
-    result = arena.hostile(
-        "import numpy as np\nchunks = []\nwhile True:\n    chunks.append(np.ones(5_000_000))"
-    )
+    result = arena.hostile("import numpy as np\nchunks = []\nwhile True:\n    chunks.append(np.ones(5_000_000))")
     assert not result.success
     assert result.limit == "memory"
 

@@ -48,9 +48,7 @@ def test_root_never_runs_generated_code_as_root() -> None:
     assert report.run_as_uid == expected
 
 
-def test_without_any_tier_the_sandbox_refuses_and_says_how_to_fix_it(
-    no_bubblewrap: None, workspace_root: Path
-) -> None:
+def test_without_any_tier_the_sandbox_refuses_and_says_how_to_fix_it(no_bubblewrap: None, workspace_root: Path) -> None:
     settings = Settings(workspace_root=workspace_root, sandbox_isolation="bwrap")
     report = isolation.probe(settings)
     assert report.tier is None

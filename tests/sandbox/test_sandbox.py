@@ -204,9 +204,7 @@ def test_data_directory_is_read_only_inside(sandbox: Sandbox, tmp_path: Path) ->
     assert copy.read_text(encoding="utf-8") == "a,b\n1,2\n"
 
 
-def test_the_environment_inside_is_empty_of_our_secrets(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_environment_inside_is_empty_of_our_secrets(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-canary-0123456789")
     with Sandbox(new_workspace(settings.workspace_root), settings=settings) as box:
         result = box.run("import os, json\nprint(json.dumps(dict(os.environ)))", check_policy=False)

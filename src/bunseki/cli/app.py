@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import typer
 from rich.console import Console
+
+from bunseki.settings import Settings
 
 app = typer.Typer(
     name="bunseki",
@@ -27,6 +30,14 @@ def fail_usage(message: str) -> typer.Exit:
     """Print a usage error the way Click does and return the exit to raise."""
     errors.print(f"[bold red]Error:[/] {message}", highlight=False)
     return typer.Exit(EXIT_USAGE)
+
+
+def settings_for(workspace_root: Path | None = None) -> Settings:
+    """The environment's settings, with the options a command line may override."""
+    settings = Settings()
+    if workspace_root is not None:
+        settings = settings.model_copy(update={"workspace_root": workspace_root})
+    return settings
 
 
 def print_json(payload: object) -> None:

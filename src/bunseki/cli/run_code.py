@@ -26,9 +26,7 @@ def run_code(
     ],
     data: Annotated[
         Path | None,
-        typer.Option(
-            "--data", exists=True, dir_okay=False, readable=True, help="CSV/TSV/Excel/Parquet as df."
-        ),
+        typer.Option("--data", exists=True, dir_okay=False, readable=True, help="CSV/TSV/Excel/Parquet as df."),
     ] = None,
     timeout: Annotated[
         float | None, typer.Option("--timeout", min=0.1, help="Wall-clock limit in seconds (default 180).")
@@ -77,9 +75,7 @@ def show(result: ExecutionResult, workspace: Path) -> None:
     if result.stdout:
         console.print(Panel(escape(result.stdout.rstrip()), title="stdout", title_align="left"))
     if result.stderr:
-        console.print(
-            Panel(escape(result.stderr.rstrip()), title="stderr", title_align="left", style="yellow")
-        )
+        console.print(Panel(escape(result.stderr.rstrip()), title="stderr", title_align="left", style="yellow"))
     if result.error:
         console.print(Panel(escape(result.error.rstrip()), title="error", title_align="left", style="red"))
     for path in result.artifacts:

@@ -91,9 +91,7 @@ class _DateFormat:
 
 
 _DATE_FORMATS: Final = (
-    _DateFormat(
-        r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?", "ISO8601"
-    ),
+    _DateFormat(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?", "ISO8601"),
     _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}", "%Y/%m/%d"),
     _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}", "%Y/%m/%d %H:%M"),
     _DateFormat(r"[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}:[0-9]{2}", "%Y/%m/%d %H:%M:%S"),
@@ -237,9 +235,7 @@ def _read_excel(path: Path, raw: bytes) -> tuple[pd.DataFrame, str]:
             frame = pd.read_excel(book, sheet_name=sheet)
     except _EXCEL_ERRORS as exc:
         reason = _reason(exc)
-        raise _error(
-            path, f"could not be read as an Excel workbook ({reason}); re-save it in Excel."
-        ) from exc
+        raise _error(path, f"could not be read as an Excel workbook ({reason}); re-save it in Excel.") from exc
     return frame, sheet
 
 

@@ -76,16 +76,12 @@ class ExecutionResult(BaseModel):
     stderr: str = ""
     error_type: str | None = None
     limit: LimitName | None = Field(default=None, description="The limit the cell hit, if any.")
-    artifacts: list[Path] = Field(
-        default_factory=list, description="Files the cell wrote or that were saved for it."
-    )
+    artifacts: list[Path] = Field(default_factory=list, description="Files the cell wrote or that were saved for it.")
     tables: list[TableResult] = Field(default_factory=list)
     duration_s: float = 0.0
     cell: int | None = Field(default=None, description="Number of the cell in its session.")
     notes: list[str] = Field(default_factory=list)
-    restarted: bool = Field(
-        default=False, description="The worker was restarted and reloaded its saved state."
-    )
+    restarted: bool = Field(default=False, description="The worker was restarted and reloaded its saved state.")
 
     @property
     def figures(self) -> list[Path]:

@@ -90,11 +90,7 @@ class Sandbox:
         began = time.monotonic()
         uid = self.isolation.run_as_uid
         log = workspace.prepare(self.workspace, owner=uid)
-        if (
-            self.isolation.tier != "bwrap"
-            and uid != os.geteuid()
-            and not isolation.reachable(self.workspace.parent)
-        ):
+        if self.isolation.tier != "bwrap" and uid != os.geteuid() and not isolation.reachable(self.workspace.parent):
             raise SandboxStartError(
                 f"the sandbox user (uid {uid}) cannot reach the workspace {self.workspace}: put "
                 "BUNSEKI_WORKSPACE_ROOT under directories that other users may traverse (chmod o+x)"
@@ -225,9 +221,7 @@ class Sandbox:
             if timed_out
             else "The sandbox worker died while running the cell"
         )
-        message_text = (
-            f"{what}; the worker was restarted and the state saved after cell {restored} was restored."
-        )
+        message_text = f"{what}; the worker was restarted and the state saved after cell {restored} was restored."
         return ExecutionResult(
             success=False,
             code=code,
@@ -243,9 +237,7 @@ class Sandbox:
     def _refuse(self, code: str, check_policy: bool) -> ExecutionResult | None:
         syntax = policy.syntax_error(code)
         if syntax is not None:
-            return ExecutionResult(
-                success=False, code=code, stdout="", error=syntax, error_type="SyntaxError"
-            )
+            return ExecutionResult(success=False, code=code, stdout="", error=syntax, error_type="SyntaxError")
         if not check_policy:
             return None
         violations = policy.check(code, str(self.workspace))

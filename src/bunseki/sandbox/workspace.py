@@ -72,6 +72,7 @@ def _give(workspace: Path, owner: int) -> None:
 def add_data_file(workspace: Path, source: Path) -> Path:
     """Copy an uploaded file into ``data/`` and make it read-only; returns the copy's path."""
     target = workspace / "data" / source.name
+    target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         target.chmod(0o644)
     shutil.copyfile(source, target)

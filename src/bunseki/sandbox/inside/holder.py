@@ -500,9 +500,7 @@ def _remove(workspace: str, changed: list[str]) -> str:
     return f"Removed the {len(changed)} files the cell wrote, to free the workspace."
 
 
-def _artifacts(
-    workspace: str, changed: list[str], limits: dict[str, Any], notes: list[str]
-) -> list[dict[str, Any]]:
+def _artifacts(workspace: str, changed: list[str], limits: dict[str, Any], notes: list[str]) -> list[dict[str, Any]]:
     artifacts: list[dict[str, Any]] = []
     max_bytes = limits["max_artifact_mb"] * MB
     for path in changed:
@@ -513,14 +511,11 @@ def _artifacts(
             continue
         if size > max_bytes:
             os.unlink(full)
-            notes.append(
-                f"Removed {path} ({size // MB} MB): over the {limits['max_artifact_mb']} MB artifact limit."
-            )
+            notes.append(f"Removed {path} ({size // MB} MB): over the {limits['max_artifact_mb']} MB artifact limit.")
             continue
         if len(artifacts) >= limits["max_artifacts"]:
             notes.append(
-                f"{path} and later files are not listed: "
-                f"at most {limits['max_artifacts']} artifacts per cell."
+                f"{path} and later files are not listed: at most {limits['max_artifacts']} artifacts per cell."
             )
             break
         artifacts.append({"path": path, "bytes": size})

@@ -105,9 +105,7 @@ def restrict(rules: list[tuple[str, str]], *, deny_tcp: bool = True) -> int:
     net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 and deny_tcp else 0
     scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
     attr = ctypes.create_string_buffer(struct.pack("=QQQ", fs, net, scoped))
-    ruleset = _syscall(
-        SYS_CREATE_RULESET, attr, ctypes.c_size_t(24 if abi >= 6 else 16 if abi >= 4 else 8), 0
-    )
+    ruleset = _syscall(SYS_CREATE_RULESET, attr, ctypes.c_size_t(24 if abi >= 6 else 16 if abi >= 4 else 8), 0)
     try:
         for path, bundle in rules:
             _add_path_rule(ruleset, path, ACCESS[bundle] & fs)

@@ -40,8 +40,7 @@ ADVICE = {
     ),
     "handover": (
         "WorkerLost",
-        "The cell finished, but its process died before its results could be kept. {kept} "
-        "Run the cell again.",
+        "The cell finished, but its process died before its results could be kept. {kept} Run the cell again.",
     ),
 }
 

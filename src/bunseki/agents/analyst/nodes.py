@@ -1,0 +1,160 @@
+"""The three nodes of seed 000's graph. Each asks the brain and, for code, the sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+
+from bunseki.agents.analyst.context import AnalystContext
+from bunseki.agents.analyst.fallback import fallback_report
+from bunseki.agents.analyst.state import AnalystState, ReasonStep
+from bunseki.brain.models import AnalystView, ChatTurn, ExecutionRecord
+from bunseki.errors import ModelError
+from bunseki.sandbox import ExecutionResult
+
+HISTORY_TURNS = 10
+HISTORY_CHARS = 4000
+NO_DATA = {
+    "ja": "分析するデータがまだありません。CSV・TSV・Excel・Parquet のファイルをアップロードしてください。",
+    "en": "There is no data to analyse yet. Please upload a CSV, TSV, Excel or Parquet file.",
+}
+
+
+def reason(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Interpret the request and the results so far: ask, act or finalize (seed 000)."""
+    context = runtime.context
+    emit = get_stream_writer()
+    emit({"event": "node_started", "node": "reason", "loop": state.loop_count})
+    if context.data is None:
+        text = NO_DATA[state.language]
+        step = ReasonStep(next_action="ask", rationale="no data loaded", question=text)
+        return {"next_action": "ask", "status": "asked", "steps": [step], "messages": [AIMessage(text)]}
+    try:
+        decision = context.brain.decide(view(state, context))
+    except ModelError as exc:
+        emit({"event": "error", "node": "reason", "error": str(exc)})
+        return {"status": "error", "error": str(exc), "next_action": None}
+    step = ReasonStep(
+        next_action=decision.next_action,
+        rationale=decision.rationale,
+        instruction=decision.instruction,
+        question=decision.question,
+        assumption=decision.assumption,
+    )
+    update: dict[str, Any] = {"next_action": decision.next_action, "steps": [step]}
+    if decision.assumption:
+        update["assumptions"] = [decision.assumption]
+    if decision.next_action == "ask":
+        update |= {"status": "asked", "messages": [AIMessage(decision.question or decision.rationale)]}
+    elif decision.next_action == "act":
+        if state.loop_count >= context.max_loops:
+            update["status"] = "limit_reached"
+        else:
+            update |= {"loop_count": state.loop_count + 1, "instruction": decision.instruction}
+    emit({"event": "decision", **step.model_dump()})
+    return update
+
+
+def code_exec(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Write code for the instruction and run it in the sandbox (seed 000: no judgement here)."""
+    context = runtime.context
+    emit = get_stream_writer()
+    emit({"event": "node_started", "node": "code_exec", "loop": state.loop_count})
+    try:
+        generated = context.brain.write_code(view(state, context))
+    except ModelError as exc:
+        record = ExecutionRecord(
+            instruction=state.instruction,
+            code="",
+            success=False,
+            error=f"ModelError: {exc}",
+            error_type="ModelError",
+        )
+    else:
+        emit({"event": "code", "code": generated.code})
+        result = context.sandbox.run(generated.code)
+        record = _record(result, state.instruction, generated, context)
+    emit({"event": "execution", **record.model_dump(include={"success", "stdout", "error", "artifacts"})})
+    return {"executions": [record]}
+
+
+def report(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Write the report from what was executed; an intermediate one when the loop cap was hit."""
+    context = runtime.context
+    emit = get_stream_writer()
+    emit({"event": "node_started", "node": "report", "loop": state.loop_count})
+    current = view(state, context)
+    try:
+        final = context.brain.write_report(current)
+    except ModelError as exc:
+        emit({"event": "error", "node": "report", "error": str(exc)})
+        final = fallback_report(current, problem=str(exc))
+    status = "limit_reached" if state.status == "limit_reached" else "finalized"
+    emit({"event": "report", "title": final.title, "status": status})
+    return {"final_report": final, "status": status, "messages": [AIMessage(final.conclusion)]}
+
+
+def view(state: AnalystState, context: AnalystContext) -> AnalystView:
+    """What the brain may see: the question, trimmed history, data summary and results."""
+    question, history = _split_messages(state.messages)
+    return AnalystView(
+        question=question,
+        history=history,
+        language=state.language,
+        data=context.data,
+        executions=state.executions,
+        loop_count=state.loop_count,
+        max_loops=context.max_loops,
+        instruction=state.instruction,
+        assumptions=state.assumptions,
+        workspace_dir=str(context.sandbox.workspace),
+    )
+
+
+def _split_messages(messages: list[AnyMessage]) -> tuple[str, list[ChatTurn]]:
+    """The latest human message, and the turns before it (newest kept within the budget)."""
+    last_human = max((i for i, message in enumerate(messages) if isinstance(message, HumanMessage)), default=-1)
+    question = _text(messages[last_human]) if last_human >= 0 else ""
+    turns = [
+        ChatTurn(role="user" if isinstance(message, HumanMessage) else "assistant", content=_text(message))
+        for message in messages[: max(last_human, 0)]
+        if isinstance(message, HumanMessage | AIMessage)
+    ]
+    kept: list[ChatTurn] = []
+    used = 0
+    for turn in reversed(turns[-HISTORY_TURNS:]):
+        used += len(turn.content)
+        if used > HISTORY_CHARS:
+            break
+        kept.append(turn)
+    return question, kept[::-1]
+
+
+def _text(message: AnyMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+
+
+def _record(
+    result: ExecutionResult, instruction: str | None, generated: Any, context: AnalystContext
+) -> ExecutionRecord:
+    workspace = context.sandbox.workspace
+    return ExecutionRecord(
+        instruction=instruction,
+        code=result.code,
+        success=result.success,
+        stdout=result.stdout or "",
+        stderr=result.stderr,
+        error=result.error,
+        error_type=result.error_type,
+        limit=result.limit,
+        artifacts=[str(path.relative_to(workspace)) for path in result.artifacts],
+        tables=result.tables,
+        outputs=generated.expected_outputs,
+        duration_s=result.duration_s,
+    )

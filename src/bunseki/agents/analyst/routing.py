@@ -1,0 +1,18 @@
+"""Where the graph goes after ``reason``: pure functions of the state."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from bunseki.agents.analyst.state import AnalystState
+
+
+def after_reason(state: AnalystState) -> Literal["code_exec", "report", "__end__"]:
+    """Seed 000's router: ask ends the turn, act runs code, finalize (or the loop cap) reports."""
+    if state.status in ("error", "asked"):
+        return "__end__"
+    if state.status == "limit_reached" or state.next_action == "finalize":
+        return "report"
+    if state.next_action == "act":
+        return "code_exec"
+    return "__end__"

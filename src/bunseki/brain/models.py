@@ -1,0 +1,81 @@
+"""What a brain sees at each step of the analyst graph, and what it answers (seed 000's outputs)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bunseki.data.summary import DataFrameInfo
+from bunseki.sandbox.models import ExpectedOutput, TableResult
+
+Language = Literal["ja", "en"]
+RESULT_MARKER = "BUNSEKI_RESULT "  # a line of machine-readable results printed by generated code
+NextAction = Literal["ask", "act", "finalize"]
+
+
+class ReasonOutput(BaseModel):
+    """Seed 000: the ``reason`` node's decision."""
+
+    next_action: NextAction
+    instruction: str | None = Field(default=None, description="When acting: what to analyse next.")
+    question: str | None = Field(default=None, description="When asking: the question for the person.")
+    assumption: str | None = Field(default=None, description="An assumption made to proceed, if any.")
+    rationale: str = Field(description="Why this action (for the thought-process display).")
+
+
+class CodeGenOutput(BaseModel):
+    """Seed 000: the code for one instruction and the outputs it announces."""
+
+    code: str
+    expected_outputs: list[ExpectedOutput] = Field(default_factory=list)
+
+
+class ExecutionRecord(BaseModel):
+    """One executed cell as the graph remembers it: JSON only, no DataFrames."""
+
+    model_config = ConfigDict(frozen=True)
+
+    instruction: str | None = None
+    code: str
+    success: bool
+    stdout: str = ""
+    stderr: str = ""
+    error: str | None = None
+    error_type: str | None = None
+    limit: str | None = None
+    artifacts: list[str] = Field(default_factory=list, description="Paths relative to the workspace.")
+    tables: list[TableResult] = Field(default_factory=list)
+    outputs: list[ExpectedOutput] = Field(default_factory=list)
+    duration_s: float = 0.0
+
+    @property
+    def visible_stdout(self) -> str:
+        """The output as a person should see it: machine-readable result lines removed."""
+        return "\n".join(line for line in self.stdout.splitlines() if not line.startswith(RESULT_MARKER)).strip()
+
+
+class ChatTurn(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class AnalystView(BaseModel):
+    """Everything a brain may look at for one decision; built by the graph from its state."""
+
+    question: str = Field(description="The person's latest message.")
+    history: list[ChatTurn] = Field(default_factory=list, description="Earlier turns, oldest first.")
+    language: Language = "ja"
+    data: DataFrameInfo | None = None
+    executions: list[ExecutionRecord] = Field(default_factory=list)
+    loop_count: int = 0
+    max_loops: int = 5
+    instruction: str | None = None
+    assumptions: list[str] = Field(default_factory=list)
+    workspace_dir: str = ""
+
+    @property
+    def last_execution(self) -> ExecutionRecord | None:
+        return self.executions[-1] if self.executions else None

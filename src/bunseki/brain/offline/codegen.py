@@ -1,0 +1,528 @@
+"""From a `Plan` to readable pandas code that prints its findings and one machine-readable line.
+
+The code is what a careful analyst would write by hand: it is shown to the person, run in the
+sandbox and replayed in the report's notebook. Its last line prints ``BUNSEKI_RESULT {json}``:
+the numbers the report quotes, as executed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bunseki.brain.models import RESULT_MARKER
+from bunseki.brain.offline.plan import Filter, Plan
+from bunseki.data.summary import DataFrameInfo
+
+STAT_CALL = {
+    "sum": "sum",
+    "mean": "mean",
+    "median": "median",
+    "std": "std",
+    "var": "var",
+    "min": "min",
+    "max": "max",
+    "count": "count",
+    "nunique": "nunique",
+}
+STAT_NAMES = {
+    "ja": {
+        "sum": "合計",
+        "mean": "平均",
+        "median": "中央値",
+        "std": "標準偏差",
+        "var": "分散",
+        "min": "最小値",
+        "max": "最大値",
+        "count": "件数",
+        "nunique": "種類数",
+    },
+    "en": {
+        "sum": "total",
+        "mean": "mean",
+        "median": "median",
+        "std": "standard deviation",
+        "var": "variance",
+        "min": "minimum",
+        "max": "maximum",
+        "count": "count",
+        "nunique": "distinct values",
+    },
+}
+FREQ = {"D": "D", "W": "W-MON", "M": "MS", "Q": "QS", "Y": "YS"}
+LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-%m", "Y": "%Y"}
+MAX_BARS = 30
+# Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
+_READABLE = "ax.{axis}.set_major_formatter(lambda v, _: f'{{v:,.0f}}' if abs(v) >= 100 else f'{{v:g}}')"
+MAX_LINES = 8
+
+
+def generate(plan: Plan, info: DataFrameInfo) -> str:
+    """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
+    lines = [f"# {describe(plan)}", "import json", "", *_prepare(plan, info), ""]
+    lines += TASKS[plan.task](plan, info)
+    lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
+    return "\n".join(lines) + "\n"
+
+
+def describe(plan: Plan) -> str:
+    """One line saying what the code computes, in the person's language."""
+    ja = plan.language == "ja"
+    stat = STAT_NAMES[plan.language].get(plan.stat, plan.stat)
+    target = plan.target or ("行数" if ja else "rows")
+    what = {
+        "stat": f"{target}の{stat}" if ja else f"{stat} of {target}",
+        "group": f"{plan.group_by}別の{target}の{stat}" if ja else f"{stat} of {target} by {plan.group_by}",
+        "top": f"{target}の{stat}が{'小さい' if plan.ascending else '大きい'} {plan.group_by} 上位{plan.top_n}"
+        if ja
+        else f"{'bottom' if plan.ascending else 'top'} {plan.top_n} {plan.group_by} by {stat} of {target}",
+        "trend": (f"{plan.group_by}別の" if plan.group_by and ja else "") + f"{target}の{stat}の推移"
+        if ja
+        else f"trend of the {stat} of {target}" + (f" by {plan.group_by}" if plan.group_by else ""),
+        "share": f"{plan.group_by}別の{target}の構成比" if ja else f"share of {target} by {plan.group_by}",
+        "growth": f"{target}の{stat}の期間比較" if ja else f"{stat} of {target} compared between periods",
+        "count": "条件に合う行数" if ja else "number of matching rows",
+        "distinct": f"{target}の種類数" if ja else f"distinct values of {target}",
+        "missing": "欠損値の数" if ja else "missing values",
+        "correlation": f"{plan.target} と {plan.second} の相関"
+        if ja
+        else f"correlation of {plan.target} and {plan.second}",
+        "correlation_matrix": "数値列どうしの相関" if ja else "correlations between numeric columns",
+        "outliers": f"{target}の外れ値" if ja else f"outliers in {target}",
+        "distribution": f"{target}の分布" if ja else f"distribution of {target}",
+        "describe": "データの概要" if ja else "overview of the data",
+        "answers": "指定された形式の回答" if ja else "answers in the requested format",
+    }[plan.task]
+    conditions = [f.describe(plan.language) for f in plan.filters]
+    if conditions:
+        what += f"（{'、'.join(conditions)}）" if ja else f" ({'; '.join(conditions)})"
+    return what
+
+
+# --- shared steps --------------------------------------------------------------------------
+
+
+def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """The rows and columns the analysis works on: derived column, coercion, filters."""
+    lines = ["data = df"]
+    if plan.derived:
+        d = plan.derived
+        lines.append(
+            f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}].replace(0, np.nan)}})"
+            if d.op == "/"
+            else f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}]}})"
+        )
+    if plan.robust:
+        for column in _numeric_columns(plan):
+            lines.append(f"data = data.assign(**{{{column!r}: pd.to_numeric(data[{column!r}], errors='coerce')}})")
+    conditions = [_condition(f, info) for f in plan.filters]
+    if conditions:
+        joined = "\n    & ".join(conditions)
+        lines.append(f"data = data[\n    {joined}\n]")
+    label = "対象の行数" if plan.language == "ja" else "rows used"
+    lines.append(f'print(f"{label}: {{len(data):,}} / {{len(df):,}}")')
+    return lines
+
+
+def _condition(item: Filter, info: DataFrameInfo) -> str:
+    column = f"data[{item.column!r}]"
+    if item.op == "between":
+        low, high = item.value
+        column_info = info.column(item.column)
+        if column_info and column_info.kind == "datetime":
+            return f"({column} >= {low!r}) & ({column} < {high!r})"
+        return f"{column}.between({low!r}, {high!r})"
+    if item.op in ("in", "not in"):
+        expression = f"{column}.isin({list(item.value)!r})"
+        return expression if item.op == "in" else f"~{expression}"
+    return f"({column} {item.op} {item.value!r})"
+
+
+def _numeric_columns(plan: Plan) -> list[str]:
+    return [c for c in (plan.target, plan.second) if c and not (plan.derived and c == plan.derived.name)]
+
+
+def _series(plan: Plan) -> str:
+    return f"data[{plan.target!r}]"
+
+
+def _chart_end(plan: Plan, title: str, xlabel: str | None, ylabel: str | None) -> list[str]:
+    lines = [f"ax.set_title({title!r})"]
+    if xlabel is not None:
+        lines.append(f"ax.set_xlabel({xlabel!r})")
+    if ylabel is not None:
+        lines.append(f"ax.set_ylabel({ylabel!r})")
+    name = _file_name(title)
+    lines += ["plt.tight_layout()", f"plt.savefig({name!r}, dpi=110)", "plt.close('all')"]
+    return lines
+
+
+def _file_name(title: str) -> str:
+    slug = re.sub(r"[^\w]+", "_", title).strip("_")[:60] or "chart"
+    return f"{slug}.png"
+
+
+def _stat_label(plan: Plan) -> str:
+    return STAT_NAMES[plan.language].get(plan.stat, plan.stat)
+
+
+# --- tasks ---------------------------------------------------------------------------------
+
+
+def _stat(plan: Plan, info: DataFrameInfo) -> list[str]:
+    call = STAT_CALL[plan.stat]
+    lines = [f"values = {_series(plan)}", f"value = values.{call}()"]
+    label = f"{plan.target} の{_stat_label(plan)}" if plan.language == "ja" else f"{_stat_label(plan)} of {plan.target}"
+    lines.append(f'print(f"{label}: {{value:,.4f}}".rstrip("0").rstrip("."))')
+    lines.append(
+        f"result = {{'task': 'stat', 'stat': {plan.stat!r}, 'column': {plan.target!r}, "
+        "'value': float(value), 'rows': int(len(data)), 'non_null': int(values.notna().sum())}"
+    )
+    if plan.stat in ("max", "min") and _context_columns(plan, info):
+        context = _context_columns(plan, info)
+        lines += [
+            f"where = data.loc[values.idx{plan.stat}(), {context!r}] if values.notna().any() else None",
+            "if where is not None:",
+            "    print(where.to_string())",
+            "    result['where'] = {str(k): str(v) for k, v in where.items()}",
+        ]
+    return lines
+
+
+def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """Columns that say where a maximum or minimum happened (its date, store, region…)."""
+    kinds = ("datetime", "category")
+    return [c.name for c in info.column_info if c.kind in kinds and c.name != plan.target][:3]
+
+
+def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
+    label = "件数" if plan.language == "ja" else "rows"
+    return [
+        "count = len(data)",
+        f'print(f"{label}: {{count:,}}")',
+        "result = {'task': 'count', 'value': int(count), 'total': int(len(df))}",
+    ]
+
+
+def _grouped(plan: Plan) -> list[str]:
+    if plan.target is None:
+        return [f"grouped = data.groupby({plan.group_by!r}, observed=True).size()"]
+    return [f"grouped = data.groupby({plan.group_by!r}, observed=True)[{plan.target!r}].{STAT_CALL[plan.stat]}()"]
+
+
+def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
+    lines = _grouped(plan)
+    lines.append(f"grouped = grouped.sort_values(ascending={plan.ascending!r})")
+    shown = "grouped"
+    if plan.top_n:
+        lines.append(f"shown = grouped.head({plan.top_n})")
+        shown = "shown"
+    lines.append(f"print({shown}.to_string())")
+    lines += [
+        "total = grouped.sum()",
+        "result = {",
+        f"    'task': {plan.task!r}, 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'by': {plan.group_by!r},",
+        "    'values': [[str(k), float(v)] for k, v in grouped.head(50).items()],",
+        "    'groups': int(len(grouped)), 'total': float(total), 'rows': int(len(data)),",
+        f"    'top_n': {plan.top_n!r}, 'ascending': {plan.ascending!r},",
+        "}",
+    ]
+    lines += _bar_chart(plan, "grouped")
+    return lines
+
+
+def _bar_chart(plan: Plan, name: str) -> list[str]:
+    count = min(plan.top_n or MAX_BARS, MAX_BARS)
+    what = plan.target or ("件数" if plan.language == "ja" else "rows")
+    title = (
+        f"{plan.group_by}別の{what}の{_stat_label(plan)}"
+        if plan.language == "ja"
+        else f"{_stat_label(plan).capitalize()} of {what} by {plan.group_by}"
+    )
+    if plan.target is None:
+        title = f"{plan.group_by}別の件数" if plan.language == "ja" else f"Rows by {plan.group_by}"
+    return [
+        f"plotted = {name}.head({count})",
+        "ax = plotted.plot.barh(figsize=(8, max(3, 0.4 * len(plotted) + 1)))",
+        "ax.invert_yaxis()",
+        _READABLE.format(axis="xaxis"),
+        *_chart_end(plan, title, None, None),
+    ]
+
+
+def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
+    date, unit = plan.date_column, plan.time_unit or "M"
+    value = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else ".size()"
+    if unit == "weekday":
+        names = (
+            "['月', '火', '水', '木', '金', '土', '日']"
+            if plan.language == "ja"
+            else "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']"
+        )
+        lines = [
+            f"series = data.groupby(data[{date!r}].dt.dayofweek){value}",
+            f"series.index = [{names}[day] for day in series.index]",
+        ]
+    elif plan.group_by:
+        lines = [
+            f"keys = [pd.Grouper(key={date!r}, freq={FREQ[unit]!r}), {plan.group_by!r}]",
+            f"table = data.groupby(keys, observed=True){value}",
+            f"table = table.unstack({plan.group_by!r})",
+            f"table = table[table.sum().sort_values(ascending=False).index[:{MAX_LINES}]]",
+            f"table.index = table.index.strftime({LABEL_FORMAT[unit]!r})",
+            "series = table.sum(axis=1)",
+            "print(table.to_string())",
+            "group_totals = table.sum().sort_values(ascending=False)",
+        ]
+    else:
+        lines = [
+            f"series = data.set_index({date!r}).resample({FREQ[unit]!r}){value}",
+            f"series.index = series.index.strftime({LABEL_FORMAT[unit]!r})",
+        ]
+    if not plan.group_by:
+        lines.append("print(series.to_string())")
+    lines += [
+        "result = {",
+        f"    'task': 'trend', 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'unit': {unit!r},",
+        "    'values': [[str(k), float(v)] for k, v in series.items()],",
+        "    'peak': [str(series.idxmax()), float(series.max())] if len(series) else None,",
+        "    'low': [str(series.idxmin()), float(series.min())] if len(series) else None,",
+        "    'first': [str(series.index[0]), float(series.iloc[0])] if len(series) else None,",
+        "    'last': [str(series.index[-1]), float(series.iloc[-1])] if len(series) else None,",
+        f"    'by': {plan.group_by!r}, 'rows': int(len(data)),",
+        "}",
+    ]
+    if plan.group_by:
+        lines.append("result['group_totals'] = [[str(k), float(v)] for k, v in group_totals.items()]")
+    what = plan.target or ("件数" if plan.language == "ja" else "rows")
+    title = (
+        f"{what}の{_stat_label(plan)}の推移" if plan.language == "ja" else f"Trend of the {_stat_label(plan)} of {what}"
+    )
+    if plan.group_by:
+        title = f"{plan.group_by}別 " + title if plan.language == "ja" else title + f" by {plan.group_by}"
+        lines.append("ax = table.plot(figsize=(10, 5), marker='o')")
+        lines.append(f"ax.legend(title={plan.group_by!r}, loc='upper left', bbox_to_anchor=(1.01, 1))")
+    else:
+        lines.append("ax = series.plot(figsize=(9, 5), marker='o')")
+    lines.append(_READABLE.format(axis="yaxis"))
+    lines += _chart_end(plan, title, None, None)
+    return lines
+
+
+def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
+    lines = _grouped(plan)
+    lines += [
+        "grouped = grouped.sort_values(ascending=False)",
+        "share = grouped / grouped.sum() * 100",
+        "print(pd.DataFrame({'value': grouped, 'share_%': share.round(2)}).to_string())",
+        "result = {",
+        f"    'task': 'share', 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'by': {plan.group_by!r},",
+        "    'values': [[str(k), float(v), float(share[k])] for k, v in grouped.head(50).items()],",
+        f"    'focus': {plan.focus!r}, 'total': float(grouped.sum()), 'rows': int(len(data)),",
+        "}",
+    ]
+    title = f"{plan.group_by}別の構成比（%）" if plan.language == "ja" else f"Share by {plan.group_by} (%)"
+    lines += [
+        "ax = share.head(12).plot.pie(figsize=(6, 6), autopct='%.1f%%', ylabel='')",
+        *_chart_end(plan, title, None, None),
+    ]
+    return lines
+
+
+def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
+    first, second = plan.periods[:2]
+    date = plan.date_column
+    call = STAT_CALL[plan.stat]
+    lines = [
+        "periods = {",
+        f"    {first.label!r}: data[(data[{date!r}] >= {first.start!r}) & (data[{date!r}] < {first.end!r})],",
+        f"    {second.label!r}: data[(data[{date!r}] >= {second.start!r}) & (data[{date!r}] < {second.end!r})],",
+        "}",
+        f"values = pd.Series({{label: rows[{plan.target!r}].{call}() for label, rows in periods.items()}})",
+        "print(values.to_string())",
+        "before, after = float(values.iloc[0]), float(values.iloc[1])",
+        "change = after - before",
+        "rate = change / before * 100 if before else None",
+        "result = {",
+        f"    'task': 'growth', 'stat': {plan.stat!r}, 'column': {plan.target!r},",
+        "    'periods': [[str(k), float(v)] for k, v in values.items()], 'change': change, 'rate': rate,",
+        "    'rows': [int(len(rows)) for rows in periods.values()],",
+        "}",
+    ]
+    title = (
+        f"{plan.target}の{_stat_label(plan)}の比較"
+        if plan.language == "ja"
+        else f"{_stat_label(plan).capitalize()} of {plan.target} by period"
+    )
+    lines += [
+        "ax = values.plot.bar(figsize=(6, 4), rot=0)",
+        _READABLE.format(axis="yaxis"),
+        *_chart_end(plan, title, None, None),
+    ]
+    return lines
+
+
+def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
+    return [
+        f"values = data[{plan.target!r}].dropna()",
+        "counts = values.value_counts()",
+        "print(counts.head(20).to_string())",
+        "result = {'task': 'distinct', 'column': " + repr(plan.target) + ", 'value': int(values.nunique()),",
+        "          'top': [[str(k), int(v)] for k, v in counts.head(20).items()], 'rows': int(len(data))}",
+    ]
+
+
+def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
+    columns = f"[{plan.target!r}]" if plan.target else "list(data.columns)"
+    return [
+        f"missing = data[{columns}].isna().sum()",
+        "percent = missing / max(len(data), 1) * 100",
+        "table = pd.DataFrame({'missing': missing, 'percent': percent.round(2)})",
+        "missing = missing.sort_values(ascending=False)",
+        "print(table.loc[missing[missing > 0].index].to_string() or 'no missing values')",
+        "result = {'task': 'missing', 'rows': int(len(data)), 'total': int(missing.sum()),",
+        "          'columns': [[str(k), int(v), float(percent[k])] for k, v in missing.items()]}",
+    ]
+
+
+def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
+    a, b = plan.target, plan.second
+    lines = [
+        "from scipy import stats",
+        f"pair = data[[{a!r}, {b!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
+        f"r, p = stats.pearsonr(pair[{a!r}], pair[{b!r}])",
+        f"rho = pair[{a!r}].corr(pair[{b!r}], method='spearman')",
+        'print(f"pearson r = {r:.4f} (p = {p:.3g}), spearman rho = {rho:.4f}, n = {len(pair):,}")',
+        f"result = {{'task': 'correlation', 'columns': [{a!r}, {b!r}], 'r': float(r), 'p': float(p),",
+        "          'spearman': float(rho), 'n': int(len(pair))}",
+        "shown = pair.sample(min(len(pair), 5000), random_state=0)",
+        f"ax = shown.plot.scatter(x={a!r}, y={b!r}, alpha=0.4, figsize=(6, 5))",
+    ]
+    title = f"{a} と {b} の関係" if plan.language == "ja" else f"{a} vs {b}"
+    return lines + _chart_end(plan, title, a, b)
+
+
+def _correlation_matrix(plan: Plan, info: DataFrameInfo) -> list[str]:
+    lines = [
+        "numeric = data.select_dtypes('number')",
+        "numeric = numeric.loc[:, numeric.nunique() > 1].iloc[:, :15]",
+        "matrix = numeric.corr()",
+        "columns = list(matrix.columns)",
+        "pairs = [(a, b, float(matrix.loc[a, b])) for i, a in enumerate(columns) for b in columns[i + 1:]]",
+        "pairs.sort(key=lambda item: -abs(item[2]))",
+        "print(matrix.round(3).to_string())",
+        "result = {'task': 'correlation_matrix', 'pairs': [[a, b, r] for a, b, r in pairs[:10]],",
+        "          'columns': list(map(str, columns))}",
+        "ax = sns.heatmap(matrix, annot=len(matrix) <= 10, fmt='.2f', cmap='coolwarm', vmin=-1, vmax=1)",
+    ]
+    title = "数値列の相関係数" if plan.language == "ja" else "Correlation between numeric columns"
+    return lines + _chart_end(plan, title, None, None)
+
+
+def _outliers(plan: Plan, info: DataFrameInfo) -> list[str]:
+    lines = [f"values = pd.to_numeric({_series(plan)}, errors='coerce').dropna()"]
+    if plan.outlier_method == "iqr":
+        lines += [
+            "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
+            "iqr = q3 - q1",
+            f"lower, upper = q1 - {plan.threshold!r} * iqr, q3 + {plan.threshold!r} * iqr",
+            "outliers = values[(values < lower) | (values > upper)]",
+        ]
+    else:
+        lines += [
+            "z = (values - values.mean()) / values.std()",
+            f"outliers = values[z.abs() > {plan.threshold!r}]",
+            f"spread = {plan.threshold!r} * values.std()",
+            "lower, upper = values.mean() - spread, values.mean() + spread",
+        ]
+    lines += [
+        "print(f'outliers: {len(outliers):,} of {len(values):,}')",
+        "print(outliers.sort_values(ascending=False).head(20).to_string())",
+        f"result = {{'task': 'outliers', 'column': {plan.target!r}, 'method': {plan.outlier_method!r},",
+        f"          'threshold': {plan.threshold!r}, 'count': int(len(outliers)), 'rows': int(len(values)),",
+        "          'lower': float(lower), 'upper': float(upper),",
+        "          'values': [float(v) for v in outliers.sort_values(ascending=False).head(20)]}",
+        "ax = values.plot.hist(bins=50, figsize=(8, 4))",
+        "ax.axvline(lower, color='red', linestyle='--')",
+        "ax.axvline(upper, color='red', linestyle='--')",
+    ]
+    title = (
+        f"{plan.target} の分布と外れ値の境界"
+        if plan.language == "ja"
+        else f"Distribution of {plan.target} and outlier bounds"
+    )
+    return lines + _chart_end(plan, title, plan.target, None)
+
+
+def _distribution(plan: Plan, info: DataFrameInfo) -> list[str]:
+    if plan.chart == "bar":
+        lines = [
+            f"counts = data[{plan.target!r}].value_counts()",
+            "print(counts.head(30).to_string())",
+            f"result = {{'task': 'distribution', 'column': {plan.target!r}, 'kind': 'category',",
+            "          'values': [[str(k), int(v)] for k, v in counts.head(30).items()], 'rows': int(len(data))}",
+            "ax = counts.head(30).plot.barh(figsize=(8, 5))",
+            "ax.invert_yaxis()",
+        ]
+    else:
+        lines = [
+            f"values = pd.to_numeric({_series(plan)}, errors='coerce').dropna()",
+            "summary = values.describe()",
+            "print(summary.to_string())",
+            "print(f'skewness: {values.skew():.3f}')",
+            f"result = {{'task': 'distribution', 'column': {plan.target!r}, 'kind': 'number',",
+            "          'summary': {k: float(v) for k, v in summary.items()}, 'skew': float(values.skew()),",
+            "          'rows': int(len(values))}",
+            "ax = values.plot.hist(bins=40, figsize=(8, 4))",
+        ]
+    title = f"{plan.target} の分布" if plan.language == "ja" else f"Distribution of {plan.target}"
+    return lines + _chart_end(plan, title, plan.target if plan.chart != "bar" else None, None)
+
+
+def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
+    if plan.target:
+        return [
+            f"column = data[{plan.target!r}]",
+            "summary = column.describe()",
+            "print(summary.to_string())",
+            f"result = {{'task': 'describe', 'column': {plan.target!r}, 'rows': int(len(data)),",
+            "          'missing': int(column.isna().sum()), 'summary': {str(k): str(v) for k, v in summary.items()}}",
+        ]
+    return [
+        "print(f'{data.shape[0]:,} rows x {data.shape[1]} columns')",
+        "numeric = data.select_dtypes('number')",
+        "if not numeric.empty:",
+        "    print(numeric.describe().T.round(2).to_string())",
+        "labels = data.select_dtypes(exclude=['number', 'datetime']).columns[:8]",
+        "categories = {c: data[c].value_counts().head(3) for c in labels}",
+        "for name, counts in categories.items():",
+        "    print(f'{name}: ' + ', '.join(f'{k} ({v:,})' for k, v in counts.items()))",
+        "dates = data.select_dtypes('datetime')",
+        "result = {",
+        "    'task': 'describe', 'rows': int(data.shape[0]), 'columns': int(data.shape[1]),",
+        "    'numeric': {",
+        "        c: {'mean': float(numeric[c].mean()), 'min': float(numeric[c].min()), 'max': float(numeric[c].max())}",
+        "        for c in numeric.columns[:10]",
+        "    },",
+        "    'categories': {c: [[str(k), int(v)] for k, v in counts.items()] for c, counts in categories.items()},",
+        "    'dates': {c: [str(dates[c].min()), str(dates[c].max())] for c in dates.columns},",
+        "    'missing': int(data.isna().sum().sum()),",
+        "}",
+    ]
+
+
+TASKS = {
+    "stat": _stat,
+    "count": _count,
+    "group": _group,
+    "top": _group,
+    "trend": _trend,
+    "share": _share,
+    "growth": _growth,
+    "distinct": _distinct,
+    "missing": _missing,
+    "correlation": _correlation,
+    "correlation_matrix": _correlation_matrix,
+    "outliers": _outliers,
+    "distribution": _distribution,
+    "describe": _describe,
+}

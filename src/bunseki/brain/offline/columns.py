@@ -1,0 +1,172 @@
+"""Mapping the words of a question to columns and to values of columns.
+
+A column is found by its exact name, by a separator- and case-insensitive variant, by a
+synonym of a concept its name contains (売上 for 売上金額, sales for Revenue), by a prefix of
+a Japanese name, or by a close spelling. A value is found in the distinct values of
+low-cardinality columns, also without a trailing 店/県/都/府 (新宿 for 新宿店).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bunseki.brain.offline.text import fold, normalize
+from bunseki.brain.offline.vocab import SYNONYMS
+from bunseki.data.summary import ColumnInfo, DataFrameInfo
+
+VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
+_ASCII = re.compile(r"^[\x00-\x7f]+$")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A column named in the question, at ``start:end`` of the normalised text."""
+
+    column: str
+    start: int
+    end: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ValueMention:
+    """A value of a column named in the question (関東 for 地域 = 関東)."""
+
+    column: str
+    value: str
+    start: int
+    end: int
+
+
+class ColumnMatcher:
+    """Finds columns and values of one table in questions about it."""
+
+    def __init__(self, info: DataFrameInfo) -> None:
+        self.info = info
+        self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
+        for column in info.column_info:
+            self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name)]
+        self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
+
+    def kind(self, column: str) -> str:
+        info = self.info.column(column)
+        return info.kind if info else "text"
+
+    def columns(self, text: str) -> list[Mention]:
+        """Non-overlapping column mentions in ``text`` (normalised), in order of position."""
+        text = normalize(text)
+        lowered = text.lower()
+        found: list[Mention] = []
+        for alias, column, score in self._aliases:
+            for start in _occurrences(lowered, alias):
+                found.append(Mention(column, start, start + len(alias), score, text[start : start + len(alias)]))
+        found += self._fuzzy(lowered)
+        return _non_overlapping(found, key=lambda m: (-m.score, -(m.end - m.start)))
+
+    def values(self, text: str, exclude: list[Mention] | None = None) -> list[ValueMention]:
+        """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""
+        text = normalize(text)
+        lowered = text.lower()
+        taken = [(mention.start, mention.end) for mention in exclude or []]
+        found: list[ValueMention] = []
+        for column in self.info.column_info:
+            for value in column.values or []:
+                for form in _value_forms(value):
+                    for start in _occurrences(lowered, form.lower()):
+                        end = start + len(form)
+                        if not any(start < t_end and t_start < end for t_start, t_end in taken):
+                            found.append(ValueMention(column.name, value, start, end))
+        return _non_overlapping(found, key=lambda m: -(m.end - m.start))
+
+    def resolve(self, phrase: str) -> str | None:
+        """The one column a short phrase (a format slot name, a header fragment) refers to."""
+        mentions = self.columns(phrase.replace("_", " "))
+        if mentions:
+            return max(mentions, key=lambda m: (m.score, m.end - m.start)).column
+        return None
+
+    def _fuzzy(self, lowered: str) -> list[Mention]:
+        """English words one or two letters away from a one-word column name ('salry' → salary)."""
+        names = {fold(info.name): info.name for info in self.info.column_info if _ASCII.match(info.name)}
+        single = [name for name in names if " " not in name and len(name) >= 4]
+        found = []
+        for word in re.finditer(r"[a-z][a-z0-9]{3,}", lowered):
+            close = difflib.get_close_matches(word.group(), single, n=1, cutoff=0.84)
+            if close and close[0] != word.group():
+                found.append(Mention(names[close[0]], word.start(), word.end(), 0.55, word.group()))
+        return found
+
+
+_Span = TypeVar("_Span", Mention, ValueMention)
+
+
+def _aliases(name: str) -> list[tuple[str, float]]:
+    """Every way a question may name the column ``name``, with how sure a match is."""
+    aliases: dict[str, float] = {}
+
+    def add(alias: str, score: float) -> None:
+        alias = alias.strip().lower()
+        if len(alias) >= 2 or (len(alias) == 1 and not _ASCII.match(alias)):
+            aliases[alias] = max(aliases.get(alias, 0.0), score)
+
+    normal = normalize(name)
+    add(normal, 1.0)
+    folded = fold(name)
+    add(folded, 0.95)
+    add(folded.replace(" ", "_"), 0.95)
+    add(folded.replace(" ", ""), 0.9)
+    add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", normal), 0.9)  # TotalIncome → total income
+    if _ASCII.match(folded):
+        if not folded.endswith("s"):
+            add(folded + "s", 0.9)
+        elif len(folded) > 3:
+            add(folded[:-1], 0.85)
+        add(folded.replace("no of", "number of"), 0.9)
+    else:
+        for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
+            add(normal[:size], 0.7)
+    for concept, synonyms in SYNONYMS.items():
+        if concept in normal or any(synonym == folded for synonym in synonyms):
+            for synonym in synonyms:
+                add(synonym, 0.8)
+    return list(aliases.items())
+
+
+def _value_forms(value: str) -> list[str]:
+    value = normalize(value)
+    if not value or value.replace(".", "").replace("-", "").isdigit():
+        return []  # bare numbers are read as numbers, not as category values
+    forms = [value] if len(value) >= 2 or not _ASCII.match(value) else []
+    for suffix in VALUE_SUFFIXES:
+        stem = value.removesuffix(suffix)
+        if stem != value and len(stem) >= 2:
+            forms.append(stem)
+    return forms
+
+
+def _occurrences(lowered: str, alias: str) -> list[int]:
+    """Start offsets of ``alias``; ASCII aliases only as whole words."""
+    escaped = re.escape(alias)
+    pattern = rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if _ASCII.match(alias) else escaped
+    return [match.start() for match in re.finditer(pattern, lowered)]
+
+
+def _non_overlapping(found: list[_Span], key: Callable[[_Span], Any]) -> list[_Span]:
+    """The best-ranked spans (by ``key``) that do not overlap, in order of position."""
+    chosen: list[_Span] = []
+    for item in sorted(found, key=key):
+        if all(item.end <= other.start or other.end <= item.start for other in chosen):
+            chosen.append(item)
+    return sorted(chosen, key=lambda item: item.start)
+
+
+def column_info(info: DataFrameInfo, name: str) -> ColumnInfo:
+    found = info.column(name)
+    if found is None:
+        raise KeyError(name)
+    return found

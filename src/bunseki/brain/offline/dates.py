@@ -1,0 +1,243 @@
+"""Date windows in questions: 2024年1月, 2024/3/1〜3/31, 第2四半期, Q1 2024, 先月, last 3 months.
+
+Windows are half-open [start, end) dates. Relative expressions (先月, last year) are read
+against the latest date in the data, not the clock, so the same question over the same file
+always means the same rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from bunseki.brain.models import Language
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "ymd",
+        re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?"),
+    ),
+    ("ym", re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:[-/]|年)\s*(?P<m>\d{1,2})(?:\s*月)?(?![\d/-])")),
+    (
+        "month_name",
+        re.compile(rf"\b(?P<mn>{_MONTH_NAMES})\.?(?:\s+(?P<y>(?:19|20)\d{{2}}))?\b", re.IGNORECASE),
+    ),
+    (
+        "quarter",
+        re.compile(
+            r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*)?(?:第\s*(?P<q>[1-4])\s*四半期|\bQ(?P<q2>[1-4])\b)"
+            r"(?:\s*(?P<y2>(?:19|20)\d{2}))?",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "half",
+        re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*(?:度\s*)?(?:の\s*)?)?(?P<h>上半期|上期|前半|下半期|下期|後半)"),
+    ),
+    ("md", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")),
+    ("month", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月(?!\s*\d)")),
+    (
+        "year",
+        re.compile(r"(?P<y>(?:19|20)\d{2})\s*年(?:度)?|(?<![\d/-])\b(?:in|for|during|of)\s+(?P<y2>(?:19|20)\d{2})\b"),
+    ),
+]
+_RELATIVE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"先月|前月|\blast month\b|\bprevious month\b"), "last_month"),
+    (re.compile(r"今月|\bthis month\b"), "this_month"),
+    (re.compile(r"昨年|去年|前年|\blast year\b|\bprevious year\b"), "last_year"),
+    (re.compile(r"今年|本年|\bthis year\b"), "this_year"),
+]
+_RECENT = re.compile(
+    r"(?:直近|過去|最近|最後の)\s*(?P<n>\d+)\s*(?P<u>日|週間?|ヶ月|か月|カ月|ヵ月|年)|"
+    r"\b(?:last|past|previous)\s+(?P<n2>\d+)\s+(?P<u2>days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+_RANGE_JOIN = re.compile(r"^\s*(?:~|から|より|to|through|until|till|-|–|and)\s*$", re.IGNORECASE)
+_SINCE = re.compile(r"^\s*(?:以降|から|より後|以後)|(?:\bsince|\bafter|\bfrom)\s*$", re.IGNORECASE)
+_UNTIL = re.compile(r"^\s*(?:まで|以前|より前)|(?:\bbefore|\buntil|\bthrough|\bup to)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Window:
+    start: date
+    end: date  # exclusive
+    label: str
+    span: tuple[int, int]
+
+
+def windows(text: str, *, first: date, last: date, language: Language) -> list[Window]:
+    """Date windows named in ``text`` (normalised), for data spanning ``first``…``last``."""
+    found = _absolute(text, first=first, last=last, language=language)
+    found += _relative(text, last=last, language=language, taken=[w.span for w in found])
+    found.sort(key=lambda window: window.span[0])
+    return _join_ranges(text, found, first=first, last=last, language=language)
+
+
+def _absolute(text: str, *, first: date, last: date, language: Language) -> list[Window]:
+    found: list[Window] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            span = match.span()
+            if any(span[0] < end and start < span[1] for start, end in taken):
+                continue
+            window = _window(kind, match, first=first, last=last, language=language, context=text)
+            if window is not None:
+                found.append(Window(window[0], window[1], window[2], span))
+                taken.append(span)
+    return found
+
+
+def _window(
+    kind: str, match: re.Match[str], *, first: date, last: date, language: Language, context: str
+) -> tuple[date, date, str] | None:
+    groups = match.groupdict()
+    year = int(groups.get("y") or groups.get("y2") or 0) or _year_in(context) or last.year
+    try:
+        if kind == "ymd":
+            day = date(int(groups["y"]), int(groups["m"]), int(groups["d"]))
+            return day, day + timedelta(days=1), _label_day(day, language)
+        if kind == "md":
+            day = date(year, int(groups["m"]), int(groups["d"]))
+            return day, day + timedelta(days=1), _label_day(day, language)
+        if kind in ("ym", "month", "month_name"):
+            month = int(groups["m"]) if kind != "month_name" else MONTHS[groups["mn"].lower()]
+            if kind == "month_name" and groups["mn"].lower() == "may" and not groups.get("y"):
+                return None  # "may" is mostly the verb
+            if not 1 <= month <= 12:
+                return None
+            start = date(year, month, 1)
+            return start, _add_months(start, 1), _label_month(start, language)
+        if kind == "quarter":
+            quarter = int(groups.get("q") or groups.get("q2") or 0)
+            start = date(year, 3 * quarter - 2, 1)
+            label = f"{year}年第{quarter}四半期" if language == "ja" else f"Q{quarter} {year}"
+            return start, _add_months(start, 3), label
+        if kind == "half":
+            upper = groups["h"] in ("上半期", "上期", "前半")
+            start = date(year, 1 if upper else 7, 1)
+            label = (
+                f"{year}年{'上半期' if upper else '下半期'}"
+                if language == "ja"
+                else f"{'H1' if upper else 'H2'} {year}"
+            )
+            return start, _add_months(start, 6), label
+        if kind == "year":
+            start = date(year, 1, 1)
+            return start, date(year + 1, 1, 1), f"{year}年" if language == "ja" else str(year)
+    except ValueError:
+        return None
+    return None
+
+
+def _relative(text: str, *, last: date, language: Language, taken: list[tuple[int, int]]) -> list[Window]:
+    found = []
+    this_month = date(last.year, last.month, 1)
+    for pattern, kind in _RELATIVE:
+        for match in pattern.finditer(text):
+            if any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            if kind == "last_month":
+                start, end = _add_months(this_month, -1), this_month
+                label = _label_month(start, language)
+            elif kind == "this_month":
+                start, end = this_month, _add_months(this_month, 1)
+                label = _label_month(start, language)
+            elif kind == "last_year":
+                start, end = date(last.year - 1, 1, 1), date(last.year, 1, 1)
+                label = f"{last.year - 1}年" if language == "ja" else str(last.year - 1)
+            else:
+                start, end = date(last.year, 1, 1), date(last.year + 1, 1, 1)
+                label = f"{last.year}年" if language == "ja" else str(last.year)
+            found.append(Window(start, end, label, match.span()))
+    for match in _RECENT.finditer(text):
+        count = int(match.group("n") or match.group("n2"))
+        unit = (match.group("u") or match.group("u2")).lower()
+        end = last + timedelta(days=1)
+        if unit.startswith(("日", "day")):
+            start = end - timedelta(days=count)
+        elif unit.startswith(("週", "week")):
+            start = end - timedelta(weeks=count)
+        elif unit.startswith("年") or unit.startswith("year"):
+            start = date(end.year - count, end.month, end.day) if not (end.month == 2 and end.day == 29) else end
+        else:
+            start = _add_months(end, -count)
+        label = f"直近{count}{match.group('u') or ''}" if language == "ja" else f"the last {count} {unit}"
+        found.append(Window(start, end, label, match.span()))
+    return found
+
+
+def _join_ranges(text: str, found: list[Window], *, first: date, last: date, language: Language) -> list[Window]:
+    """'A から B', 'A to B' become one window; 'A 以降' and 'before B' open one end."""
+    joined: list[Window] = []
+    index = 0
+    while index < len(found):
+        current = found[index]
+        following = found[index + 1] if index + 1 < len(found) else None
+        if following and _RANGE_JOIN.match(text[current.span[1] : following.span[0]]):
+            separator = "〜" if language == "ja" else " to "
+            joined.append(
+                Window(
+                    current.start,
+                    following.end,
+                    f"{current.label}{separator}{following.label}",
+                    (current.span[0], following.span[1]),
+                )
+            )
+            index += 2
+            continue
+        after, before = (
+            text[current.span[1] : current.span[1] + 6],
+            text[max(0, current.span[0] - 8) : current.span[0]],
+        )
+        if _SINCE.match(after) or _SINCE.search(before):
+            suffix = "以降" if language == "ja" else " onwards"
+            current = Window(current.start, last + timedelta(days=1), current.label + suffix, current.span)
+        elif _UNTIL.match(after) or _UNTIL.search(before):
+            suffix = "まで" if language == "ja" else " and before"
+            current = Window(first, current.end, current.label + suffix, current.span)
+        joined.append(current)
+        index += 1
+    return joined
+
+
+def _year_in(text: str) -> int | None:
+    match = re.search(r"(?<!\d)((?:19|20)\d{2})(?!\d)", text)
+    return int(match.group(1)) if match else None
+
+
+def _add_months(day: date, months: int) -> date:
+    month = day.month - 1 + months
+    return date(day.year + month // 12, month % 12 + 1, 1)
+
+
+def _label_month(start: date, language: Language) -> str:
+    return f"{start.year}年{start.month}月" if language == "ja" else start.strftime("%B %Y")
+
+
+def _label_day(day: date, language: Language) -> str:
+    return f"{day.year}年{day.month}月{day.day}日" if language == "ja" else day.isoformat()

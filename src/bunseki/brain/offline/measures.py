@@ -1,0 +1,701 @@
+"""What each requested answer slot measures, and the code that computes it.
+
+A slot's measure comes from the words of its name (``mean``, ``std``, ``correlation``,
+``outliers``, ``missing``, ``normal``…) and of its description (quoted choices such as
+"yes"/"no"); its column from the rest of the name, or from the columns the question names.
+Method details (Spearman, Kolmogorov-Smirnov, a z threshold, population deviation, outlier
+removal before a statistic, new features) are read once from the question and constraints.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from bunseki.brain.offline.columns import ColumnMatcher
+from bunseki.brain.offline.filters import value_filters
+from bunseki.brain.offline.plan import Derived, Filter, Plan, Slot
+from bunseki.data.summary import ColumnInfo, DataFrameInfo
+
+STAT_TOKENS = {
+    "mean": "mean",
+    "average": "mean",
+    "avg": "mean",
+    "median": "median",
+    "std": "std",
+    "sd": "std",
+    "stdev": "std",
+    "stddev": "std",
+    "deviation": "std",
+    "variance": "var",
+    "var": "var",
+    "min": "min",
+    "minimum": "min",
+    "lowest": "min",
+    "max": "max",
+    "maximum": "max",
+    "highest": "max",
+    "sum": "sum",
+    "total": "sum",
+    "skewness": "skew",
+    "skew": "skew",
+    "kurtosis": "kurt",
+    "kurt": "kurt",
+    "range": "range",
+    "mode": "mode",
+    "count": "count",
+    "number": "count",
+    "num": "count",
+    "iqr": "iqr",
+}
+MEASURE_WORDS = set(STAT_TOKENS) | {
+    "correlation",
+    "corr",
+    "coefficient",
+    "coef",
+    "pearson",
+    "spearman",
+    "kendall",
+    "r",
+    "rho",
+    "p",
+    "value",
+    "pvalue",
+    "normal",
+    "normality",
+    "is",
+    "outlier",
+    "outliers",
+    "missing",
+    "null",
+    "nan",
+    "values",
+    "percentage",
+    "percent",
+    "pct",
+    "proportion",
+    "ratio",
+    "relationship",
+    "type",
+    "status",
+    "result",
+    "test",
+    "distribution",
+    "of",
+    "the",
+    "and",
+    "in",
+    "for",
+    "by",
+    "with",
+    "new",
+    "after",
+    "before",
+    "removal",
+    "removed",
+    "without",
+    "dev",
+    "standard",
+    "score",
+    "significance",
+    "significant",
+}
+Z_THRESHOLD = (
+    r"z[- ]?scores?[^.]{0,80}?(?:greater than|above|exceed\w*|more than|>|threshold of|beyond|of)"
+    r"\s*[+-]?(\d+(?:\.\d+)?)"
+)
+REMOVE_OUTLIERS = (
+    r"(?:remov|exclud|prun|filter\w* out|drop|eliminat|without)\w*\s+(?:the\s+|any\s+|all\s+)?outliers|"
+    r"outliers\s+(?:are|should be|were)\s+(?:to be\s+)?(?:removed|excluded|pruned|dropped)"
+)
+NEGATIVE = re.compile(r"\bnot?\b|\bnon\b|non[-_ ]|\bfalse\b|\bun\w*|abnormal|not_", re.IGNORECASE)
+
+
+@dataclass
+class Context:
+    """What the question and its constraints say, shared by all slots."""
+
+    text: str
+    question: str
+    info: DataFrameInfo
+    matcher: ColumnMatcher
+    numeric: list[str]
+    categorical: list[str]
+    filters: list[Filter]
+    derived: list[Derived]
+    options: dict[str, Any]
+    assumptions: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, text: str, info: DataFrameInfo, matcher: ColumnMatcher) -> Context:
+        question = re.split(r"\n\s*(?:Constraints?|Format)\s*:", text, maxsplit=1)[0]
+        body = re.split(r"\n\s*Format\s*:", text, maxsplit=1)[0]
+        derived = _new_features(body, matcher)
+        if derived:
+            info = _with_columns(info, [d.name for d in derived])
+            matcher = ColumnMatcher(info)
+        mentions = _quoted_columns(body, info) + [m.column for m in matcher.columns(body)]
+        ordered = list(dict.fromkeys(mentions))
+        numeric = [c for c in ordered if (i := info.column(c)) is not None and i.kind == "number"]
+        categorical = [c for c in ordered if (i := info.column(c)) is not None and i.kind in ("category", "text")]
+        values = matcher.values(question, exclude=matcher.columns(question))
+        return cls(
+            text=text,
+            question=question,
+            info=info,
+            matcher=matcher,
+            numeric=numeric,
+            categorical=categorical,
+            filters=value_filters(question, values),
+            derived=derived,
+            options=_options(body),
+        )
+
+
+def resolve(slot: Slot, context: Context) -> Slot:
+    """The slot with its measure, column(s) and filters decided."""
+    tokens = [t for t in re.split(r"[_\W]+", slot.name.lower()) if t]
+    words = set(tokens)
+    description = slot.description.lower()
+    measure = _measure(words, description, slot.choices, context)
+    columns = _columns_in(tokens, context)
+    slot_filters = _slot_filters(tokens, context)
+    if measure in ("corr", "pvalue", "relationship"):
+        pair = (columns + [c for c in context.numeric if c not in columns])[:2]
+        column, second = [*pair, None, None][:2]
+    elif measure in ("argmax", "argmin"):
+        column, second = _entity_and_measure(context, columns)
+    else:
+        candidates = columns or context.numeric or context.categorical
+        column, second = (candidates[0] if candidates else None), None
+        if measure == "max_missing_column":
+            column = None
+    return slot.model_copy(
+        update={
+            "measure": measure,
+            "column": column,
+            "second": second,
+            "filters": [*context.filters, *slot_filters],
+        }
+    )
+
+
+def generate(plan: Plan, info: DataFrameInfo) -> str:
+    """Code computing each slot in its own try block, printing ``@name[value]`` lines."""
+    options = plan.options
+    lines = [
+        "# "
+        + ("指定された形式の回答を計算" if plan.language == "ja" else "Compute the answers in the requested format"),
+        "import json",
+        "from scipy import stats",
+        "",
+        "data = df.copy()",
+    ]
+    for derived in plan.derived_columns:
+        lines.append(
+            f"data[{derived.name!r}] = pd.to_numeric(data[{derived.left!r}], errors='coerce') "
+            f"{derived.op} pd.to_numeric(data[{derived.right!r}], errors='coerce')"
+        )
+    lines += [
+        "answers, problems = {}, {}",
+        "",
+        "def shown(value, decimals):",
+        "    if isinstance(value, str):",
+        "        return value",
+        "    if isinstance(value, (bool, np.bool_)):",
+        "        return str(bool(value))",
+        "    if decimals is None:",
+        "        return int(value) if float(value).is_integer() else round(float(value), 2)",
+        "    return f'{float(value):.{decimals}f}'",
+        "",
+        "def numbers(frame, column):",
+        "    return pd.to_numeric(frame[column], errors='coerce').dropna()",
+        "",
+    ]
+    for slot in plan.slots:
+        lines += _slot_code(slot, options)
+    lines += [
+        "for name, value in answers.items():",
+        "    print(f'@{name}[{value}]')",
+        "for name, problem in problems.items():",
+        "    print(f'could not compute {name}: {problem}')",
+        "result = {'task': 'answers', 'answers': answers, 'problems': problems}",
+    ]
+    return "\n".join(lines) + "\n" + 'print("BUNSEKI_RESULT " + json.dumps(result, ensure_ascii=False, default=str))\n'
+
+
+def explain(slot: Slot) -> str:
+    """A few words on what was computed for a slot."""
+    parts = [slot.measure or "?"]
+    if slot.column:
+        parts.append(slot.column)
+    if slot.second:
+        parts.append(slot.second)
+    if slot.filters:
+        parts.append("; ".join(f"{f.column} {f.op} {f.value}" for f in slot.filters))
+    return " · ".join(parts)
+
+
+# --- reading the context -------------------------------------------------------------------
+
+
+def _options(text: str) -> dict[str, Any]:
+    lowered = text.lower()
+    options: dict[str, Any] = {
+        "corr": "pearson",
+        "normality": "shapiro",
+        "alpha": 0.05,
+        "z": 3.0,
+        "iqr": 1.5,
+        "ddof": 1,
+        "remove": None,
+        "r_threshold": 0.5,
+    }
+    if "spearman" in lowered:
+        options["corr"] = "spearman"
+    elif "kendall" in lowered:
+        options["corr"] = "kendall"
+    if re.search(r"kolmogorov|\bks\b|k-s test|ks test|kstest", lowered):
+        options["normality"] = "ks"
+    elif re.search(r"anderson", lowered):
+        options["normality"] = "anderson"
+    elif re.search(r"skew", lowered) and re.search(r"normal", lowered) and not re.search(r"shapiro", lowered):
+        options["normality"] = "skew"
+        bound = re.search(r"(?:between\s*-?\s*(\d*\.?\d+)\s*and|less than|within|below)\s*(\d*\.?\d+)", lowered)
+        options["skew_bound"] = float(bound.group(2)) if bound else 0.5
+    alpha = re.search(r"(?:alpha|significance level)[^0-9]{0,20}(0?\.\d+)", lowered)
+    if alpha:
+        options["alpha"] = float(alpha.group(1))
+    z = re.search(Z_THRESHOLD, lowered)
+    if z:
+        options["z"] = float(z.group(1))
+    iqr = re.search(r"(\d+(?:\.\d+)?)\s*(?:\*|x|×|times)?\s*(?:the\s+)?iqr", lowered)
+    if iqr:
+        options["iqr"] = float(iqr.group(1))
+    if re.search(r"population standard deviation|population std|ddof\s*=\s*0", lowered):
+        options["ddof"] = 0
+    if re.search(REMOVE_OUTLIERS, lowered):
+        options["remove"] = "iqr" if re.search(r"iqr|interquartile|quartile", lowered) else "zscore"
+    threshold = re.search(r"absolute value of (?:the )?(?:correlation coefficient|r)[^0-9]{0,40}(0?\.\d+)", lowered)
+    if threshold:
+        options["r_threshold"] = float(threshold.group(1))
+    return options
+
+
+def _quoted_columns(text: str, info: DataFrameInfo) -> list[str]:
+    names = {c.name.lower(): c.name for c in info.column_info}
+    found = []
+    for quoted in re.findall(r"[\"'“‘]([^\"'”’\n]{1,60})[\"'”’]", text):
+        column = names.get(quoted.strip().lower())
+        if column:
+            found.append(column)
+    return found
+
+
+_FEATURE = re.compile(
+    r"(?:new\s+(?:feature|column|variable)|feature|column)\s+(?:called|named|as)?\s*[\"'“‘](?P<name>[^\"'”’]{1,60})[\"'”’]"
+    r"(?P<rest>[^.\n]{0,240})",
+    re.IGNORECASE,
+)
+_OPERATIONS = (
+    ("+", r"sum|summing|adding|add\b|plus|combin|total of"),
+    ("-", r"difference|subtract|minus"),
+    ("*", r"multipl|product"),
+    ("/", r"divid|ratio|per\b|divided"),
+)
+
+
+def _new_features(text: str, matcher: ColumnMatcher) -> list[Derived]:
+    """New columns the question defines: 'a new feature "FamilySize" by summing SibSp and Parch'."""
+    found = []
+    for match in _FEATURE.finditer(text):
+        name = match.group("name").strip()
+        if matcher.info.column(name) is not None:
+            continue
+        rest = match.group("rest")
+        op = next((symbol for symbol, pattern in _OPERATIONS if re.search(pattern, rest, re.IGNORECASE)), None)
+        columns = _quoted_columns(rest, matcher.info) or [m.column for m in matcher.columns(rest)]
+        columns = list(dict.fromkeys(columns))
+        if op and len(columns) >= 2:
+            left, right = columns[:2]
+            if (
+                op == "/"
+                and re.search(r"ratio of|divid\w* (?:the )?\S+ by", rest, re.IGNORECASE) is None
+                and "by" in rest
+            ):
+                left, right = columns[:2]
+            found.append(Derived(name=name, left=left, op=op, right=right))  # type: ignore[arg-type]
+    return found
+
+
+def _with_columns(info: DataFrameInfo, names: list[str]) -> DataFrameInfo:
+    extra = [ColumnInfo(name=name, dtype="float64", kind="number", missing=0, unique=0) for name in names]
+    return info.model_copy(update={"column_info": [*info.column_info, *extra], "columns": [*info.columns, *names]})
+
+
+# --- resolving a slot ----------------------------------------------------------------------
+
+
+def _measure(words: set[str], description: str, choices: list[str], context: Context) -> str:
+    """What a slot computes, from its name's words, its description and its choices."""
+    return (
+        _test_measure(words, description, choices, context)
+        or _entity_measure(words, description, context)
+        or _stat_measure(words, description)
+    )
+
+
+def _test_measure(words: set[str], description: str, choices: list[str], context: Context) -> str | None:
+    """Outliers, missing values, relationships, p-values, normality and correlations."""
+    lowered_choices = " ".join(choices).lower()
+    if words & {"outlier", "outliers"}:
+        if words & {"values", "list", "ids", "id", "countries", "sites", "names"}:
+            return "outlier_values"
+        cleaned = words & {"after", "without", "removal", "new", "clean", "cleaned"}
+        summarised = words & {"mean", "average", "median", "std", "sd"}
+        return "stat_after_removal" if summarised and cleaned else "outlier_count"
+    if words & {"missing", "null", "nan"}:
+        if words & {"percentage", "percent", "pct", "proportion", "ratio", "rate"}:
+            return "missing_pct"
+        return "max_missing_column" if words & {"column", "columns"} or "column" in description else "missing_count"
+    typed = "type" in words and re.search(r"linear|correlat", lowered_choices + description)
+    if words & {"relationship", "relation"} or typed:
+        return "relationship"
+    if words & {"p", "pvalue"} and ("value" in words or "pvalue" in words):
+        about_normality = re.search(r"normal|shapiro|kolmogorov", description + context.text.lower()[:400])
+        return "normality_p" if about_normality else "pvalue"
+    if words & {"normal", "normality"} or re.search(r"normal", lowered_choices):
+        return "normality"
+    if words & {"correlation", "corr", "coefficient", "coef", "pearson", "spearman", "rho", "r"}:
+        return "corr"
+    return None
+
+
+_ENTITY = re.compile(r"country|site|station|name|identifier|city|state|player|company|vehicle")
+
+
+def _entity_measure(words: set[str], description: str, context: Context) -> str | None:
+    """'country_with_highest_score': the entity at the top (or bottom) of a measure."""
+    joined = "_".join(sorted(words))
+    if not _ENTITY.search(joined):
+        return None
+    around = f"{joined} {description} {context.question.lower()}"
+    if re.search(r"highest|max|most|largest|top", around):
+        return "argmax"
+    if re.search(r"lowest|min|least|smallest", around):
+        return "argmin"
+    return None
+
+
+def _stat_measure(words: set[str], description: str) -> str:
+    """A summary statistic named in the slot (mean_fare → mean), else in its description."""
+    order = list(STAT_TOKENS)
+    first = min(words & set(STAT_TOKENS), key=order.index, default=None)
+    if first is not None:
+        return STAT_TOKENS[first]
+    if re.search(r"\bmean\b|\baverage\b", description):
+        return "mean"
+    if re.search(r"standard deviation", description):
+        return "std"
+    if re.search(r"\bcount\b|number of|how many|integer", description):
+        return "count"
+    return "mean"
+
+
+def _columns_in(tokens: list[str], context: Context) -> list[str]:
+    """Columns the slot name spells out ('mean_fare' → Fare), longest spans first."""
+    rest = [t for t in tokens if t not in MEASURE_WORDS and not t.isdigit()]
+    found: list[str] = []
+    used: set[int] = set()
+    for size in range(min(4, len(rest)), 0, -1):
+        for start in range(len(rest) - size + 1):
+            if used & set(range(start, start + size)):
+                continue
+            column = context.matcher.resolve(" ".join(rest[start : start + size]))
+            if column and column not in found:
+                found.append(column)
+                used |= set(range(start, start + size))
+    return found
+
+
+def _slot_filters(tokens: list[str], context: Context) -> list[Filter]:
+    """'mean_fare_class1' → Pclass == 1; 'average_age_male' → Sex == male."""
+    filters: list[Filter] = []
+    phrase = " ".join(tokens)
+    for value in context.matcher.values(phrase, exclude=context.matcher.columns(phrase)):
+        filters.append(Filter(column=value.column, op="==", value=value.value, text=value.value))
+    for match in re.finditer(r"(?P<word>[a-z]+?)_?(?P<number>\d+)\b", "_".join(tokens)):
+        column = _column_for_word(match.group("word"), context)
+        info = context.info.column(column) if column else None
+        if column and info and info.values and match.group("number") in info.values:
+            filters.append(
+                Filter(column=column, op="==", value=_typed(match.group("number"), info), text=match.group())
+            )
+    return filters
+
+
+def _column_for_word(word: str, context: Context) -> str | None:
+    if len(word) < 3:
+        return None
+    for info in context.info.column_info:
+        folded = info.name.lower().replace("_", "").replace(" ", "")
+        if folded == word or folded.endswith(word) or folded.startswith(word):
+            return info.name
+    return None
+
+
+def _typed(value: str, info: ColumnInfo) -> Any:
+    return int(value) if info.kind == "number" and value.isdigit() else value
+
+
+def _entity_and_measure(context: Context, columns: list[str]) -> tuple[str | None, str | None]:
+    entity = next((c for c in columns if c in context.categorical), None) or (
+        context.categorical[0] if context.categorical else None
+    )
+    if entity is None:
+        entity = next((c.name for c in context.info.column_info if c.kind in ("category", "text")), None)
+    measure = next((c for c in columns if c in context.numeric), None) or (
+        context.numeric[0] if context.numeric else None
+    )
+    return entity, measure
+
+
+# --- code for one slot ---------------------------------------------------------------------
+
+
+def _rows(slot: Slot) -> str:
+    if not slot.filters:
+        return "data"
+    conditions = []
+    for item in slot.filters:
+        column = f"data[{item.column!r}]"
+        if item.op in ("in", "not in"):
+            expression = f"{column}.isin({list(item.value)!r})"
+            conditions.append(expression if item.op == "in" else f"~{expression}")
+        elif item.op == "between":
+            conditions.append(f"{column}.between({item.value[0]!r}, {item.value[1]!r})")
+        else:
+            conditions.append(f"({column} {item.op} {item.value!r})")
+    return "data[" + " & ".join(conditions) + "]"
+
+
+def _slot_code(slot: Slot, options: dict[str, Any]) -> list[str]:
+    body = _MEASURES.get(slot.measure or "", _unknown)(slot, options)
+    lines = [f"# @{slot.name}: {explain(slot)}", "try:", f"    rows = {_rows(slot)}"]
+    lines += ["    " + line for line in body]
+    lines += [
+        f"    answers[{slot.name!r}] = shown(value, {slot.decimals!r})",
+        "except Exception as exc:",
+        f"    problems[{slot.name!r}] = f'{{type(exc).__name__}}: {{exc}}'",
+        "",
+    ]
+    return lines
+
+
+def _removal(options: dict[str, Any]) -> list[str]:
+    if options.get("remove") == "iqr":
+        factor = options["iqr"]
+        return [
+            "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
+            f"values = values[(values >= q1 - {factor} * (q3 - q1)) & (values <= q3 + {factor} * (q3 - q1))]",
+        ]
+    if options.get("remove") == "zscore":
+        return [f"values = values[abs(stats.zscore(values)) <= {options['z']}]"]
+    return []
+
+
+def _stat(name: str) -> Any:
+    def code(slot: Slot, options: dict[str, Any]) -> list[str]:
+        if slot.column is None:
+            raise_line = "raise ValueError('no column to compute on')"
+            return [raise_line]
+        lines = [f"values = numbers(rows, {slot.column!r})", *_removal(options)]
+        expression = {
+            "mean": "values.mean()",
+            "median": "values.median()",
+            "std": f"values.std(ddof={options['ddof']})",
+            "var": f"values.var(ddof={options['ddof']})",
+            "min": "values.min()",
+            "max": "values.max()",
+            "sum": "values.sum()",
+            "skew": "values.skew()",
+            "kurt": "values.kurt()",
+            "range": "values.max() - values.min()",
+            "mode": "values.mode().iloc[0]",
+            "count": "len(values)",
+            "iqr": "values.quantile(0.75) - values.quantile(0.25)",
+        }[name]
+        return [*lines, f"value = {expression}"]
+
+    return code
+
+
+def _stat_after_removal(slot: Slot, options: dict[str, Any]) -> list[str]:
+    method = options.get("remove") or "zscore"
+    stat = (
+        "std"
+        if re.search(r"std|sd|deviation", slot.name.lower())
+        else "median"
+        if "median" in slot.name.lower()
+        else "mean"
+    )
+    lines: list[str] = _stat(stat)(slot, {**options, "remove": method})
+    return lines
+
+
+def _corr(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [
+        f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
+        f"value = pair[{slot.column!r}].corr(pair[{slot.second!r}], method={options['corr']!r})",
+    ]
+
+
+def _pvalue(slot: Slot, options: dict[str, Any]) -> list[str]:
+    test = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}[options["corr"]]
+    return [
+        f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
+        f"value = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[1]",
+    ]
+
+
+def _relationship(slot: Slot, options: dict[str, Any]) -> list[str]:
+    linear, nonlinear, none = _relationship_choices(slot.choices)
+    return [
+        *_pvalue(slot, options)[:1],
+        f"r, p = stats.pearsonr(pair[{slot.column!r}], pair[{slot.second!r}])",
+        f"strong = abs(r) >= {options['r_threshold']}",
+        f"value = {none!r} if p >= {options['alpha']} else ({linear!r} if strong else {nonlinear!r})",
+    ]
+
+
+def _relationship_choices(choices: list[str]) -> tuple[str, str, str]:
+    lowered = {choice.lower(): choice for choice in choices}
+    nonlinear = next((c for low, c in lowered.items() if re.search(r"non[- ]?linear", low)), "nonlinear")
+    linear = next((c for low, c in lowered.items() if "linear" in low and not re.search(r"non", low)), "linear")
+    none = next((c for low, c in lowered.items() if re.search(r"\bnone\b|\bno\b|not", low)), "none")
+    return linear, nonlinear, none
+
+
+def _normality_test(slot: Slot, options: dict[str, Any]) -> list[str]:
+    lines = [f"values = numbers(rows, {slot.column!r})"]
+    method = options["normality"]
+    if method == "ks":
+        lines.append("statistic, p = stats.kstest((values - values.mean()) / values.std(), 'norm')")
+    elif method == "anderson":
+        lines.append("outcome = stats.anderson(values, 'norm')")
+        lines.append("p = 1.0 if outcome.statistic < outcome.critical_values[2] else 0.0")
+    elif method == "skew":
+        lines.append(f"p = 1.0 if abs(values.skew()) < {options.get('skew_bound', 0.5)} else 0.0")
+    else:
+        lines.append("statistic, p = stats.shapiro(values)")
+    return lines
+
+
+def _normality(slot: Slot, options: dict[str, Any]) -> list[str]:
+    positive, negative = _normal_choices(slot.choices)
+    return [
+        *_normality_test(slot, options),
+        f"value = {positive!r} if p > {options['alpha']} else {negative!r}",
+    ]
+
+
+def _normal_choices(choices: list[str]) -> tuple[str, str]:
+    positives = [c for c in choices if not NEGATIVE.search(c)]
+    negatives = [c for c in choices if NEGATIVE.search(c)]
+    return (positives[0] if positives else "normal"), (negatives[0] if negatives else "not normal")
+
+
+def _normality_p(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [*_normality_test(slot, options), "value = p"]
+
+
+def _outliers(slot: Slot, options: dict[str, Any]) -> list[str]:
+    method = (
+        "iqr"
+        if options.get("remove") == "iqr" or re.search(r"iqr|interquartile|quartile", slot.description.lower())
+        else options.get("outliers", "zscore")
+    )
+    if method == "iqr":
+        factor = options["iqr"]
+        return [
+            f"values = numbers(rows, {slot.column!r})",
+            "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
+            f"outliers = values[(values < q1 - {factor} * (q3 - q1)) | (values > q3 + {factor} * (q3 - q1))]",
+        ]
+    return [
+        f"values = numbers(rows, {slot.column!r})",
+        f"outliers = values[abs(stats.zscore(values)) > {options['z']}]",
+    ]
+
+
+def _outlier_count(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [*_outliers(slot, options), "value = len(outliers)"]
+
+
+def _outlier_values(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [*_outliers(slot, options), "value = ', '.join(str(v) for v in sorted(outliers.tolist()))"]
+
+
+def _missing_count(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [f"value = int(rows[{slot.column!r}].isna().sum())"]
+
+
+def _missing_pct(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [f"value = rows[{slot.column!r}].isna().mean() * 100"]
+
+
+def _max_missing_column(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return ["value = str(rows.isna().sum().idxmax())"]
+
+
+def _arg(extreme: str) -> Any:
+    def code(slot: Slot, options: dict[str, Any]) -> list[str]:
+        return [
+            f"values = rows[[{slot.column!r}, {slot.second!r}]].copy()",
+            f"values[{slot.second!r}] = pd.to_numeric(values[{slot.second!r}], errors='coerce')",
+            f"values = values.dropna(subset=[{slot.second!r}])",
+            f"grouped = values.groupby({slot.column!r})[{slot.second!r}].mean()",
+            f"value = str(grouped.idx{extreme}())",
+        ]
+
+    return code
+
+
+def _unknown(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [f"raise ValueError('no method for {slot.measure}')"]
+
+
+_MEASURES: dict[str, Any] = {
+    **{
+        name: _stat(name)
+        for name in (
+            "mean",
+            "median",
+            "std",
+            "var",
+            "min",
+            "max",
+            "sum",
+            "skew",
+            "kurt",
+            "range",
+            "mode",
+            "count",
+            "iqr",
+        )
+    },
+    "stat_after_removal": _stat_after_removal,
+    "corr": _corr,
+    "pvalue": _pvalue,
+    "relationship": _relationship,
+    "normality": _normality,
+    "normality_p": _normality_p,
+    "outlier_count": _outlier_count,
+    "outlier_values": _outlier_values,
+    "missing_count": _missing_count,
+    "missing_pct": _missing_pct,
+    "max_missing_column": _max_missing_column,
+    "argmax": _arg("max"),
+    "argmin": _arg("min"),
+}

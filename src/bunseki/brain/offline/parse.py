@@ -1,0 +1,606 @@
+"""From a question and a table summary to a `Plan`, or to a precise clarifying question.
+
+The reading is deterministic: find the columns and values the question names, the row
+conditions, the date window, the grouping and the statistic, then pick the task whose words
+and slots fit. Whatever was assumed (a default statistic, the measure when none was named) is
+recorded so the report can say so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+import pandas as pd
+
+from bunseki.brain.models import Language
+from bunseki.brain.offline import dates
+from bunseki.brain.offline.columns import ColumnMatcher, Mention
+from bunseki.brain.offline.filters import is_number, number_filters, value_filters
+from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Task, TimeUnit
+from bunseki.brain.offline.text import kanji_number, normalize
+from bunseki.brain.offline.vocab import (
+    ADDITIVE,
+    ASCENDING,
+    EACH_BEFORE,
+    GROUP_AFTER,
+    GROUP_BEFORE,
+    NON_ADDITIVE,
+    STATS,
+    TASK_WORDS,
+    TIME_UNITS,
+    TOP_N,
+    Stat,
+)
+from bunseki.data.summary import DataFrameInfo
+
+ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
+KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
+RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
+OUTLIER_THRESHOLD = (
+    r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)"
+)
+COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
+_PER = re.compile(r"(?P<a>\S+?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S+)")
+
+
+@dataclass
+class Reading:
+    """Everything found in the question before a task is chosen."""
+
+    text: str
+    lowered: str
+    language: Language
+    mentions: list[Mention]
+    filters: list[Filter]
+    periods: list[Period]
+    date_column: str | None
+    group_by: str | None
+    time_unit: TimeUnit | None
+    stats: list[tuple[int, Stat]]
+    words: set[str]
+    top_n: int | None
+    ascending: bool
+    derived: Derived | None
+    entity_question: bool = False  # "which store…": the answer is a group, not a value
+    assumptions: list[str] = field(default_factory=list)
+
+    def numeric(self, info: DataFrameInfo) -> list[str]:
+        """Numeric columns named, in order, without repeats."""
+        return list(dict.fromkeys(m.column for m in self.mentions if is_number(info, m.column)))
+
+    def categorical(self, info: DataFrameInfo) -> list[str]:
+        kinds = ("category", "text", "boolean")
+        return list(dict.fromkeys(m.column for m in self.mentions if (c := info.column(m.column)) and c.kind in kinds))
+
+
+def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
+    """Find columns, values, conditions, dates, grouping and statistics in ``question``."""
+    text = normalize(question)
+    lowered = text.lower()
+    matcher = ColumnMatcher(info)
+    mentions = matcher.columns(text)
+    derived = _derived(text, matcher, mentions, language)
+    date_column = _date_column(info, mentions)
+    periods, period_spans = _periods(text, info, date_column, language)
+    top_n, top_spans, ascending = _top(text, lowered)
+    values = matcher.values(text, exclude=mentions)
+    filters = value_filters(text, values)
+    group_by, time_unit = _grouping(text, lowered, mentions, info)
+    numeric_default = derived.name if derived else None
+    filters += number_filters(
+        text,
+        mentions,
+        info,
+        language=language,
+        taken=period_spans + top_spans,
+        default_column=numeric_default,
+    )
+    stats = sorted((match.start(), stat) for stat, pattern in STATS for match in re.finditer(pattern, lowered))
+    words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, lowered)}
+    if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
+        words.add("top")
+    reading = Reading(
+        text,
+        lowered,
+        language,
+        mentions,
+        filters,
+        periods,
+        date_column,
+        group_by,
+        time_unit,
+        stats,
+        words,
+        top_n,
+        ascending,
+        derived,
+    )
+    reading.entity_question = "which" in words and bool(reading.categorical(info))
+    return reading
+
+
+def plan_question(question: str, info: DataFrameInfo, language: Language) -> Plan | Clarification:
+    """The analysis a question asks for, or what to ask back when it cannot be told."""
+    reading = read(question, info, language)
+    task = _task(reading, info)
+    if isinstance(task, Clarification):
+        return task
+    return _build(task, reading, info)
+
+
+def _task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
+    """The kind of analysis: a specific one when its words appear, else a summary of a measure."""
+    return _specific_task(r, info) or _summary_task(r, info)
+
+
+def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
+    """Analyses named by their own words: correlation, missing values, outliers, trends…"""
+    words = r.words
+    if "correlation" in words:
+        return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
+    if "missing" in words or "outliers" in words:
+        return "missing" if "missing" in words else "outliers"
+    if "distribution" in words and not r.group_by:
+        return "distribution"
+    if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
+        return "share"
+    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)):
+        return "growth"
+    if "top" in words:
+        return "top"
+    if r.time_unit or ("trend" in words and r.date_column):
+        return "trend"
+    return None
+
+
+def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
+    """A measure summarised: by group, counted, distinct values, one statistic, or an overview."""
+    stat = _main_stat(r)
+    measured = bool(r.numeric(info) or r.derived)
+    compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)
+    if r.group_by or compared:
+        return "group"  # 東京と大阪を比べて: one bar per value
+    if r.entity_question and (measured or stat in ("max", "min", "count") or _wants_one(r)):
+        return "group"
+    if _distinct_target(r, info):
+        return "distinct"
+    if stat == "count" and not _how_many_measure(r, info):
+        return "count"
+    if stat is not None or (measured and not r.words & {"describe", "chart"}):
+        return "stat"  # 7月以降の飲料の売上: a measure under conditions, total by default
+    if "describe" in r.words or (r.mentions and "chart" not in r.words):
+        return "describe"
+    if "chart" in r.words and r.categorical(info):
+        return "group"
+    return _capabilities(r, info)
+
+
+def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
+    """Fill the plan's slots for ``task``; asks back when a needed slot cannot be filled."""
+    plan = Plan(
+        task=task,
+        language=r.language,
+        filters=r.filters,
+        derived=r.derived,
+        date_column=r.date_column,
+        assumptions=list(r.assumptions),
+    )
+    if r.periods and task != "growth":
+        plan.filters = [*plan.filters, *_period_filters(r)]
+    numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
+    if task in _WITHOUT_MEASURE:
+        return _WITHOUT_MEASURE[task](plan, r, info, numeric)
+    target = _measure(r, info, numeric, task)
+    if isinstance(target, Clarification):
+        return target
+    plan.target = target
+    if task in ("outliers", "distribution"):
+        return _shape(plan, r, info)
+    plan.stat = _default_stat(_main_stat(r), target, plan)
+    if task == "stat":
+        return plan
+    if task in ("growth", "trend"):
+        return _over_time(plan, r, info)
+    return _by_group(plan, r, info)
+
+
+def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
+    plan.target, plan.second = [*numeric, None, None][:2]
+    plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
+    return plan
+
+
+def _column_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
+    """Missing values, a distinct count, a row count or an overview: at most one column named."""
+    if plan.task == "distinct":
+        plan.target = _distinct_target(r, info)
+    elif plan.task == "count":
+        plan.stat = "count"
+    else:
+        plan.target = r.mentions[0].column if r.mentions else None
+    return plan
+
+
+_WITHOUT_MEASURE = {
+    "correlation": _correlation_plan,
+    "correlation_matrix": _correlation_plan,
+    "missing": _column_plan,
+    "distinct": _column_plan,
+    "count": _column_plan,
+    "describe": _column_plan,
+}
+
+
+def _shape(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
+    """Outliers (z-score or IQR, with the threshold the question gives) and distributions."""
+    target = plan.target
+    if plan.task == "outliers":
+        plan.outlier_method = "iqr" if re.search(r"iqr|四分位|interquartile|quartile", r.lowered) else "zscore"
+        threshold = re.search(OUTLIER_THRESHOLD, r.lowered)
+        plan.threshold = float(threshold.group(1)) if threshold else (1.5 if plan.outlier_method == "iqr" else 3.0)
+        plan.chart = "hist"
+        return plan
+    numeric_target = (target and is_number(info, target)) or (r.derived is not None and target == r.derived.name)
+    plan.chart = "hist" if numeric_target else "bar"
+    return plan
+
+
+def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
+    """Growth between two periods, or a trend by day, week, month, quarter or year."""
+    if plan.task == "growth":
+        plan.periods = r.periods[:2] if len(r.periods) >= 2 else _previous_periods(r, info)
+        if len(plan.periods) < 2:
+            return _ask_periods(r)
+        plan.chart = "bar"
+        return plan
+    plan.time_unit = r.time_unit if r.time_unit else _auto_unit(info, r.date_column)
+    plan.group_by = r.group_by if r.group_by and r.group_by != r.date_column else None
+    plan.chart = "line"
+    return plan if plan.date_column is not None else _ask_date(r)
+
+
+def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
+    """Group-by aggregations, top-N lists and shares."""
+    group = r.group_by or _entity(r, info, plan.target)
+    if group is None:
+        return _ask_group(r, info, plan.task)
+    plan.group_by = group
+    if plan.task == "share":  # 関東の割合: share of 関東 among all regions, so keep every region's rows
+        focused = [f for f in plan.filters if f.column == group and f.op in ("==", "in")]
+        plan.filters = [f for f in plan.filters if f not in focused]
+        plan.focus = [v for f in focused for v in (f.value if isinstance(f.value, list) else [f.value])]
+    plan.chart = "bar"
+    if plan.task == "top":
+        plan.top_n = r.top_n or (1 if r.entity_question else 5)
+        plan.ascending = r.ascending
+    elif plan.task == "group" and (_wants_one(r) or r.entity_question):
+        plan.top_n = 1
+        plan.ascending = _wants_smallest(r)
+    return plan
+
+
+# --- pieces of the reading ---------------------------------------------------------------
+
+
+def _main_stat(r: Reading) -> Stat | None:
+    """The statistic asked for; max/min are orderings when a group or a 'which' is involved."""
+    found = [stat for _, stat in r.stats]
+    ordering = {"max", "min"}
+    for stat in found:
+        if stat not in ordering and stat != "count" and stat != "nunique":
+            return stat
+    if any(stat in ordering for stat in found):
+        if r.group_by or r.entity_question or "top" in r.words:
+            return None
+        return next(stat for stat in found if stat in ordering)
+    if "count" in found:
+        return "count"
+    if "nunique" in found:
+        return "nunique"
+    return None
+
+
+def _default_stat(stat: Stat | None, target: str | None, plan: Plan) -> Stat:
+    if stat in ("sum", "mean", "median", "std", "var", "min", "max", "count"):
+        return stat
+    name = target or ""
+    if (plan.derived and name == plan.derived.name) or NON_ADDITIVE.search(name) or not ADDITIVE.search(name):
+        chosen: Stat = "mean"
+    else:
+        chosen = "sum"
+    word = {"sum": ("合計", "total"), "mean": ("平均", "average")}[chosen]
+    plan.assumptions.append(
+        f"集計方法の指定がないため、{name} の{word[0]}を使いました。"
+        if plan.language == "ja"
+        else f"No statistic was named, so the {word[1]} of {name} is used."
+    )
+    return chosen
+
+
+def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) -> str | Clarification | None:
+    """The numeric column the question is about; asks when it cannot be told."""
+    grouping = {r.group_by, r.date_column}
+    candidates = [column for column in numeric if column not in grouping] or numeric
+    if candidates:
+        return candidates[0]
+    if task in ("top", "group", "share") and _count_words(r):
+        return None  # counting rows per group
+    measures = [c.name for c in info.column_info if c.kind == "number" and not ID_LIKE.search(c.name)]
+    if len(measures) == 1:
+        r.assumptions.append(_assume_measure(r, measures[0]))
+        return measures[0]
+    additive = [name for name in measures if ADDITIVE.search(name)]
+    if additive and task in ("group", "top", "trend", "share", "growth"):
+        r.assumptions.append(_assume_measure(r, additive[0]))
+        return additive[0]
+    if task in ("top", "group", "share", "trend") and not measures:
+        return None
+    listed = "、".join(measures[:12]) if r.language == "ja" else ", ".join(measures[:12])
+    if r.language == "ja":
+        question = f"どの数値の列について計算しますか？ 候補: {listed}"
+    else:
+        question = f"Which numeric column should I use? Candidates: {listed}"
+    return Clarification(question=question, reason="no measure named")
+
+
+def _assume_measure(r: Reading, column: str) -> str:
+    if r.language == "ja":
+        return f"対象の数値列が明示されていないため、{column} を使いました。"
+    return f"No numeric column was named, so {column} is used."
+
+
+def _count_words(r: Reading) -> bool:
+    return bool(re.search(r"件数|何件|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
+
+
+def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
+    """'how many customers' over a numeric 客数 column means its sum, not a row count."""
+    match = re.search(r"how many|何人|何個|何点", r.lowered)
+    if not match:
+        return False
+    after = [m for m in r.mentions if m.start >= match.end() and m.start - match.end() <= 3]
+    return bool(after) and is_number(info, after[0].column) and bool(ADDITIVE.search(after[0].column))
+
+
+def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
+    """'How many stores?', '地域は何種類?': the category column whose distinct values are counted."""
+    if any(stat == "nunique" for _, stat in r.stats):
+        categorical = r.categorical(info)
+        if categorical:
+            return categorical[0]
+    counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
+    if counter:
+        after = [m for m in r.mentions if counter.start() <= m.start <= counter.end() + 2]
+        for mention in after:
+            column = info.column(mention.column)
+            if column and column.kind in ("category", "text") and not _value_filter(r):
+                return mention.column
+    return None
+
+
+def _entity(r: Reading, info: DataFrameInfo, target: str | None) -> str | None:
+    """The category column that groups rows when the question names one without 'by'."""
+    compared = [f.column for f in r.filters if f.op == "in"]
+    if compared:
+        return compared[0]
+    if "share" in r.words:
+        singled = [f.column for f in r.filters if f.op == "==" and isinstance(f.value, str)]
+        if singled:
+            return singled[0]
+    categorical = [c for c in r.categorical(info) if c != target]
+    filtered = {f.column for f in r.filters if f.op in ("==", "in")}
+    for column in categorical:
+        if column not in filtered:
+            return column
+    return categorical[0] if categorical else None
+
+
+def _grouping(
+    text: str, lowered: str, mentions: list[Mention], info: DataFrameInfo
+) -> tuple[str | None, TimeUnit | None]:
+    unit: TimeUnit | None = None
+    for name, pattern in TIME_UNITS:
+        if re.search(pattern, lowered):
+            unit = name  # type: ignore[assignment]
+            break
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column is None or column.kind == "datetime":
+            continue
+        marked = (
+            GROUP_AFTER.match(text[mention.end :])
+            or GROUP_BEFORE.search(lowered[: mention.start])
+            or EACH_BEFORE.search(text[: mention.start])
+        )
+        if marked and (column.kind != "number" or column.unique <= 30):
+            return mention.column, unit
+    return None, unit
+
+
+def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], language: Language) -> Derived | None:
+    """A ratio the question computes per row: 客単価, 単価, A あたり B, A per B, A / B."""
+    for word, numerator, denominator in KNOWN_RATIOS:
+        if word in text:
+            left, right = matcher.resolve(numerator), matcher.resolve(denominator)
+            if left and right and left != right:
+                return Derived(name=word, left=left, op="/", right=right)
+    per = _PER.search(text)
+    if per:
+        left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))
+        if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
+            return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
+    english = re.search(
+        r"(?P<b>[\w .]+?)\s+per\s+(?P<a>[\w .]+)|ratio of\s+(?P<c>[\w .]+?)\s+to\s+(?P<d>[\w .]+)",
+        text,
+        re.IGNORECASE,
+    )
+    if english:
+        numerator_text = english.group("b") or english.group("c")
+        denominator_text = english.group("a") or english.group("d")
+        left, right = matcher.resolve(numerator_text or ""), matcher.resolve(denominator_text or "")
+        if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
+            return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
+    return None
+
+
+def _date_column(info: DataFrameInfo, mentions: list[Mention]) -> str | None:
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column and column.kind == "datetime":
+            return mention.column
+    return next((c.name for c in info.column_info if c.kind == "datetime"), None)
+
+
+def _periods(
+    text: str, info: DataFrameInfo, date_column: str | None, language: Language
+) -> tuple[list[Period], list[tuple[int, int]]]:
+    if date_column is None:
+        return [], []
+    column = info.column(date_column)
+    if column is None or column.minimum is None or column.maximum is None:
+        return [], []
+    first = pd.Timestamp(str(column.minimum)).date()
+    last = pd.Timestamp(str(column.maximum)).date()
+    found = dates.windows(text, first=first, last=last, language=language)
+    periods = [Period(start=w.start.isoformat(), end=w.end.isoformat(), label=w.label) for w in found]
+    return periods, [w.span for w in found]
+
+
+def _period_filters(r: Reading) -> list[Filter]:
+    if r.date_column is None:
+        return []
+    period = r.periods[0]
+    if len(r.periods) > 1:  # several windows without a comparison: take all of them
+        period = Period(
+            start=min(p.start for p in r.periods),
+            end=max(p.end for p in r.periods),
+            label="・".join(p.label for p in r.periods),
+        )
+    return [Filter(column=r.date_column, op="between", value=[period.start, period.end], text=period.label)]
+
+
+def _previous_periods(r: Reading, info: DataFrameInfo) -> list[Period]:
+    """前年比 / 前月比 without named periods: the last complete period and the one before."""
+    if r.date_column is None:
+        return []
+    column = info.column(r.date_column)
+    if column is None or column.maximum is None:
+        return []
+    last = pd.Timestamp(str(column.maximum))
+    first = pd.Timestamp(str(column.minimum))
+    monthly = bool(re.search(r"前月比|month over month|mom", r.lowered))
+    if monthly:
+        end = date(last.year, last.month, 1)
+        middle = (pd.Timestamp(end) - pd.DateOffset(months=1)).date()
+        start = (pd.Timestamp(end) - pd.DateOffset(months=2)).date()
+    else:
+        end = date(last.year, 1, 1) if last.month < 12 else date(last.year + 1, 1, 1)
+        middle = date(end.year - 1, 1, 1)
+        start = date(end.year - 2, 1, 1)
+    if pd.Timestamp(start) < first.normalize() - pd.Timedelta(days=31):
+        return []
+    label = dates._label_month if monthly else (lambda d, lang: f"{d.year}年" if lang == "ja" else str(d.year))
+    return [
+        Period(start=start.isoformat(), end=middle.isoformat(), label=label(start, r.language)),
+        Period(start=middle.isoformat(), end=end.isoformat(), label=label(middle, r.language)),
+    ]
+
+
+def _auto_unit(info: DataFrameInfo, date_column: str | None) -> TimeUnit:
+    column = info.column(date_column) if date_column else None
+    if column is None or column.minimum is None or column.maximum is None:
+        return "M"
+    span = pd.Timestamp(str(column.maximum)) - pd.Timestamp(str(column.minimum))
+    if span.days <= 62:
+        return "D"
+    if span.days <= 3 * 366:
+        return "M"
+    return "Y"
+
+
+def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:
+    ascending = bool(re.search(ASCENDING, lowered))
+    for pattern in TOP_N:
+        match = re.search(pattern, lowered)
+        if match:
+            for name, value in match.groupdict().items():
+                if value:
+                    number = int(value) if value.isdigit() else kanji_number(value)
+                    return number, [match.span()], ascending or name.startswith("worst")
+    return None, [], ascending
+
+
+def _value_filter(r: Reading) -> bool:
+    return any(f.op in ("==", "in") and isinstance(f.value, str | list) for f in r.filters)
+
+
+def _wants_one(r: Reading) -> bool:
+    return any(stat in ("max", "min") for _, stat in r.stats)
+
+
+def _wants_smallest(r: Reading) -> bool:
+    ordering = [stat for _, stat in r.stats if stat in ("max", "min")]
+    return bool(ordering) and ordering[0] == "min"
+
+
+# --- asking back -------------------------------------------------------------------------
+
+
+def _capabilities(r: Reading, info: DataFrameInfo) -> Clarification:
+    numeric = [c.name for c in info.column_info if c.kind == "number"][:6]
+    category = [c.name for c in info.column_info if c.kind == "category"][:4]
+    if r.language == "ja":
+        example_n = numeric[0] if numeric else "数値の列"
+        example_c = category[0] if category else "カテゴリの列"
+        question = (
+            "質問の意図を読み取れませんでした。オフラインの分析エンジンは、合計・平均・中央値・標準偏差・件数、"
+            "条件での絞り込み、グループ別の集計、構成比、期間の比較、相関、月別・日別の推移、上位N件、欠損値、"
+            f"種類数、外れ値などに答えられます。例:「{example_c}別の{example_n}の合計をグラフにして」"
+            f"「{example_n}の月別推移」。列: {'、'.join(numeric + category)}"
+        )
+    else:
+        example_n = numeric[0] if numeric else "a numeric column"
+        example_c = category[0] if category else "a category column"
+        question = (
+            "I could not tell what to compute. Offline, I can answer totals, means, medians, standard "
+            "deviations, counts with conditions, group-by aggregations, shares, comparisons between periods, "
+            "correlations, monthly or daily trends, top-N lists, missing values, distinct counts and outliers. "
+            f"For example: 'total {example_n} by {example_c} as a chart' or 'monthly trend of {example_n}'. "
+            f"Columns: {', '.join(numeric + category)}"
+        )
+    return Clarification(question=question, reason="no analysis recognised")
+
+
+def _ask_group(r: Reading, info: DataFrameInfo, task: Task) -> Clarification:
+    options = [c.name for c in info.column_info if c.kind in ("category", "boolean")][:10]
+    if r.language == "ja":
+        return Clarification(question=f"どの列ごとに集計しますか？ 候補: {'、'.join(options)}", reason="no group")
+    return Clarification(
+        question=f"Which column should I group by? Candidates: {', '.join(options)}", reason="no group"
+    )
+
+
+def _ask_periods(r: Reading) -> Clarification:
+    if r.language == "ja":
+        return Clarification(
+            question="比較する2つの期間を教えてください（例:「2024年1月と2月の売上を比較」）。",
+            reason="growth needs two periods",
+        )
+    return Clarification(
+        question="Which two periods should I compare (e.g. 'sales in January vs February 2024')?",
+        reason="growth needs two periods",
+    )
+
+
+def _ask_date(r: Reading) -> Clarification:
+    if r.language == "ja":
+        return Clarification(
+            question="推移を見るには日付の列が必要ですが、見つかりませんでした。どの列が日付ですか？",
+            reason="no date column",
+        )
+    return Clarification(
+        question="A trend needs a date column and I found none. Which column holds the dates?",
+        reason="no date column",
+    )

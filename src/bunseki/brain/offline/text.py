@@ -1,0 +1,78 @@
+"""Text normalisation and number reading for Japanese and English questions."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_UNITS = {"兆": 1e12, "億": 1e8, "万": 1e4, "千": 1e3, "百": 1e2}
+_SUFFIXES = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "b": 1e9, "B": 1e9}
+_KANJI_DIGITS = dict(zip("〇一二三四五六七八九", range(10), strict=True))
+_KANJI_PLACES = {"十": 10, "百": 100, "千": 1000}
+
+# A number as people write it: 1,234.5 / 1.2万 / 3億5千万 / 10k / -5 / 15%.
+NUMBER = re.compile(
+    r"(?<![0-9A-Za-z.])(?P<sign>[-−+]?)(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<units>(?:\s?[兆億万千百])*)(?P<suffix>[kKmMbB](?![a-zA-Z]))?(?P<percent>\s?[%％])?"
+)
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width digits and Latin to half-width, half-width kana to full-width), trimmed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = text.replace("〜", "~").replace("～", "~").replace("−", "-")
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def fold(text: str) -> str:
+    """Case- and separator-insensitive form for matching names: 'Close_Price' ~ 'close price'."""
+    text = normalize(text).casefold()
+    return re.sub(r"[\s_\-./()\[\]（）「」『』\"'`:]+", " ", text).strip()
+
+
+def kanji_number(text: str) -> int | None:
+    """Small numbers in kanji (三, 十五, 二十): for '上位三店舗' and the like."""
+    if not text or any(char not in _KANJI_DIGITS and char not in _KANJI_PLACES for char in text):
+        return None
+    total, current = 0, 0
+    for char in text:
+        if char in _KANJI_DIGITS:
+            current = _KANJI_DIGITS[char]
+        else:
+            total += (current or 1) * _KANJI_PLACES[char]
+            current = 0
+    return total + current
+
+
+def parse_number(match: re.Match[str]) -> float:
+    """The value of a NUMBER match, with 万/億 and k/M multipliers applied (not the percent)."""
+    value = float(match.group("digits").replace(",", ""))
+    units = match.group("units").replace(" ", "")
+    # 3億5千万: multipliers apply right to left within the run (5千万 = 5 × 1000 × 10000).
+    for unit in units:
+        value *= _UNITS[unit]
+    suffix = match.group("suffix")
+    if suffix:
+        value *= _SUFFIXES[suffix]
+    if match.group("sign") in ("-", "−"):
+        value = -value
+    return value
+
+
+def numbers(text: str) -> list[tuple[float, re.Match[str]]]:
+    """Every number in ``text`` with its match (span, percent sign, units)."""
+    return [(parse_number(match), match) for match in NUMBER.finditer(text)]
+
+
+def format_number(value: float, *, decimals: int | None = None) -> str:
+    """A number for people: thousands separators, sensible decimals."""
+    if decimals is not None:
+        return f"{value:,.{decimals}f}"
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    magnitude = abs(value)
+    if magnitude >= 100:
+        return f"{value:,.1f}"
+    if magnitude >= 1:
+        return f"{value:,.2f}"
+    return f"{value:.3g}"

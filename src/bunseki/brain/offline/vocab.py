@@ -1,0 +1,130 @@
+"""The words the offline analyst understands, in Japanese and English.
+
+Each concept maps to regular expressions matched against the normalised question (English
+patterns against its case-folded form). Order within a table matters where noted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+Stat = Literal["sum", "mean", "median", "std", "var", "min", "max", "count", "nunique"]
+
+# Statistic words. More specific words come first (標準偏差 before 偏差, 平均 after 中央値).
+STATS: Final[tuple[tuple[Stat, str], ...]] = (
+    ("median", r"中央値|メディアン|\bmedian\b"),
+    ("std", r"標準偏差|ばらつき|\bstandard deviation\b|\bstd\b|\bstdev\b|\bstd dev\b"),
+    ("var", r"分散|\bvariance\b"),
+    ("mean", r"平均|アベレージ|\baverage\b|\bmean\b|\bavg\b"),
+    ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotal\b|\bsum\b|\boverall amount\b"),
+    (
+        "max",
+        r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|\bmaximum\b|\bmax\b|"
+        r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b",
+    ),
+    (
+        "min",
+        r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|\bminimum\b|\bmin\b|"
+        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b",
+    ),
+    ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|\bunique\b|\bdistinct\b|\bdifferent\b"),
+    ("count", r"件数|何件|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
+)
+
+TASK_WORDS: Final[dict[str, str]] = {
+    "correlation": r"相関|関係性|関連|\bcorrelat\w*|\brelationship\b",
+    "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
+    "outliers": r"外れ値|異常値|はずれ値|\boutliers?\b|\banomal\w*",
+    "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
+    "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
+    r"\bpercent of\b|\bfraction\b",
+    "growth": r"伸び|成長率|増加率|減少率|増減|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
+    r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
+    r"\byear over year\b|\bmonth over month\b|\byoy\b|\bmom\b",
+    "trend": r"推移|トレンド|時系列|変化|動き|\btrend\b|\bover time\b|\btime series\b|\bevolution\b",
+    "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
+    "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
+    r"\bdescribe\b|\bdescriptive\b",
+    "chart": r"グラフ|チャート|図|可視化|プロット|描いて|\bchart\b|\bplot\b|\bgraph\b|\bvisuali[sz]e\b|\bdraw\b",
+    "which": r"どの|どこ|どれ|誰|何月|何日|何曜|\bwhich\b|\bwhat (?:\w+ )?(?:has|had|is|was)\b|\bwho\b|\bwhere\b",
+}
+
+# "X別", "X ごと", "by X": group markers after (ja) or before (en) a column mention.
+GROUP_AFTER: Final = re.compile(r"^\s*(?:別|ごと|毎|単位|ベース|ごとの|毎の|で分け|に分け|ごとに)")
+GROUP_BEFORE: Final = re.compile(
+    r"(?:\bby|\bper|\bfor each|\bin each|\beach|\bacross|\bgrouped by|\bbroken down by)\s*$"
+)
+EACH_BEFORE: Final = re.compile(r"(?:各|それぞれの)\s*$")
+
+TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
+    ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b"),
+    ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b"),
+    ("M", r"月別|月ごと|毎月|月次|月単位|月ベース|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b"),
+    ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b"),
+    ("Y", r"年別|年ごと|毎年|年次|年単位|\byearly\b|\bannual\b|\bby year\b|\bper year\b|\beach year\b"),
+    ("weekday", r"曜日|\bday of (?:the )?week\b|\bweekday\b"),
+)
+
+COMPARISONS: Final[tuple[tuple[str, str], ...]] = (
+    # Japanese: the comparison word follows the number.
+    (">=", r"以上|(?:を)?下回らない"),
+    ("<=", r"以下|(?:を)?上回らない"),
+    (">", r"を超え|超え|超|より(?:大き|多|高)|を上回"),
+    ("<", r"未満|より(?:小さ|少な|低)|を下回|に満たない"),
+)
+COMPARISONS_EN: Final[tuple[tuple[str, str], ...]] = (
+    (">=", r"at least|no less than|greater than or equal to|>=|≥"),
+    ("<=", r"at most|no more than|less than or equal to|<=|≤|up to"),
+    (">", r"greater than|more than|higher than|larger than|over|above|exceeding|exceeds|>"),
+    ("<", r"less than|fewer than|lower than|smaller than|under|below|<"),
+    ("==", r"equal to|equals|exactly|="),
+)
+NEGATION_AFTER: Final = re.compile(r"^\s*(?:以外|を除(?:く|いた)|を含まない|でない|ではない)")
+NEGATION_BEFORE: Final = re.compile(
+    r"(?:\bexcept(?: for)?|\bexcluding|\bother than|\bnot|\bwithout|\bbesides)\s*(?:the\s+)?$"
+)
+
+TOP_N: Final = (
+    r"(?:上位|トップ|ベスト)\s*(?P<n>\d+|[一二三四五六七八九十]+)",
+    r"(?:ワースト|下位)\s*(?P<worst>\d+|[一二三四五六七八九十]+)",
+    r"\btop\s+(?P<n2>\d+)\b",
+    r"\bbottom\s+(?P<worst2>\d+)\b",
+    r"\b(?P<n3>\d+)\s+(?:largest|biggest|highest|best|most)\b",
+    r"\b(?P<worst3>\d+)\s+(?:smallest|lowest|worst|least|fewest)\b",
+)
+ASCENDING: Final = (
+    r"ワースト|下位|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|\bleast\b"
+)
+
+# Column concepts people name differently from the header: concept word → synonyms.
+SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
+    "売上": ("売上", "売り上げ", "売上高", "売上金額", "販売額", "販売金額", "sales", "revenue", "turnover"),
+    "金額": ("金額", "amount", "value"),
+    "数量": ("数量", "個数", "販売数", "販売数量", "quantity", "qty", "units", "volume"),
+    "客数": ("客数", "来客数", "顧客数", "customers", "visitors"),
+    "価格": ("価格", "値段", "単価", "price", "unit price", "cost"),
+    "利益": ("利益", "粗利", "profit", "margin"),
+    "日付": ("日付", "日時", "年月日", "date", "day", "time", "timestamp"),
+    "地域": ("地域", "エリア", "地方", "region", "area"),
+    "店舗": ("店舗", "店", "ストア", "store", "shop", "branch"),
+    "商品": ("商品", "製品", "品目", "product", "item"),
+    "カテゴリ": ("カテゴリ", "カテゴリー", "分類", "種類", "category", "type", "segment"),
+    "年齢": ("年齢", "歳", "age"),
+    "性別": ("性別", "男女", "gender", "sex"),
+    "国": ("国", "国名", "country", "nation"),
+    "都道府県": ("都道府県", "県", "prefecture"),
+    "顧客": ("顧客", "お客様", "customer", "client"),
+}
+
+# Measures that add up (sum by default); others (prices, rates, ages, scores) average.
+ADDITIVE: Final = re.compile(
+    r"売上|売り上げ|金額|販売|数量|個数|件数|人数|客数|回数|費用|コスト|利益|支出|収入|在庫|"
+    r"sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders",
+    re.IGNORECASE,
+)
+NON_ADDITIVE: Final = re.compile(
+    r"単価|価格|率|割合|比|平均|年齢|歳|スコア|点数|評価|気温|温度|湿度|"
+    r"price|rate|ratio|percent|pct|avg|mean|age|score|rating|temp|humidity|grade",
+    re.IGNORECASE,
+)

@@ -1,0 +1,145 @@
+"""``bunseki analyze``: one question, or a batch of them, answered by the analyst."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from rich.markdown import Markdown
+from rich.markup import escape
+
+from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json, settings_for
+from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
+from bunseki.service.analysis import AnalysisSession, TurnResult
+from bunseki.service.batch import read_items, run_batch
+from bunseki.settings import Settings
+
+STEP_WORDS = {
+    "reason": "考えています / reasoning",
+    "code_exec": "コードを実行しています / running code",
+    "report": "レポートを書いています / writing the report",
+}
+
+
+@app.command("analyze")
+def analyze(
+    data_file: Annotated[
+        Path | None,
+        typer.Argument(exists=True, dir_okay=False, readable=True, help="CSV, TSV, Excel or Parquet."),
+    ] = None,
+    question: Annotated[str | None, typer.Argument(help="The question, in Japanese or English.")] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")
+    ] = None,
+    workspace_root: Annotated[
+        Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces are created.")
+    ] = None,
+    output_format: Annotated[str, typer.Option("--format", help="markdown or json; jsonl with --batch.")] = "markdown",
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", exists=True, dir_okay=False, help='JSONL of {"id","file","question"}.'),
+    ] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", file_okay=False, help="Folder the batch's files are in.")
+    ] = None,
+) -> None:
+    """Answer QUESTION about DATA_FILE with a report, or answer a --batch of questions.
+
+    Exit status: 0 when the turn ended (finalized, asked or limit_reached), 1 on error, 2 for usage errors.
+    """
+    settings = settings_for(workspace_root)
+    if batch is not None:
+        if data_file is not None or question is not None:
+            raise fail_usage("give either DATA_FILE and QUESTION, or --batch, not both")
+        if output_format not in ("jsonl", "json"):
+            raise fail_usage("--batch writes jsonl: use --format jsonl")
+        _batch(batch, data_dir or batch.parent, settings, model)
+        return
+    if data_file is None or question is None:
+        raise fail_usage("DATA_FILE and QUESTION are required (or use --batch)")
+    if output_format not in ("markdown", "json"):
+        raise fail_usage("--format must be markdown or json")
+    fmt: Literal["markdown", "json"] = "json" if output_format == "json" else "markdown"
+    _single(data_file, question, settings, model, fmt)
+
+
+def _single(
+    data_file: Path, question: str, settings: Settings, model: str | None, fmt: Literal["markdown", "json"]
+) -> None:
+    try:
+        session = AnalysisSession(data_file, settings=settings, model=model)
+    except (DataLoadError, ConfigurationError) as exc:
+        raise fail_usage(str(exc)) from exc
+    except BunsekiError as exc:
+        _fail(exc, fmt)
+    with session, errors.status("…") as status:
+        result = session.ask(question, on_event=lambda event: _progress(event, status))
+    if fmt == "json":
+        print_json(result.to_json())
+    else:
+        _show(result)
+    raise typer.Exit(EXIT_FAILED if result.status == "error" else EXIT_OK)
+
+
+def _fail(exc: BunsekiError, fmt: str) -> None:
+    if fmt == "json":
+        print_json(
+            {
+                "status": "error",
+                "answer": None,
+                "question": None,
+                "error": f"{type(exc).__name__}: {exc}",
+                "report_markdown": None,
+                "report_path": None,
+                "workspace_dir": None,
+                "artifacts": [],
+                "executions": [],
+                "loop_count": 0,
+            }
+        )
+    else:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+    raise typer.Exit(EXIT_FAILED)
+
+
+def _progress(event: dict[str, Any], status: Any) -> None:
+    kind = event.get("event")
+    if kind == "node_started":
+        step = STEP_WORDS.get(str(event.get("node")), str(event.get("node")))
+        if errors.is_terminal:
+            status.update(step)
+        else:  # logs and pipes get one line per step instead of a spinner
+            errors.print(f"[dim]… {step}[/]")
+    elif kind == "decision" and event.get("instruction"):
+        errors.print(f"[dim]• {escape(str(event['instruction']))}[/]")
+    elif kind == "execution":
+        mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
+        errors.print(f"[dim]  {mark} cell ran[/]")
+
+
+def _show(result: TurnResult) -> None:
+    if result.report_markdown:
+        console.print(Markdown(result.report_markdown))
+        console.print(f"\n[dim]report: {escape(str(result.report_path))}[/]")
+    elif result.question:
+        console.print(result.question)
+    if result.error:
+        errors.print(f"[red]{escape(result.error)}[/]")
+
+
+def _batch(path: Path, data_dir: Path, settings: Settings, model: str | None) -> None:
+    try:
+        items = read_items(path.read_text(encoding="utf-8").splitlines())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise fail_usage(f"{path}: {exc}") from exc
+
+    def progress(done: int, total: int, item: Any, result: dict[str, Any]) -> None:
+        where = f"{escape(item.file)} #{escape(item.id)}"
+        errors.print(f"[{done}/{total}] {where}: {result['status']} ({result['duration_s']:.1f} s)")
+
+    for result in run_batch(items, data_dir=data_dir, settings=settings, model=model, on_progress=progress):
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.flush()

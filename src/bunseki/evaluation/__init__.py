@@ -1,0 +1,1 @@
+"""Evaluations of the analyst against public benchmarks (for internal measurement only)."""

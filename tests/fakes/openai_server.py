@@ -1,0 +1,172 @@
+"""A local OpenAI-compatible server that replays scripted replies and records every request.
+
+It speaks just enough of ``POST /v1/chat/completions`` for the real ``openai`` client and
+``langchain-openai``: plain content, JSON content (what a ``response_format`` request expects),
+tool calls, HTTP errors and replies that come too late. It binds 127.0.0.1 on a free port.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from pydantic import BaseModel
+
+COMPLETIONS_PATH = "/v1/chat/completions"
+
+
+@dataclass(frozen=True)
+class ScriptedReply:
+    """One HTTP answer: a status, a JSON body and how long to wait before sending it."""
+
+    status: int
+    body: dict[str, Any]
+    delay_s: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class FakeOpenAIServer:
+    """Replays `ScriptedReply` objects in order; records the JSON body and headers of each request."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._replies: deque[ScriptedReply] = deque()
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._http.daemon_threads = False  # close() joins the handlers, so nothing outlives a test
+        self._thread = threading.Thread(
+            target=self._http.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-openai", daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        """The base URL to give an OpenAI client (``…/v1``)."""
+        host, port = self._http.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    # --- scripting ---
+
+    def reply_content(self, text: str, *, delay_s: float = 0.0, finish_reason: str = "stop") -> None:
+        """An assistant message whose content is ``text`` ("length": cut off at the token limit)."""
+        message = {"role": "assistant", "content": text}
+        self._push(200, _completion(message, finish_reason=finish_reason), delay_s)
+
+    def reply_json(self, value: BaseModel | dict[str, Any], *, delay_s: float = 0.0) -> None:
+        """An assistant message whose content is the JSON of ``value`` (a ``response_format`` reply)."""
+        payload = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+        self.reply_content(json.dumps(payload, ensure_ascii=False), delay_s=delay_s)
+
+    def reply_tool_call(self, name: str, arguments: dict[str, Any] | str) -> None:
+        """An assistant message calling tool ``name`` with ``arguments`` (JSON, or raw text)."""
+        raw = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        call = {
+            "id": f"call_{len(self._replies)}",
+            "type": "function",
+            "function": {"name": name, "arguments": raw},
+        }
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        self._push(200, _completion(message, finish_reason="tool_calls"), 0.0)
+
+    def reply_error(self, status: int, message: str = "scripted failure", *, times: int = 1) -> None:
+        """An OpenAI-style error body with ``status``, ``times`` times in a row."""
+        body = {"error": {"message": message, "type": "scripted_error", "param": None, "code": None}}
+        # OpenAI sends these hints; the client honours them, so its retries take milliseconds here.
+        hints = {"retry-after-ms": "10"}
+        for _ in range(times):
+            self._push(status, body, 0.0, hints)
+
+    def _push(self, status: int, body: dict[str, Any], delay_s: float, headers: dict[str, str] | None = None) -> None:
+        with self._lock:
+            self._replies.append(ScriptedReply(status, body, delay_s, headers or {}))
+
+    # --- lifecycle ---
+
+    @property
+    def unused_replies(self) -> int:
+        with self._lock:
+            return len(self._replies)
+
+    def start(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving, wake handlers that are still delaying, and wait for all of them."""
+        self._closing.set()
+        self._http.shutdown()
+        self._http.server_close()
+        self._thread.join(timeout=5)
+
+    def _next(self, body: dict[str, Any], headers: dict[str, str]) -> ScriptedReply:
+        with self._lock:
+            self.requests.append(body)
+            self.headers.append(headers)
+            if self._replies:
+                return self._replies.popleft()
+        # 418 is not retried by clients, so a missing script shows up at once.
+        return ScriptedReply(418, {"error": {"message": "the fake server has no scripted reply left"}})
+
+    def _wait(self, seconds: float) -> bool:
+        """Sleep ``seconds`` unless the server closes first; False when it closed."""
+        return not self._closing.wait(seconds)
+
+
+@contextmanager
+def fake_openai_server() -> Iterator[FakeOpenAIServer]:
+    """A started `FakeOpenAIServer`, closed on exit."""
+    server = FakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            if self.path != COMPLETIONS_PATH:
+                self._send(ScriptedReply(404, {"error": {"message": f"no route {self.path}"}}))
+                return
+            length = int(self.headers.get("Content-Length", "0"))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            reply = server._next(body, {name.lower(): value for name, value in self.headers.items()})
+            if reply.delay_s and not server._wait(reply.delay_s):
+                return
+            try:
+                self._send(reply)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (its timeout) before the late reply was ready
+
+        def _send(self, reply: ScriptedReply) -> None:
+            data = json.dumps(reply.body, ensure_ascii=False).encode()
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Keep test output clean: requests are recorded in ``server.requests`` instead."""
+
+    return Handler
+
+
+def _completion(message: dict[str, Any], *, finish_reason: str = "stop") -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason, "logprobs": None}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
