@@ -138,7 +138,6 @@ class AnalysisSession:
         )
         if state.status == "asked":
             result.question = _last_ai_text(state)
-            result.answer = result.question
         if state.final_report is not None:
             cells = [record.code for record in state.executions if record.success and record.code]
             saved = save_report(
