@@ -21,6 +21,7 @@ SAMPLE_ROWS = 3
 TOP_VALUES = 5
 MAX_VALUES = 60  # distinct values kept for mapping words to values
 CELL_CHARS = 40
+CODE_VALUES = 12  # a numeric column with this few values is also listed by value (Pclass 1, 2, 3)
 DEFAULT_BUDGET = 6000  # characters, about 2,000-3,000 tokens for mixed Japanese and English
 
 
@@ -111,9 +112,12 @@ def _column_info(name: str, column: pd.Series, missing: int) -> ColumnInfo:
         facts = {"minimum": _timestamp(filled.min()), "maximum": _timestamp(filled.max())}
     if kind in ("category", "text", "boolean") and not filled.empty:
         counts = filled.astype(str).value_counts()
-        facts["top"] = [(_truncate(str(value)), int(count)) for value, count in counts.head(TOP_VALUES).items()]
+        if kind != "text":  # free text rarely repeats: its "most frequent" values would just be raw rows
+            facts["top"] = [(_truncate(str(value)), int(count)) for value, count in counts.head(TOP_VALUES).items()]
         if unique <= MAX_VALUES:
             facts["values"] = [str(value) for value in counts.index]
+    elif kind == "number" and 0 < unique <= CODE_VALUES:  # class 1/2/3, ratings: values people filter on
+        facts["values"] = [_code(value) for value in sorted(filled.unique())]
     return ColumnInfo(name=name, dtype=str(column.dtype), kind=kind, missing=missing, unique=unique, **facts)
 
 
@@ -163,6 +167,11 @@ def _elide(header: str, lines: list[str], budget: int) -> str:
         kept.append(line)
         used += len(line) + 1
     return "\n".join(kept)[:budget]
+
+
+def _code(value: Any) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else str(number)
 
 
 def _timestamp(value: Any) -> str:

@@ -20,6 +20,31 @@ from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
 _ASCII = re.compile(r"^[\x00-\x7f]+$")
+_COMMON_WORDS = {
+    "the",
+    "and",
+    "for",
+    "per",
+    "with",
+    "total",
+    "number",
+    "count",
+    "value",
+    "values",
+    "rate",
+    "max",
+    "min",
+    "avg",
+    "mean",
+    "sum",
+    "new",
+    "old",
+    "date",
+    "time",
+    "type",
+    "name",
+    "year",
+}
 
 
 @dataclass(frozen=True)
@@ -77,7 +102,10 @@ class ColumnMatcher:
         for column in self.info.column_info:
             for value in column.values or []:
                 for form in _value_forms(value):
-                    for start in _occurrences(lowered, form.lower()):
+                    # Codes such as "IN" or "NY" only count written as codes, not as the word "in".
+                    coded = _ASCII.match(form) and form.isupper() and len(form) <= 4
+                    haystack, needle = (text, form) if coded else (lowered, form.lower())
+                    for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
                         end = start + len(form)
                         if not any(start < t_end and t_start < end for t_start, t_end in taken):
                             found.append(ValueMention(column.name, value, start, end))
@@ -127,6 +155,10 @@ def _aliases(name: str) -> list[tuple[str, float]]:
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
+        parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
+        if len(parts) > 1:  # per_dem → "dem"; weak, so a fuller name always wins
+            for part in parts:
+                add(part, 0.5)
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
             add(normal[:size], 0.7)
@@ -149,10 +181,11 @@ def _value_forms(value: str) -> list[str]:
     return forms
 
 
-def _occurrences(lowered: str, alias: str) -> list[int]:
+def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> list[int]:
     """Start offsets of ``alias``; ASCII aliases only as whole words."""
     escaped = re.escape(alias)
-    pattern = rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if _ASCII.match(alias) else escaped
+    word = "A-Za-z0-9" if case_sensitive else "a-z0-9"
+    pattern = rf"(?<![{word}]){escaped}(?![{word}])" if _ASCII.match(alias) else escaped
     return [match.start() for match in re.finditer(pattern, lowered)]
 
 

@@ -143,8 +143,12 @@ def _decimals(description: str, text: str) -> int | None:
 
 
 def _choices(description: str, placeholder: str) -> list[str]:
-    found = [value.strip() for value in QUOTED.findall(description)]
+    """The values a slot may take, when the format lists them ("yes" or "no", True/False)."""
+    found = [value.strip() for value in QUOTED.findall(placeholder) + QUOTED.findall(description)]
     placeholder_words = {placeholder.strip(), placeholder.strip().strip('"')}
-    return [
+    choices = [
         value for value in dict.fromkeys(found) if value and value not in placeholder_words and len(value.split()) <= 4
     ]
+    if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]*\bFalse\b", placeholder + " " + description):
+        choices = ["True", "False"]
+    return choices

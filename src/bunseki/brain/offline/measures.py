@@ -125,6 +125,7 @@ class Context:
     filters: list[Filter]
     derived: list[Derived]
     options: dict[str, Any]
+    pair: list[str] = field(default_factory=list)  # "between A and B"
     assumptions: list[str] = field(default_factory=list)
 
     @classmethod
@@ -140,7 +141,9 @@ class Context:
         numeric = [c for c in ordered if (i := info.column(c)) is not None and i.kind == "number"]
         categorical = [c for c in ordered if (i := info.column(c)) is not None and i.kind in ("category", "text")]
         values = matcher.values(question, exclude=matcher.columns(question))
+        pair = _pair(body, info, matcher)
         return cls(
+            pair=pair,
             text=text,
             question=question,
             info=info,
@@ -159,10 +162,15 @@ def resolve(slot: Slot, context: Context) -> Slot:
     words = set(tokens)
     description = slot.description.lower()
     measure = _measure(words, description, slot.choices, context)
+    if slot.choices and measure in ("corr", "pvalue"):
+        measure = "corr_label"  # "positive"/"negative", "strong"/"weak", "significant"/"not significant"
+    elif slot.choices and measure == "skew":
+        measure = "skew_label"
     columns = _columns_in(tokens, context)
     slot_filters = _slot_filters(tokens, context)
-    if measure in ("corr", "pvalue", "relationship"):
-        pair = (columns + [c for c in context.numeric if c not in columns])[:2]
+    if measure in ("corr", "pvalue", "relationship", "corr_label"):
+        named = columns if len(columns) >= 2 else context.pair or columns
+        pair = (named + [c for c in context.numeric if c not in named])[:2]
         column, second = [*pair, None, None][:2]
     elif measure in ("argmax", "argmin"):
         column, second = _entity_and_measure(context, columns)
@@ -273,6 +281,7 @@ def _options(text: str) -> dict[str, Any]:
     iqr = re.search(r"(\d+(?:\.\d+)?)\s*(?:\*|x|×|times)?\s*(?:the\s+)?iqr", lowered)
     if iqr:
         options["iqr"] = float(iqr.group(1))
+    options["averaged"] = bool(re.search(r"\baverage\b|\bmean\b", lowered))
     if re.search(r"population standard deviation|population std|ddof\s*=\s*0", lowered):
         options["ddof"] = 0
     if re.search(REMOVE_OUTLIERS, lowered):
@@ -281,6 +290,27 @@ def _options(text: str) -> dict[str, Any]:
     if threshold:
         options["r_threshold"] = float(threshold.group(1))
     return options
+
+
+_BETWEEN = re.compile(
+    r"between\s+(?:the\s+)?(?P<a>.+?)\s+(?:and|&)\s+(?:the\s+)?(?P<b>.+?)"
+    r"(?=\s+columns?\b|\s+variables?\b|\s+in\s|\s+for\s|\s+among\s|[.,;?\n]|$)",
+    re.IGNORECASE,
+)
+
+
+def _pair(text: str, info: DataFrameInfo, matcher: ColumnMatcher) -> list[str]:
+    """The two columns of 'the correlation between A and B', when the question says so."""
+    for match in _BETWEEN.finditer(text):
+        found = []
+        for part in (match.group("a"), match.group("b")):
+            part = part.strip().strip("\"'“”‘’")
+            column = (info.column(part) and part) or matcher.resolve(part)
+            if column:
+                found.append(column)
+        if len(found) == 2 and found[0] != found[1]:
+            return found
+    return []
 
 
 def _quoted_columns(text: str, info: DataFrameInfo) -> list[str]:
@@ -350,7 +380,12 @@ def _test_measure(words: set[str], description: str, choices: list[str], context
     """Outliers, missing values, relationships, p-values, normality and correlations."""
     lowered_choices = " ".join(choices).lower()
     if words & {"outlier", "outliers"}:
-        if words & {"values", "list", "ids", "id", "countries", "sites", "names"}:
+        summarised = words & set(STAT_TOKENS) - {"count", "number", "num"}
+        if summarised and words & {"with", "including"} and not words & {"without", "after", "removal"}:
+            return STAT_TOKENS[min(summarised, key=list(STAT_TOKENS).index)]  # the statistic, outliers kept
+        if words & {"values", "list", "ids", "id", "countries", "sites", "names"} or re.search(
+            r"\blist\b", description
+        ):
             return "outlier_values"
         cleaned = words & {"after", "without", "removal", "new", "clean", "cleaned"}
         summarised = words & {"mean", "average", "median", "std", "sd"}
@@ -484,8 +519,9 @@ def _slot_code(slot: Slot, options: dict[str, Any]) -> list[str]:
     body = _MEASURES.get(slot.measure or "", _unknown)(slot, options)
     lines = [f"# @{slot.name}: {explain(slot)}", "try:", f"    rows = {_rows(slot)}"]
     lines += ["    " + line for line in body]
+    decimals = None if slot.measure in COUNTS else slot.decimals
     lines += [
-        f"    answers[{slot.name!r}] = shown(value, {slot.decimals!r})",
+        f"    answers[{slot.name!r}] = shown(value, {decimals!r})",
         "except Exception as exc:",
         f"    problems[{slot.name!r}] = f'{{type(exc).__name__}}: {{exc}}'",
         "",
@@ -577,6 +613,47 @@ def _relationship_choices(choices: list[str]) -> tuple[str, str, str]:
     return linear, nonlinear, none
 
 
+COUNTS = {"count", "outlier_count", "missing_count"}
+STRENGTH = re.compile(r"strong|moderate|weak|medium")
+
+
+def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
+    """A correlation described by the format's own words: sign, strength or significance."""
+    test = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}[options["corr"]]
+    lines = [
+        f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
+        f"r, p = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
+    ]
+    return [*lines, f"value = {_choose(slot.choices, 'r', 'p', options)}"]
+
+
+def _skew_label(slot: Slot, options: dict[str, Any]) -> list[str]:
+    return [
+        f"values = numbers(rows, {slot.column!r})",
+        "r, p = values.skew(), 0.0",
+        f"value = {_choose(slot.choices, 'r', 'p', options)}",
+    ]
+
+
+def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) -> str:
+    """A Python expression picking the choice that describes ``number`` (and ``p``)."""
+    lowered = [choice.lower() for choice in choices]
+
+    def find(pattern: str, default: str) -> str:
+        return next((c for c, low in zip(choices, lowered, strict=True) if re.search(pattern, low)), default)
+
+    if any(STRENGTH.search(choice) for choice in lowered):
+        strong, moderate, weak = find("strong", "strong"), find("moderate|medium", "moderate"), find("weak", "weak")
+        return f"{strong!r} if abs({number}) >= 0.7 else ({moderate!r} if abs({number}) >= 0.3 else {weak!r})"
+    positive, negative = find("positive", ""), find("negative", "")
+    if positive and negative:
+        neutral = next((c for c in choices if c not in (positive, negative)), negative)
+        return f"{positive!r} if {number} > 0 else ({negative!r} if {number} < 0 else {neutral!r})"
+    yes = next((c for c in choices if not NEGATIVE.search(c)), choices[0])
+    no = next((c for c in choices if NEGATIVE.search(c)), choices[-1])
+    return f"{yes!r} if {p} < {options['alpha']} else {no!r}"
+
+
 def _normality_test(slot: Slot, options: dict[str, Any]) -> list[str]:
     lines = [f"values = numbers(rows, {slot.column!r})"]
     method = options["normality"]
@@ -650,14 +727,17 @@ def _max_missing_column(slot: Slot, options: dict[str, Any]) -> list[str]:
 
 
 def _arg(extreme: str) -> Any:
+    """The entity at the top (or bottom): of group means when the question averages, else of rows."""
+
     def code(slot: Slot, options: dict[str, Any]) -> list[str]:
-        return [
+        lines = [
             f"values = rows[[{slot.column!r}, {slot.second!r}]].copy()",
             f"values[{slot.second!r}] = pd.to_numeric(values[{slot.second!r}], errors='coerce')",
             f"values = values.dropna(subset=[{slot.second!r}])",
-            f"grouped = values.groupby({slot.column!r})[{slot.second!r}].mean()",
-            f"value = str(grouped.idx{extreme}())",
         ]
+        if options.get("averaged"):
+            return [*lines, f"value = str(values.groupby({slot.column!r})[{slot.second!r}].mean().idx{extreme}())"]
+        return [*lines, f"value = str(values.loc[values[{slot.second!r}].idx{extreme}(), {slot.column!r}])"]
 
     return code
 
@@ -689,6 +769,8 @@ _MEASURES: dict[str, Any] = {
     "corr": _corr,
     "pvalue": _pvalue,
     "relationship": _relationship,
+    "corr_label": _corr_label,
+    "skew_label": _skew_label,
     "normality": _normality,
     "normality_p": _normality_p,
     "outlier_count": _outlier_count,
