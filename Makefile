@@ -14,8 +14,8 @@ PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# bubblewrap: the sandbox; libseccomp2: its syscall filter.
-APT_PACKAGES := bubblewrap libseccomp2
+# bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL.
+APT_PACKAGES := bubblewrap libseccomp2 postgresql
 WORKSPACE_ROOT ?= workspace
 
 .PHONY: help setup system-packages demo test test-unprivileged bench lint format clean
@@ -58,8 +58,13 @@ demo: setup
 	@$(BIN)/bunseki analyze src/bunseki/samples/sales_cp932.csv "$(DEMO_QUESTION)" \
 		--workspace-root $(WORKSPACE_ROOT)
 
+# The store's tests also run on a private PostgreSQL server (scripts/postgres.sh), stopped
+# afterwards whatever pytest's outcome; without one, they run on SQLite only.
 test: setup
-	$(BIN)/python -m pytest
+	@url=$$(scripts/postgres.sh start) || { echo "PostgreSQL did not start: its tests are skipped"; url=; }; \
+	if [ -n "$$url" ]; then trap 'scripts/postgres.sh stop >/dev/null' EXIT; fi; \
+	echo "BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest"; \
+	BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest
 	@scripts/test_unprivileged.sh
 
 test-unprivileged: setup

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 from bunseki.settings import Settings
+from bunseki.store import make_engine
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +37,38 @@ def workspace_root() -> Iterator[Path]:
 @pytest.fixture
 def settings(workspace_root: Path) -> Settings:
     return Settings(workspace_root=workspace_root, sandbox_timeout_s=20)
+
+
+# --- databases: SQLite, and PostgreSQL when make test (scripts/postgres.sh) started a server ---
+
+# Read at import: the autouse clean_environment fixture removes BUNSEKI_* variables for each test.
+POSTGRES_ADMIN_URL = os.environ.get("BUNSEKI_TEST_POSTGRES_URL") or None
+NO_POSTGRES = "start PostgreSQL with scripts/postgres.sh (make test does)"
+
+
+@pytest.fixture(scope="session")
+def postgres_admin() -> Iterator[Engine]:
+    """An autocommit engine on the server's maintenance database, to create and drop test databases."""
+    if POSTGRES_ADMIN_URL is None:
+        pytest.skip(NO_POSTGRES)
+    engine = make_engine(POSTGRES_ADMIN_URL)
+    yield engine.execution_options(isolation_level="AUTOCOMMIT")
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database that only this test uses."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bunseki.db'}"
+        return
+    admin: Engine = request.getfixturevalue("postgres_admin")
+    name = f"test_{uuid.uuid4().hex}"
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    yield admin.url.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 from tests._killswitch import block_remote_model_requests  # noqa: E402, F401  (no test may reach a real model)

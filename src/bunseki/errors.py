@@ -7,7 +7,11 @@ and, for analysis failures, language models that retry.
 BunsekiError
 ├── ConfigurationError          a setting is wrong or something the setting needs is missing
 ├── InputError                  what the person handed us cannot be used
-│   └── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
+│   ├── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
+│   └── ToolRetry               a data tool got arguments that cannot work; says which would
+├── NotFound                    no such session, snapshot, report or user (for this person)
+├── Conflict                    the request clashes with the current state
+│   └── SessionBusy             a turn of this session is already running
 ├── SandboxError                the sandbox itself (not the code in it) failed
 │   ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
 │   └── SandboxStartError       the sandbox worker did not come up
@@ -42,6 +46,29 @@ class DataLoadError(InputError):
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(message)
         self.path = path
+
+
+class ToolRetry(InputError):
+    """A data tool was called with arguments that cannot work.
+
+    The message names the valid choices (columns, operators) so that a model can call again.
+    """
+
+
+class NotFound(BunsekiError):
+    """No such session, snapshot, report or user, or not one the caller may see."""
+
+
+class Conflict(BunsekiError):
+    """The request clashes with the current state of what it addresses."""
+
+
+class SessionBusy(Conflict):
+    """A turn of this session is already running; turns of one session never overlap."""
+
+
+class StorageError(BunsekiError):
+    """The database cannot be reached or used (BUNSEKI_DATABASE_URL, the server, the disk)."""
 
 
 class SandboxError(BunsekiError):

@@ -30,8 +30,19 @@ class Settings(BaseSettings):
 
     workspace_root: Path = Field(
         default=Path("workspace"),
-        description="Holds one workspace directory per session (and, later, the embedded database).",
+        description="Holds one workspace directory per session and the embedded SQLite database (bunseki.db).",
     )
+
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL, e.g. postgresql+psycopg://user:pass@host/db; "
+        "default: SQLite in the workspace root (bunseki.db).",
+    )
+
+    @property
+    def database(self) -> str:
+        """The database URL in force: the configured one, or SQLite under the workspace root."""
+        return self.database_url or f"sqlite:///{(self.workspace_root / 'bunseki.db').resolve()}"
 
     # --- the analyst's brain ---
     model: str = Field(
@@ -45,6 +56,9 @@ class Settings(BaseSettings):
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
     llm_timeout_s: float = Field(default=120.0, gt=0)
     max_loops: int = Field(default=5, ge=1, le=20, description="ReAct loops per question (seed 000: 5).")
+    history_tokens: int = Field(
+        default=6000, ge=200, description="Earlier messages a turn sees, newest first, up to this many tokens."
+    )
     # Provider keys: the providers' own variable names work, as does a BUNSEKI_ prefix.
     openai_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("BUNSEKI_OPENAI_API_KEY", "OPENAI_API_KEY")

@@ -1,0 +1,137 @@
+"""What the store hands out: frozen copies of rows, so no ORM object (or open session) leaves it."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+Role = Literal["user", "assistant"]
+TurnStatus = Literal["running", "finalized", "asked", "limit_reached", "error", "interrupted"]
+FinishedStatus = Literal["finalized", "asked", "limit_reached", "error", "interrupted"]
+ArtifactKind = Literal["image", "table", "file"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, from_attributes=True)
+
+
+class UserRecord(_Record):
+    """Someone who may use the API; the key itself is shown once, at creation, and never kept."""
+
+    id: str
+    name: str
+    key_prefix: str | None
+    created_at: AwareDatetime
+    revoked_at: AwareDatetime | None
+
+
+class SessionRecord(_Record):
+    """One conversation about one data file; paths are relative to ``workspace``."""
+
+    id: str
+    user_id: str | None
+    title: str
+    dataset_name: str
+    dataset_path: str
+    dataset_format: str
+    dataset_encoding: str | None
+    dataset_rows: int
+    dataset_columns: int
+    workspace: str
+    model: str
+    created_at: AwareDatetime
+    updated_at: AwareDatetime
+
+
+class TurnRecord(_Record):
+    """One question of a session, numbered from 1, and how its run ended."""
+
+    id: str
+    session_id: str
+    number: int
+    question: str
+    status: TurnStatus
+    owner: str | None
+    started_at: AwareDatetime
+    finished_at: AwareDatetime | None
+    error: str | None
+
+
+class MessageRecord(_Record):
+    """One chat message at its position (from 1) in the session."""
+
+    id: str
+    session_id: str
+    turn_id: str | None
+    position: int
+    role: Role
+    content: str
+    created_at: AwareDatetime
+
+
+class StepRecord(_Record):
+    """One operation on the data at its position (from 1) in the session."""
+
+    id: str
+    session_id: str
+    turn_id: str | None
+    position: int
+    step_type: str
+    parameters: dict[str, Any]
+    result: Any
+    rows_before: int | None
+    rows_after: int | None
+    changes_data: bool
+    duration_s: float
+    created_at: AwareDatetime
+
+
+class SnapshotRecord(_Record):
+    """A saved state of the data: the table after ``step_position`` steps, stored at ``path``."""
+
+    id: str
+    session_id: str
+    name: str
+    path: str
+    rows: int
+    columns: int
+    step_position: int
+    created_at: AwareDatetime
+
+
+class ArtifactRecord(_Record):
+    """A file a turn produced, relative to the session's workspace."""
+
+    id: str
+    session_id: str
+    turn_id: str | None
+    path: str
+    kind: ArtifactKind
+    created_at: AwareDatetime
+
+
+class ReportRecord(_Record):
+    """A report: its full content and the relative paths of the files rendered from it."""
+
+    id: str
+    session_id: str
+    turn_id: str | None
+    title: str
+    conclusion: str
+    content: dict[str, Any]
+    markdown_path: str | None
+    html_path: str | None
+    notebook_path: str | None
+    created_at: AwareDatetime
+
+
+class UnansweredRecord(_Record):
+    """A question that went unanswered, and why; ``session_id`` is None once the session is deleted."""
+
+    id: str
+    session_id: str | None
+    question: str
+    reason: str
+    source: str
+    created_at: AwareDatetime
