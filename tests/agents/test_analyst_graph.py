@@ -13,14 +13,13 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
-from bunseki.data.summary import summarize
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.settings import Settings
+from bunseki.state import DataState
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_call, tool_reply
 
 FRAME = pd.DataFrame({"地域": ["関東", "近畿", "関東", "九州"], "売上": [100, 80, 150, 60]})
-DATA = summarize(FRAME, source="売上.csv")
 
 
 def act(instruction: str) -> Any:
@@ -49,9 +48,12 @@ def sandbox(settings: Settings) -> Iterator[Sandbox]:
 
 
 def run(
-    model: ScriptedChatModel, sandbox: Sandbox, question: str, *, max_loops: int = 5, data: Any = DATA
+    model: ScriptedChatModel, sandbox: Sandbox, question: str, *, max_loops: int = 5, with_data: bool = True
 ) -> AnalystState:
-    context = AnalystContext(brain=LLMBrain(model, name="fake"), sandbox=sandbox, data=data, max_loops=max_loops)
+    data_state = DataState(FRAME, sandbox.workspace, source="売上.csv") if with_data else None
+    context = AnalystContext(
+        brain=LLMBrain(model, name="fake"), sandbox=sandbox, data_state=data_state, max_loops=max_loops
+    )
     config: RunnableConfig = {"recursion_limit": recursion_limit(max_loops)}
     final = build().invoke({"messages": [HumanMessage(question)], "language": "ja"}, config, context=context)
     return AnalystState.model_validate(final)
@@ -137,7 +139,7 @@ def test_malformed_report_falls_back_to_the_executed_results(sandbox: Sandbox) -
 
 def test_without_data_the_analyst_asks_for_an_upload(sandbox: Sandbox) -> None:
     model = scripted()
-    state = run(model, sandbox, "売上は？", data=None)
+    state = run(model, sandbox, "売上は？", with_data=False)
     assert state.status == "asked"
     assert "アップロード" in str(state.messages[-1].content)
     assert model.received == []

@@ -18,10 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, new_workspace
 from bunseki.settings import Settings
+from bunseki.state import DataState
 from tests.support import available_tiers
 
 SECRET = "sk-canary-7f3a9c2e"
@@ -207,6 +209,30 @@ def test_cannot_modify_the_python_installation(arena: Arena) -> None:
 def test_cannot_write_the_uploaded_data(arena: Arena) -> None:
     result = arena.hostile("open('data/売上.csv', 'a').write('tampered')\n")
     assert not result.success  # Arena.hostile also checks the file's digest
+
+
+def test_cannot_write_the_saved_data_states(arena: Arena) -> None:
+    snapshots = arena.box.workspace / "snapshots"
+    state = DataState(pd.DataFrame({"n": [1, 2]}), arena.box.workspace)
+    relative = state.write_snapshot()
+    path = arena.box.workspace / relative
+    before, files = path.read_bytes(), sorted(snapshots.iterdir())
+    for code in (
+        f"open({relative!r}, 'ab').write(b'tampered')",
+        "open('snapshots/forged.parquet', 'wb').write(b'forged')",
+        f"import os\nos.replace({relative!r}, 'moved.parquet')",
+        "open('snapshots/current.json', 'w').write('{}')",
+    ):
+        assert not arena.hostile(code).success
+    assert path.read_bytes() == before
+    assert sorted(snapshots.iterdir()) == files
+
+
+def test_cannot_make_the_data_writable_first(arena: Arena) -> None:
+    if arena.box.isolation.tier == "landlock" and arena.box.isolation.run_as_uid == os.geteuid():
+        pytest.skip("Landlock as the files' own user cannot stop a chmod; bwrap's read-only mount does")
+    code = "import os\nos.chmod('data/売上.csv', 0o666)\nopen('data/売上.csv', 'a').write('tampered')\n"
+    assert not arena.hostile(code).success
 
 
 def test_pickle_payload_runs_only_inside(arena: Arena) -> None:

@@ -115,6 +115,13 @@ def test_files_the_cell_writes_are_artifacts(sandbox: Sandbox, sales: pd.DataFra
     assert unchanged.artifacts == []
 
 
+def test_files_the_host_writes_between_cells_are_not_the_next_cells(sandbox: Sandbox) -> None:
+    assert sandbox.run("x = 1").success
+    (sandbox.workspace / "report_001.md").write_text("# written by the service, not by a cell")
+    result = sandbox.run("open('mine.txt', 'w').write('cell output')")
+    assert result.artifacts == [sandbox.workspace / "mine.txt"]
+
+
 def test_stdout_is_truncated_head_and_tail(settings: Settings) -> None:
     limits = Limits(output_bytes=2000)
     with Sandbox(new_workspace(settings.workspace_root), settings=settings, limits=limits) as box:

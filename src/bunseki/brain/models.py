@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,10 +15,19 @@ NextAction = Literal["ask", "act", "finalize"]
 
 
 class ReasonOutput(BaseModel):
-    """Seed 000: the ``reason`` node's decision."""
+    """Seed 000: the ``reason`` node's decision; acting is running code or, for seed 001, a data tool."""
 
     next_action: NextAction
     instruction: str | None = Field(default=None, description="When acting: what to analyse next.")
+    tool: str | None = Field(
+        default=None, description="When acting on the data itself (filter, sort, aggregate, reset…): the tool's name."
+    )
+    tool_arguments: str | None = Field(
+        default=None,
+        description=(
+            'The tool\'s arguments as a JSON object, e.g. {"column": "地域", "operator": "eq", "value": "関東"}.'
+        ),
+    )
     question: str | None = Field(default=None, description="When asking: the question for the person.")
     assumption: str | None = Field(default=None, description="An assumption made to proceed, if any.")
     rationale: str = Field(description="Why this action (for the thought-process display).")
@@ -32,11 +41,13 @@ class CodeGenOutput(BaseModel):
 
 
 class ExecutionRecord(BaseModel):
-    """One executed cell as the graph remembers it: JSON only, no DataFrames."""
+    """One executed cell or data tool as the graph remembers it: JSON only, no DataFrames."""
 
     model_config = ConfigDict(frozen=True)
 
     instruction: str | None = None
+    tool: str | None = Field(default=None, description="Set when a data tool ran instead of code.")
+    arguments: dict[str, Any] | None = None
     code: str
     success: bool
     stdout: str = ""
@@ -75,6 +86,8 @@ class AnalystView(BaseModel):
     instruction: str | None = None
     assumptions: list[str] = Field(default_factory=list)
     workspace_dir: str = ""
+    data_state: str | None = Field(default=None, description="The active data state, in a line.")
+    tools: bool = Field(default=False, description="Whether data tools (seed 001) are available.")
 
     @property
     def last_execution(self) -> ExecutionRecord | None:

@@ -15,6 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from bunseki.brain.models import AnalystView, ExecutionRecord, Language
 from bunseki.sandbox.models import TableResult
+from bunseki.tools import describe_tools
 
 OUTPUT_CHARS = 600  # of a run's printed output, for deciding and for writing code
 REPORT_OUTPUT_CHARS = 2000  # the report quotes numbers, so it sees more of each output
@@ -49,6 +50,12 @@ or avoid the error (check column names, convert types, filter, sample).
 Prefer stating an `assumption` over asking when the request is only slightly ambiguous. Do not \
 repeat a step that already succeeded. Give a one- or two-sentence `rationale`."""
 
+TOOL_TASK = """When the person asks to change the data itself (keep only some rows, sort, aggregate, pivot, \
+transform or add a column, go back to the original data), act with a data tool instead of code: \
+set `tool` to its name and `tool_arguments` to a JSON object of its arguments. The change is \
+recorded as a step and every later step sees the changed data. `reset_data` (no arguments) \
+returns to the original data. Code only reads the data; it cannot change the active data."""
+
 CODE_RULES = """\
 - `df` is already loaded (a pandas DataFrame); do not read the data file again.
 - Use only pandas, numpy, scipy, scikit-learn (sklearn), matplotlib and seaborn.
@@ -78,13 +85,21 @@ JSON array of records taken from the outputs, e.g. [{"region": "Tokyo", "sales":
 
 def reason_messages(view: AnalystView) -> list[BaseMessage]:
     """``reason``: interpret the request and the results so far; ask, act or finalize."""
+    tools = view.tools
     parts = [
         _section("Data", _data(view)),
+        _section("Active data", view.data_state or "") if view.data_state else "",
+        _section("Data tools", describe_tools(view.language) + "\n- reset_data: back to the original data.")
+        if tools
+        else "",
         _section("Conversation so far", _history(view)),
         _section("Request", view.question),
         _section("Results so far", _runs(view, OUTPUT_CHARS)),
         _section("Assumptions so far", _bullets(view.assumptions)),
-        _section("Task", "\n".join(filter(None, [REASON_TASK, _budget(view), _answer_format(view)]))),
+        _section(
+            "Task",
+            "\n".join(filter(None, [REASON_TASK, TOOL_TASK if tools else "", _budget(view), _answer_format(view)])),
+        ),
     ]
     return _messages(view.language, parts)
 
@@ -93,6 +108,7 @@ def code_messages(view: AnalystView) -> list[BaseMessage]:
     """``code_exec``: Python for ``view.instruction``, to run on ``df`` in the sandbox."""
     parts = [
         _section("Data (`df`)", _data(view)),
+        _section("Active data", view.data_state or "") if view.data_state else "",
         _section("Instruction", view.instruction or view.question),
         _section("The person's request, for context", view.question) if view.instruction else "",
         _section("Earlier runs", _runs(view, OUTPUT_CHARS, code_of_failed_last=True)),
@@ -176,6 +192,8 @@ def _run(number: int, record: ExecutionRecord, output_chars: int, tables: bool) 
     lines = [f"### Run {number} ({'succeeded' if record.success else 'failed'})"]
     if record.instruction:
         lines.append(f"Instruction: {record.instruction}")
+    if record.tool:
+        lines.append(f"Data tool: {record.code}")
     if record.stdout.strip():
         lines.append(f"Output:\n```\n{_clip(record.stdout.strip(), output_chars)}\n```")
     if record.error:

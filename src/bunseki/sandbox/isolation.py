@@ -27,6 +27,7 @@ from pathlib import Path
 from bunseki.errors import IsolationUnavailable
 from bunseki.sandbox.inside import landlock
 from bunseki.sandbox.models import IsolationReport, Tier
+from bunseki.sandbox.workspace import READ_ONLY_DIRS
 from bunseki.settings import Settings
 
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
@@ -282,7 +283,7 @@ def build_launch(report: IsolationReport, workspace: Path, config_json: str, pas
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     launch = Launch(argv=argv, env={}, pass_fds=list(pass_fds), user=user)
     binds = [(path, "--ro-bind") for path in python_paths()]
-    binds += [(workspace, "--bind"), (workspace / "data", "--ro-bind")]
+    binds += [(workspace, "--bind"), *((workspace / name, "--ro-bind") for name in READ_ONLY_DIRS)]
     for path, flag in ((str(path), flag) for path, flag in binds):
         if user is not None:  # the dropped uid may not be able to reach the path: hand bwrap an open fd
             fd = os.open(path, os.O_PATH | os.O_DIRECTORY)

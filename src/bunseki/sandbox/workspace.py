@@ -3,6 +3,7 @@
 ```
 <workspace>/
 ├── data/          the uploaded files, pristine and read-only inside the sandbox
+├── snapshots/     the session's saved data states (Parquet), written by the host, read-only inside
 ├── figures/       charts the sandbox saved for cells that left figures open
 ├── …              whatever cells write (charts, CSV exports, report.md)
 └── .bunseki/      internal: state snapshots, inputs, matplotlib cache, tmp, worker log
@@ -17,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 
 INTERNAL = ".bunseki"
+SNAPSHOTS = "snapshots"
+READ_ONLY_DIRS = ("data", SNAPSHOTS)  # the host's files: cells may read them, never change them
 INTERNAL_DIRS = ("state", "inputs", "mplconfig", "tmp", "home")
 
 
@@ -45,7 +48,8 @@ def prepare(workspace: Path, *, owner: int | None) -> Path:
     """
     workspace = workspace.resolve()
     workspace.mkdir(parents=True, exist_ok=True)
-    (workspace / "data").mkdir(exist_ok=True)
+    for name in READ_ONLY_DIRS:
+        (workspace / name).mkdir(exist_ok=True)
     for name in INTERNAL_DIRS:
         internal(workspace, name).mkdir(parents=True, exist_ok=True)
     seed_font_cache(internal(workspace, "mplconfig"))
@@ -57,7 +61,7 @@ def prepare(workspace: Path, *, owner: int | None) -> Path:
 
 
 def _give(workspace: Path, owner: int) -> None:
-    """chown the writable parts to the sandbox user; data/ stays ours and read-only."""
+    """chown the writable parts to the sandbox user; data/ and snapshots/ stay ours."""
     os.chown(workspace, owner, owner)
     for directory, subdirs, files in os.walk(internal(workspace)):
         os.chown(directory, owner, owner)
@@ -65,7 +69,7 @@ def _give(workspace: Path, owner: int) -> None:
             os.chown(os.path.join(directory, name), owner, owner, follow_symlinks=False)
         subdirs[:] = [name for name in subdirs if not os.path.islink(os.path.join(directory, name))]
     for entry in workspace.iterdir():
-        if entry.name not in ("data", INTERNAL) and not entry.is_symlink():
+        if entry.name not in (*READ_ONLY_DIRS, INTERNAL) and not entry.is_symlink():
             os.chown(entry, owner, owner)
 
 

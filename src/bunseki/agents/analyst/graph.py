@@ -1,4 +1,4 @@
-"""``build()``: seed 000's graph — reason → (ask: end | act: code_exec → reason | finalize: report)."""
+"""``build()``: seed 000's graph — reason → (ask: end | act: code_exec or tool_exec → reason | finalize: report)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ def build(*, checkpointer: BaseCheckpointSaver[Any] | None = None) -> CompiledSt
     graph = StateGraph(AnalystState, context_schema=AnalystContext)
     graph.add_node("reason", nodes.reason)
     graph.add_node("code_exec", nodes.code_exec)
+    graph.add_node("tool_exec", nodes.tool_exec)
     graph.add_node("report", nodes.report)
     graph.add_edge(START, "reason")
     graph.add_conditional_edges("reason", routing.after_reason)
     graph.add_edge("code_exec", "reason")
+    graph.add_edge("tool_exec", "reason")
     graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)
 

@@ -7,12 +7,12 @@ from typing import Literal
 from bunseki.agents.analyst.state import AnalystState
 
 
-def after_reason(state: AnalystState) -> Literal["code_exec", "report", "__end__"]:
-    """Seed 000's router: ask ends the turn, act runs code, finalize (or the loop cap) reports."""
+def after_reason(state: AnalystState) -> Literal["code_exec", "tool_exec", "report", "__end__"]:
+    """Seed 000's router: ask ends the turn, act runs code (or a data tool), finalize (or the cap) reports."""
     if state.status in ("error", "asked"):
         return "__end__"
     if state.status == "limit_reached" or state.next_action == "finalize":
         return "report"
     if state.next_action == "act":
-        return "code_exec"
+        return "tool_exec" if state.tool else "code_exec"
     return "__end__"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -33,6 +33,8 @@ class AnalystState(BaseModel):
     next_action: NextAction | None = None
     loop_count: int = 0
     instruction: str | None = None
+    tool: str | None = None
+    tool_arguments: dict[str, Any] | None = None
     executions: Annotated[list[ExecutionRecord], operator.add] = Field(default_factory=list)
     assumptions: Annotated[list[str], operator.add] = Field(default_factory=list)
     steps: Annotated[list[ReasonStep], operator.add] = Field(default_factory=list)

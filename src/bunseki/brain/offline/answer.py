@@ -148,6 +148,10 @@ def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
     first_name, first_value = values[0]
     conditions = _conditions(plan, language)
+    if len(values) == 1:  # e.g. a breakdown by region after the data was narrowed to one region
+        if language == "ja":
+            return f"{plan.group_by}は {first_name} だけで、{what}の{stat}は {_n(first_value)} です{conditions}。"
+        return f"Only {first_name} is left in {plan.group_by}: the {stat} of {what} is {_n(first_value)}{conditions}."
     if language == "ja":
         if plan.top_n == 1:
             extreme = "最も小さい" if plan.ascending else "最も大きい"
@@ -452,6 +456,11 @@ SUGGESTIONS: dict[Language, dict[str, list[str]]] = {
         "outliers": ["外れ値の行の内容を確認する", "外れ値を除いた統計量と比較する"],
         "missing": ["欠損の多い列の補完方法を検討する"],
         "distribution": ["グループ別に分布を比較する"],
+        "tools": [
+            "このデータで合計や平均を計算する",
+            "グループ別に集計してグラフにする",
+            "スナップショットとして保存する",
+        ],
     },
     "en": {
         "stat": ["Compare the figure by group (region, store…)", "Look at the monthly trend"],
@@ -467,5 +476,56 @@ SUGGESTIONS: dict[Language, dict[str, list[str]]] = {
         "outliers": ["Inspect the outlying rows", "Compare statistics with and without the outliers"],
         "missing": ["Decide how to fill the columns with many gaps"],
         "distribution": ["Compare the distribution across groups"],
+        "tools": ["Compute totals or means on this data", "Aggregate it by group as a chart", "Save it as a snapshot"],
     },
 }
+
+
+# --- data steps ----------------------------------------------------------------------------
+
+
+def tool_report(tools: list[ExecutionRecord], data_state: str | None, language: Language) -> ReportOutput:
+    """The report of a request that changed the data: what each step did, and the data now."""
+    done = [record for record in tools if record.success]
+    failed = [record for record in tools if not record.success]
+    japanese = language == "ja"
+    parts = [record.stdout.splitlines()[0] for record in done if record.stdout]
+    if failed:
+        problem = (failed[-1].error or "").removeprefix("ToolRetry: ")
+        parts.append(
+            f"実行できなかった操作があります: {problem}" if japanese else f"One step could not be applied: {problem}"
+        )
+    state = (data_state or "").split(": ", 1)[0]  # the steps behind it are already listed above
+    if state and state not in " ".join(parts):
+        parts.append(f"現在のデータ: {state}。" if japanese else f"Active data: {state}.")
+    sections = [_steps_section(tools, language)]
+    preview = next((record for record in reversed(done) if "\n" in record.stdout), None)
+    if preview is not None:
+        heading = "データの先頭" if japanese else "First rows"
+        rows = preview.stdout.split("\n", 1)[1]
+        sections.append(ReportSection(section_type="text", content=f"**{heading}**\n\n```\n{rows[:3000]}\n```"))
+    title = "データを変更しました" if japanese else "The data was changed"
+    if not done:
+        title = "データを変更できませんでした" if japanese else "The data could not be changed"
+    return ReportOutput(
+        title=title,
+        conclusion=" ".join(parts) or title,
+        sections=sections,
+        language=language,
+        suggestions=SUGGESTIONS[language].get("tools"),
+    )
+
+
+def with_tool_steps(report: ReportOutput, tools: list[ExecutionRecord]) -> ReportOutput:
+    """The report with the data steps of this turn listed first among the evidence."""
+    return report.model_copy(update={"sections": [_steps_section(tools, report.language), *report.sections]})
+
+
+def _steps_section(tools: list[ExecutionRecord], language: Language) -> ReportSection:
+    heading = "データへの操作" if language == "ja" else "Steps applied to the data"
+    lines = []
+    for record in tools:
+        mark = "✓" if record.success else "✗"
+        said = record.stdout.splitlines()[0] if record.success and record.stdout else (record.error or "")
+        lines.append(f"- {mark} `{record.code}` — {said}")
+    return ReportSection(section_type="text", content=f"**{heading}**\n\n" + "\n".join(lines))

@@ -200,10 +200,42 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
         return _shape(plan, r, info)
     plan.stat = _default_stat(_main_stat(r), target, plan)
     if task == "stat":
-        return plan
+        return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
         return _over_time(plan, r, info)
     return _by_group(plan, r, info)
+
+
+def _as_chart(plan: Plan, info: DataFrameInfo) -> Plan:
+    """'関東の売上合計をグラフに': one number makes no chart, so compare it with its peers by group."""
+    singled = next((f for f in plan.filters if f.op in ("==", "in") and is_category(info, f.column)), None)
+    column = (
+        singled.column
+        if singled
+        else next(
+            (
+                c.name
+                for c in info.column_info
+                if c.kind == "category" and 1 < c.unique <= 30 and not ID_LIKE.search(c.name)
+            ),
+            None,
+        )
+    )
+    if column is None:
+        return plan
+    plan.task, plan.group_by, plan.chart = "group", column, "bar"
+    plan.filters = [f for f in plan.filters if f.column != column]
+    plan.assumptions.append(
+        f"グラフにするため、{column}別に比較しました。"
+        if plan.language == "ja"
+        else f"To chart it, {column} groups are compared."
+    )
+    return plan
+
+
+def is_category(info: DataFrameInfo, column: str) -> bool:
+    found = info.column(column)
+    return found is not None and found.kind in ("category", "boolean")
 
 
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:

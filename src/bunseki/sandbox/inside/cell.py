@@ -12,7 +12,7 @@ from typing import Any
 TABLE_ROWS = 50
 TABLE_COLUMNS = 50
 MAX_FIGURE_PIXELS = 4000
-HIDDEN_DIRS = {".bunseki", "data"}
+HIDDEN_DIRS = {".bunseki", "data", "snapshots"}  # the host's files, never a cell's output
 
 _tables: list[dict[str, Any]] = []
 

@@ -216,10 +216,11 @@ class Holder:
         os.dup2(err_w, 2)
         os.close(out_w)
         os.close(err_w)
+        before = cell.scan_workspace(self.workspace)  # not self.files: the host may have written since
         outcome = cell.execute(request["code"], self.namespace, number)
         _figures, dropped = cell.save_figures(self.figure_dir, number, limits["max_artifacts"])
         after = cell.scan_workspace(self.workspace)
-        outcome.update(figures_dropped=dropped, changed=cell.changed_files(self.files, after))
+        outcome.update(figures_dropped=dropped, changed=cell.changed_files(before, after))
         _flush_and_detach_stdio()
         protocol.send(res_w, outcome)
         os.close(res_w)
