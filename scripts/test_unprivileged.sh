@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run the sandbox tests again as an unprivileged user (uid 65534), when we are root.
+# Run the sandbox and session tests again as an unprivileged user (uid 65534), when we are root.
 # As root the sandbox drops to that uid itself; this run checks the path a regular desktop user
 # takes: bubblewrap started without privileges, paths bound by name, RLIMIT_NPROC in force.
 set -euo pipefail
@@ -17,8 +17,8 @@ fi
 home=$(mktemp -d /tmp/bunseki-unprivileged-XXXXXX)
 chown $uid:$uid "$home"
 trap 'rm -rf "$home"' EXIT
-echo "test-unprivileged: running tests/sandbox as uid $uid"
+echo "test-unprivileged: running tests/sandbox and tests/service (SQLite) as uid $uid"
 setpriv --reuid=$uid --regid=$uid --clear-groups \
   env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" TMPDIR="$home" LANG=C.UTF-8 \
   PYTHONDONTWRITEBYTECODE=1 \
-  .venv/bin/python -m pytest tests/sandbox -q -p no:cacheprovider "$@"
+  .venv/bin/python -m pytest tests/sandbox tests/service -q -p no:cacheprovider "$@"

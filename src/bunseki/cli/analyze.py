@@ -12,16 +12,11 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json, settings_for
+from bunseki.cli.progress import turn_progress
 from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
 from bunseki.service.analysis import AnalysisSession, TurnResult
 from bunseki.service.batch import read_items, run_batch
 from bunseki.settings import Settings
-
-STEP_WORDS = {
-    "reason": "考えています / reasoning",
-    "code_exec": "コードを実行しています / running code",
-    "report": "レポートを書いています / writing the report",
-}
 
 
 @app.command("analyze")
@@ -75,8 +70,8 @@ def _single(
         raise fail_usage(str(exc)) from exc
     except BunsekiError as exc:
         _fail(exc, fmt)
-    with session, errors.status("…") as status:
-        result = session.ask(question, on_event=lambda event: _progress(event, status))
+    with session, turn_progress() as progress:
+        result = session.ask(question, on_event=progress)
     if fmt == "json":
         print_json(result.to_json())
     else:
@@ -103,21 +98,6 @@ def _fail(exc: BunsekiError, fmt: str) -> None:
     else:
         errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
     raise typer.Exit(EXIT_FAILED)
-
-
-def _progress(event: dict[str, Any], status: Any) -> None:
-    kind = event.get("event")
-    if kind == "node_started":
-        step = STEP_WORDS.get(str(event.get("node")), str(event.get("node")))
-        if errors.is_terminal:
-            status.update(step)
-        else:  # logs and pipes get one line per step instead of a spinner
-            errors.print(f"[dim]… {step}[/]")
-    elif kind == "decision" and event.get("instruction"):
-        errors.print(f"[dim]• {escape(str(event['instruction']))}[/]")
-    elif kind == "execution":
-        mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
-        errors.print(f"[dim]  {mark} cell ran[/]")
 
 
 def _show(result: TurnResult) -> None:

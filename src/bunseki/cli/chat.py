@@ -1,0 +1,231 @@
+"""``bunseki chat``: a conversation with the analyst in the terminal, kept as a session."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markdown import Markdown
+from rich.markup import escape
+
+from bunseki.cli.app import EXIT_FAILED, app, console, errors, fail_usage, settings_for
+from bunseki.cli.progress import turn_progress
+from bunseki.cli.render import copy_export, data_table, snapshots_table, steps_table
+from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
+from bunseki.report.markdown import render_markdown
+from bunseki.service import AnalysisService, TurnResult
+from bunseki.store import SessionRecord
+
+HELP = """\
+[bold]コマンド / commands[/]
+  /data                 今のデータの概要 / the active data
+  /steps                データへの操作の履歴 / steps applied to the data
+  /snapshot NAME        今のデータを保存 / save the active data
+  /snapshots            保存したスナップショット / saved snapshots
+  /restore NAME         スナップショットに戻す / make a snapshot the active data
+  /reset                元のデータに戻す / back to the original data
+  /export FORMAT [PATH] md, html, ipynb (report) or csv, parquet (active data)
+  /history              これまでの会話 / the conversation so far
+  /help                 この一覧 / this list
+  /quit                 終了 (Ctrl-D) / leave; the session is kept
+それ以外の入力は質問として分析します。Anything else is a question for the analyst."""
+
+
+@app.command("chat")
+def chat(
+    data_file: Annotated[
+        Path | None,
+        typer.Argument(exists=True, dir_okay=False, readable=True, help="CSV, TSV, Excel or Parquet."),
+    ] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Resume a session (its id or id prefix).")] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="provider:model for a new session (default: BUNSEKI_MODEL).")
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", help="A name for a new session.")] = None,
+    workspace_root: Annotated[
+        Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces are created.")
+    ] = None,
+) -> None:
+    """Talk about DATA_FILE with the analyst, or resume one with --session ID.
+
+    Every message, data step, snapshot and report is saved as it happens; `bunseki sessions`
+    lists, shows, exports and deletes sessions.
+    """
+    if (data_file is None) == (session is None):
+        raise fail_usage("give DATA_FILE for a new session or --session ID to resume one, not both")
+    try:
+        service = AnalysisService(settings_for(workspace_root))
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        raise typer.Exit(EXIT_FAILED) from exc
+    try:
+        record = _open(service, data_file, session, model, title)
+        _greet(service, record, resumed=session is not None)
+        _loop(service, record)
+    finally:
+        service.close()
+
+
+def _open(
+    service: AnalysisService, data_file: Path | None, session: str | None, model: str | None, title: str | None
+) -> SessionRecord:
+    try:
+        if data_file is not None:
+            with errors.status("データを読み込んでいます / loading the data"):
+                return service.create_session(data_file, title=title, model=model)
+        assert session is not None
+        return service.find_session(session)
+    except (DataLoadError, ConfigurationError) as exc:
+        raise fail_usage(str(exc)) from exc
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        raise typer.Exit(EXIT_FAILED) from exc
+
+
+def _greet(service: AnalysisService, record: SessionRecord, *, resumed: bool) -> None:
+    shape = f"{record.dataset_rows:,} 行 × {record.dataset_columns} 列"
+    console.print(
+        f"[bold]Bunseki[/] — session [cyan]{record.id[:8]}[/] · {escape(record.title)} "
+        f"({escape(record.dataset_name)}, {shape}, model {escape(record.model)})"
+    )
+    if resumed:
+        earlier = service.messages(record.id)[-6:]
+        if earlier:
+            console.print("[dim]前回までの会話 / earlier in this session:[/]")
+            for message in earlier:
+                who = "あなた" if message.role == "user" else "Bunseki"
+                console.print(f"[dim]  {who}: {escape(_one_line(message.content))}[/]")
+    console.print(f"[dim]データ / data: {escape(service.data_state(record.id)['state'])}[/]")
+    console.print("[dim]質問を入力してください（/help でコマンド一覧、/quit で終了）。[/]")
+    console.print("[dim]Ask a question; /help lists the commands, /quit leaves.[/]")
+
+
+def _loop(service: AnalysisService, record: SessionRecord) -> None:
+    commands = Commands(service, record)
+    while True:
+        try:
+            line = console.input("[bold green]> [/]").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            break
+        if line in ("/quit", "/exit", "/q"):
+            break
+        if line.startswith("/"):
+            name, *arguments = _split(line)
+            handler = commands.handler(name)
+            if handler is None:
+                errors.print(f"[red]知らないコマンドです / unknown command: {escape(name)}[/] (/help)")
+            else:
+                _guarded(handler, arguments)
+        elif line:
+            _guarded(lambda question: _turn(service, record, question), line)
+    console.print(f"[dim]保存しました / saved. 再開 / resume: bunseki chat --session {record.id[:8]}[/]")
+
+
+def _turn(service: AnalysisService, record: SessionRecord, question: str) -> None:
+    try:
+        with turn_progress() as progress:
+            result = service.run_turn(record.id, question, on_event=progress)
+    except KeyboardInterrupt:
+        errors.print("[yellow]中断しました。データはこの質問の前の状態のままです / interrupted.[/]")
+        return
+    _show(result)
+
+
+def _show(result: TurnResult) -> None:
+    if result.report is not None:  # the code is in the saved report; the terminal shows the answer
+        console.print(Markdown(render_markdown(result.report)))
+    elif result.question:
+        console.print(result.question)
+    if result.error:
+        errors.print(f"[red]{escape(result.error)}[/]")
+    for path in result.artifacts:
+        console.print(f"[dim]  file: {escape(str(path))}[/]")
+    if result.report_path:
+        console.print(f"[dim]  report: {escape(str(result.report_path))}[/]")
+    if result.data_state:
+        console.print(f"[dim]データ / data: {escape(result.data_state)}[/]")
+
+
+class Commands:
+    """The slash commands of a chat, each taking the words after its name."""
+
+    def __init__(self, service: AnalysisService, record: SessionRecord) -> None:
+        self.service = service
+        self.record = record
+        self.id = record.id
+
+    def handler(self, name: str) -> Callable[[list[str]], None] | None:
+        method = getattr(self, "do_" + name.removeprefix("/").replace("-", "_"), None)
+        return method if callable(method) else None
+
+    def do_data(self, _: list[str]) -> None:
+        console.print(data_table(self.service.data_state(self.id)))
+
+    def do_steps(self, _: list[str]) -> None:
+        found = self.service.steps(self.id)
+        console.print(steps_table(found) if found else "[dim]まだ操作はありません / no steps yet[/]")
+
+    def do_snapshot(self, arguments: list[str]) -> None:
+        if not arguments:
+            raise fail_usage("/snapshot NAME")
+        saved = self.service.snapshot(self.id, " ".join(arguments))
+        console.print(f"保存しました / saved: {escape(saved.name)} ({saved.rows:,} 行 × {saved.columns} 列)")
+
+    def do_snapshots(self, _: list[str]) -> None:
+        found = self.service.snapshots(self.id)
+        console.print(
+            snapshots_table(found) if found else "[dim]スナップショットはまだありません / no snapshots yet[/]"
+        )
+
+    def do_restore(self, arguments: list[str]) -> None:
+        if not arguments:
+            raise fail_usage("/restore NAME")
+        chosen = self.service.find_snapshot(self.id, " ".join(arguments))
+        self.service.restore(self.id, chosen.id)
+        console.print(f"戻しました / restored: {escape(self.service.data_state(self.id)['state'])}")
+
+    def do_reset(self, _: list[str]) -> None:
+        self.service.reset(self.id)
+        console.print(f"戻しました / reset: {escape(self.service.data_state(self.id)['state'])}")
+
+    def do_export(self, arguments: list[str]) -> None:
+        if not arguments:
+            raise fail_usage("/export md|html|ipynb|csv|parquet [PATH]")
+        target = Path(arguments[1]) if len(arguments) > 1 else None
+        written = copy_export(self.service, self.record, arguments[0], target)
+        if written is not None:
+            console.print(f"書き出しました / written: {escape(str(written))}")
+
+    def do_history(self, _: list[str]) -> None:
+        for message in self.service.messages(self.id):
+            who = "[bold green]あなた[/]" if message.role == "user" else "[bold]Bunseki[/]"
+            console.print(f"{who}: {escape(message.content)}")
+
+    def do_help(self, _: list[str]) -> None:
+        console.print(HELP)
+
+
+def _guarded(action: Callable[[Any], None], argument: Any) -> None:
+    """Run one request; a refusal is printed and the conversation goes on."""
+    try:
+        action(argument)
+    except typer.Exit:
+        pass  # a usage message was printed
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError:
+        return line.split()
+
+
+def _one_line(text: str, width: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

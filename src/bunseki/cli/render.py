@@ -1,0 +1,93 @@
+"""How sessions, data states and steps look in a terminal, shared by ``chat`` and ``sessions``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from rich.table import Table
+
+from bunseki.errors import InputError
+from bunseki.service import AnalysisService
+from bunseki.store import SessionRecord, SnapshotRecord, StepRecord
+
+REPORT_FORMATS = ("md", "html", "ipynb")
+DATA_FORMATS = ("csv", "parquet")
+EXPORT_FORMATS = REPORT_FORMATS + DATA_FORMATS
+
+
+def data_table(overview: dict[str, Any]) -> Table:
+    """The active data: its state in a line, then each column with its type."""
+    table = Table("column", "type", title=overview["state"], title_justify="left")
+    for column, dtype in overview["dtypes"].items():
+        table.add_row(column, dtype)
+    table.caption = f"{overview['rows']:,} 行 × {overview['column_count']} 列, {overview['memory_bytes'] / 1e6:.1f} MB"
+    return table
+
+
+def steps_table(steps: list[StepRecord]) -> Table:
+    table = Table("#", "step", "parameters", "rows", "s")
+    for step in steps:
+        rows = "" if step.rows_before is None else f"{step.rows_before:,} → {step.rows_after or 0:,}"
+        parameters = json.dumps(step.parameters, ensure_ascii=False)
+        if step.step_type == "code":
+            parameters = str(step.parameters.get("instruction") or step.parameters.get("code", ""))
+        table.add_row(str(step.position), step.step_type, _clip(parameters), rows, f"{step.duration_s:.2f}")
+    return table
+
+
+def snapshots_table(snapshots: list[SnapshotRecord]) -> Table:
+    table = Table("name", "id", "rows", "columns", "saved at")
+    for item in snapshots:
+        saved = f"{item.created_at.astimezone():%Y-%m-%d %H:%M}"
+        table.add_row(item.name, item.id[:8], f"{item.rows:,}", str(item.columns), saved)
+    return table
+
+
+def sessions_table(sessions: list[SessionRecord]) -> Table:
+    table = Table("id", "title", "data", "rows", "model", "updated")
+    for record in sessions:
+        table.add_row(
+            record.id[:8],
+            record.title,
+            record.dataset_name,
+            f"{record.dataset_rows:,}",
+            record.model,
+            f"{record.updated_at.astimezone():%Y-%m-%d %H:%M}",
+        )
+    return table
+
+
+def copy_export(service: AnalysisService, record: SessionRecord, fmt: str, target: Path | None) -> Path | None:
+    """Export a session's latest report or current data to ``target`` ("-": stdout); returns the file."""
+    if fmt not in EXPORT_FORMATS:
+        raise InputError(f"unknown export format '{fmt}': choose one of {', '.join(EXPORT_FORMATS)}")
+    if fmt in REPORT_FORMATS:
+        source = service.export_report(record.id, cast(Literal["md", "html", "ipynb"], fmt))
+    else:
+        source = service.export_data(record.id, cast(Literal["csv", "parquet"], fmt))
+    if target is not None and str(target) == "-":
+        if fmt == "parquet":
+            raise InputError("Parquet is binary: give a file name instead of -")
+        sys.stdout.buffer.write(source.read_bytes())
+        sys.stdout.flush()
+        return None
+    if target is None:
+        target = Path.cwd() / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
+    elif target.is_dir():
+        target = target / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
+    shutil.copyfile(source, target)
+    return target
+
+
+def _file_name(title: str) -> str:
+    return re.sub(r"[\\/:*?\"<>|\s]+", "_", title).strip("_") or "session"
+
+
+def _clip(text: str, width: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

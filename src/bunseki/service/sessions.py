@@ -1,0 +1,502 @@
+"""`AnalysisService`: stateful analysis sessions, as the CLI, the API and the UI all use them.
+
+A session is a data file in a workspace, rows in the store (messages, steps, snapshots,
+reports) and, while it is open, a warm sandbox. Everything is committed as it happens: a turn
+is recorded as running before it starts, each step when it is applied, the answer when it is
+written. A turn that was running in a process that no longer exists is marked interrupted the
+next time the session is opened, and the data state is rebuilt from the recorded steps.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.messages import AnyMessage, HumanMessage
+
+from bunseki.brain.base import Brain
+from bunseki.brain.language import detect_language
+from bunseki.data import LoadedTable, load_table
+from bunseki.errors import BunsekiError, Conflict, NotFound, SessionBusy
+from bunseki.llm import create_brain
+from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.service.history import as_messages, trim_history
+from bunseki.service.runtime import Event, SessionRuntime, TurnResult
+from bunseki.settings import Settings
+from bunseki.state import RESET, RESTORE, AppliedStep, DataState
+from bunseki.store import (
+    ArtifactKind,
+    FinishedStatus,
+    MessageRecord,
+    ReportRecord,
+    SessionRecord,
+    SnapshotRecord,
+    StepRecord,
+    Store,
+)
+
+HISTORY_MESSAGES = 200  # read at most this many from the store; the token budget trims further
+INTERRUPTED = {
+    "ja": "（この質問への回答は、処理が中断されたため完了していません。もう一度質問してください。）",
+    "en": "(The answer to this question was interrupted before it finished. Please ask again.)",
+}
+FAILED = {
+    "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
+    "en": "(Something went wrong while answering this question. Please ask again.)",
+}
+ReportFormat = Literal["md", "html", "ipynb"]
+DataFormat = Literal["csv", "parquet"]
+
+
+class AnalysisService:
+    """Create, resume and talk to analysis sessions; snapshots, restores and exports."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        brains: Callable[[str], Brain] | None = None,
+        max_open: int = 8,
+    ) -> None:
+        """``brains`` makes the brain for a session's model spec (default: `create_brain`)."""
+        self.settings = settings or Settings()
+        self._owns_store = store is None
+        self.store = store or Store.from_settings(self.settings)
+        self.brains = brains or (lambda spec: create_brain(spec, self.settings))
+        self.max_open = max_open
+        self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def __enter__(self) -> AnalysisService:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every open sandbox (sessions stay saved) and the store if this service opened it."""
+        with self._guard:
+            for runtime in self._open.values():
+                runtime.close()
+            self._open.clear()
+        if self._owns_store:
+            self.store.close()
+
+    # --- sessions ----------------------------------------------------------------------------
+
+    def create_session(
+        self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
+    ) -> SessionRecord:
+        """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
+        table = load_table(data_file)
+        model = model or self.settings.model
+        self.brains(model)  # refuse a bad model spec before anything is created
+        workspace = new_workspace(self.settings.workspace_root)
+        copy = add_data_file(workspace, data_file)
+        record = self.store.create_session(
+            title=title or data_file.stem,
+            dataset_name=data_file.name,
+            dataset_path=str(copy.relative_to(workspace)),
+            dataset_format=table.format,
+            dataset_encoding=table.encoding,
+            dataset_rows=len(table.frame),
+            dataset_columns=len(table.frame.columns),
+            workspace=str(workspace),
+            model=model,
+            user_id=user_id,
+        )
+        return record
+
+    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
+        return self.store.get_session(session_id, user_id=user_id)
+
+    def find_session(self, id_or_prefix: str, *, user_id: str | None = None) -> SessionRecord:
+        """A session by its id, or by a unique start of it (at least 4 characters), as git does."""
+        wanted = id_or_prefix.strip().lower()
+        if len(wanted) < 4:
+            raise NotFound(f"'{id_or_prefix}' is too short to name a session: give at least 4 characters of its id")
+        found = [record for record in self.store.list_sessions(user_id=user_id) if record.id.startswith(wanted)]
+        if not found:
+            raise NotFound(f"there is no session '{id_or_prefix}': `bunseki sessions list` shows them")
+        if len(found) > 1:
+            raise Conflict(f"'{id_or_prefix}' starts {len(found)} session ids: give more of the id")
+        return found[0]
+
+    def list_sessions(self, *, user_id: str | None = None) -> list[SessionRecord]:
+        return self.store.list_sessions(user_id=user_id)
+
+    def delete_session(self, session_id: str, *, user_id: str | None = None) -> None:
+        """Forget a session: its rows, and its workspace on disk."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            runtime = self._open.pop(session_id, None)
+            if runtime is not None:
+                runtime.close()
+            self.store.delete_session(session_id, user_id=user_id)
+        _remove_tree(Path(record.workspace), self.settings.workspace_root)
+
+    # --- conversation ------------------------------------------------------------------------
+
+    def run_turn(
+        self,
+        session_id: str,
+        message: str,
+        *,
+        user_id: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> TurnResult:
+        """Answer one message; turns of a session never overlap (SessionBusy)."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            runtime = self._runtime(record)
+            self._refuse_if_running_elsewhere(session_id)
+            history = self._history(session_id)
+            turn = self.store.start_turn(session_id=session_id, question=message, owner=_owner())
+            self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
+            if on_event:
+                on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
+            try:
+                result = runtime.ask(
+                    message,
+                    history=history,
+                    report_stem=f"report_{turn.number:03d}",
+                    record_step=self._step_log(session_id, turn.id),
+                    on_event=on_event,
+                )
+            except BaseException as exc:  # the turn is over either way: say so in the record
+                status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+                self.store.finish_turn(turn.id, status=status, error=f"{type(exc).__name__}: {exc}")
+                self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
+                notice = INTERRUPTED if status == "interrupted" else FAILED
+                self.store.add_message(
+                    session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn.id
+                )
+                raise
+            self._record_result(session_id, turn.id, result)
+            finished: FinishedStatus = "error" if result.status == "running" else result.status
+            self.store.finish_turn(turn.id, status=finished, error=result.error)
+            self.store.touch_session(session_id)
+            if on_event:
+                on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
+            return result
+
+    def messages(self, session_id: str, *, user_id: str | None = None) -> list[MessageRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        self._mark_interrupted(session_id)
+        return self.store.list_messages(session_id)
+
+    def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        return self.store.list_steps(session_id)
+
+    def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        return self.store.list_reports(session_id)
+
+    # --- data state --------------------------------------------------------------------------
+
+    def data_state(self, session_id: str, *, user_id: str | None = None, language: str = "ja") -> dict[str, Any]:
+        """The overview of the current data (seed 001's OverviewProvider) and its state in a line."""
+        state = self._current_state(self.store.get_session(session_id, user_id=user_id))
+        frame = state.current
+        numeric = [str(c) for c in frame.select_dtypes("number").columns]
+        dates = [str(c) for c in frame.select_dtypes(["datetime", "datetimetz"]).columns]
+        return {
+            "state": state.describe(language),
+            "is_original": state.is_original,
+            "steps": list(state.labels),
+            "rows": int(frame.shape[0]),
+            "column_count": int(frame.shape[1]),
+            "columns": [str(c) for c in frame.columns],
+            "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()},
+            "numeric_columns": numeric,
+            "datetime_columns": dates,
+            "categorical_columns": [str(c) for c in frame.columns if str(c) not in numeric and str(c) not in dates],
+            "memory_bytes": int(frame.memory_usage(deep=True).sum()),
+            "original_rows": int(state.original.shape[0]),
+        }
+
+    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
+        """Save the current data under ``name`` (a Parquet file in the workspace)."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            state = self._current_state(record)
+            path = state.write_snapshot()
+            frame = state.current
+            position = self.store.add_step(
+                session_id=session_id,
+                step_type="snapshot",
+                parameters={"name": name, "path": path},
+                result={"rows": len(frame), "columns": len(frame.columns)},
+            ).position
+            return self.store.add_snapshot(
+                session_id=session_id,
+                name=name,
+                path=path,
+                rows=len(frame),
+                columns=len(frame.columns),
+                step_position=position,
+            )
+
+    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[SnapshotRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        return self.store.list_snapshots(session_id)
+
+    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> StepRecord:
+        """Make a snapshot the current data again; recorded as a step."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        snapshot = self.store.get_snapshot(session_id, snapshot_id)
+        with self._session_lock(session_id):
+            state = self._current_state(record)
+            frame = state.read_snapshot(snapshot.path)
+            step = self.store.add_step(
+                session_id=session_id,
+                step_type=RESTORE,
+                parameters={"snapshot_id": snapshot.id, "name": snapshot.name, "path": snapshot.path},
+                result={"rows": len(frame)},
+                rows_before=len(state.current),
+                rows_after=len(frame),
+                changes_data=True,
+            )
+            state.restore(frame, name=snapshot.name, path=snapshot.path, position=step.position)
+            return step
+
+    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotRecord:
+        """A snapshot by id, unique id prefix, or name (the latest of that name)."""
+        self.store.get_session(session_id, user_id=user_id)
+        snapshots = self.store.list_snapshots(session_id)
+        named = [snapshot for snapshot in snapshots if snapshot.name == ref]
+        if named:
+            return named[-1]
+        found = [snapshot for snapshot in snapshots if len(ref) >= 4 and snapshot.id.startswith(ref.lower())]
+        if len(found) == 1:
+            return found[0]
+        names = ", ".join(snapshot.name for snapshot in snapshots) or "none yet"
+        raise NotFound(f"there is no snapshot '{ref}' in this session (snapshots: {names})")
+
+    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> SnapshotRecord:
+        """Forget a snapshot; its file stays while the current data was restored from it (for replay)."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        snapshot = self.store.get_snapshot(session_id, snapshot_id)
+        with self._session_lock(session_id):
+            self.store.delete_snapshot(session_id, snapshot.id)
+            bases = [step for step in self.store.list_steps(session_id) if step.step_type in (RESET, RESTORE)]
+            if not (
+                bases and bases[-1].step_type == RESTORE and bases[-1].parameters.get("snapshot_id") == snapshot.id
+            ):
+                (Path(record.workspace) / snapshot.path).unlink(missing_ok=True)
+        return snapshot
+
+    def reset(self, session_id: str, *, user_id: str | None = None) -> StepRecord:
+        """Back to the data as uploaded; recorded as a step."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            state = self._current_state(record)
+            step = self.store.add_step(
+                session_id=session_id,
+                step_type=RESET,
+                parameters={},
+                result={"rows": len(state.original)},
+                rows_before=len(state.current),
+                rows_after=len(state.original),
+                changes_data=True,
+            )
+            state.reset(position=step.position)
+            return step
+
+    # --- exports -----------------------------------------------------------------------------
+
+    def export_report(
+        self, session_id: str, fmt: ReportFormat, *, user_id: str | None = None, report_id: str | None = None
+    ) -> Path:
+        """The path of the latest report (or ``report_id``) in the given format."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        reports = self.store.list_reports(session_id)
+        chosen = (
+            next((r for r in reports if r.id == report_id), None) if report_id else (reports[-1] if reports else None)
+        )
+        if chosen is None:
+            raise NotFound("this session has no report yet: ask a question first")
+        relative = {"md": chosen.markdown_path, "html": chosen.html_path, "ipynb": chosen.notebook_path}[fmt]
+        if relative is None:
+            raise NotFound(f"the report has no {fmt} version")
+        return Path(record.workspace) / relative
+
+    def export_data(self, session_id: str, fmt: DataFormat, *, user_id: str | None = None) -> Path:
+        """The current data written as CSV (UTF-8 with BOM, which Excel reads) or Parquet."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        frame = self._current_state(record).current
+        directory = Path(record.workspace) / "exports"
+        directory.mkdir(exist_ok=True)
+        path = directory / f"{Path(record.dataset_name).stem}_current.{fmt}"
+        if fmt == "csv":
+            frame.to_csv(path, index=False, encoding="utf-8-sig")
+        else:
+            frame.to_parquet(path, index=False)
+        return path
+
+    # --- internals ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _session_lock(self, session_id: str) -> Iterator[None]:
+        with self._guard:
+            lock = self._locks.setdefault(session_id, threading.Lock())
+        if not lock.acquire(blocking=False):
+            raise SessionBusy("this session is answering another message; wait for it to finish")
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def _runtime(self, record: SessionRecord) -> SessionRuntime:
+        """The open runtime of a session, opening it (and closing the least recent) as needed."""
+        with self._guard:
+            runtime = self._open.get(record.id)
+            if runtime is not None:
+                self._open.move_to_end(record.id)
+                return runtime
+        self._mark_interrupted(record.id)
+        table, state = self._load_state(record)
+        runtime = SessionRuntime(
+            table=table,
+            workspace=Path(record.workspace),
+            data_state=state,
+            brain=self.brains(record.model),
+            settings=self.settings,
+        )
+        runtime.start()
+        with self._guard:
+            self._open[record.id] = runtime
+            while len(self._open) > self.max_open:
+                _, oldest = self._open.popitem(last=False)
+                oldest.close()
+        return runtime
+
+    def _load_state(self, record: SessionRecord) -> tuple[LoadedTable, DataState]:
+        """The session's data as uploaded and as it stands after its recorded steps."""
+        workspace = Path(record.workspace)
+        table = load_table(workspace / record.dataset_path)
+        state = DataState(table.frame, workspace, source=record.dataset_name)
+        steps = [
+            AppliedStep(position=step.position, step_type=step.step_type, parameters=step.parameters)
+            for step in self.store.list_steps(record.id)
+            if step.changes_data
+        ]
+        state.rebuild(steps)
+        return table, state
+
+    def _current_state(self, record: SessionRecord) -> DataState:
+        """The data state, from the open runtime or rebuilt without starting a sandbox."""
+        with self._guard:
+            runtime = self._open.get(record.id)
+        return runtime.data_state if runtime is not None else self._load_state(record)[1]
+
+    def _discard(self, session_id: str) -> None:
+        """Close a runtime whose turn broke off: the next turn rebuilds it from the store."""
+        with self._guard:
+            runtime = self._open.pop(session_id, None)
+        if runtime is not None:
+            runtime.close()
+
+    def _history(self, session_id: str) -> list[AnyMessage]:
+        stored = self.store.list_messages(session_id, last=HISTORY_MESSAGES)
+        return trim_history(as_messages([(m.role, m.content) for m in stored]), self.settings.history_tokens)
+
+    def _step_log(self, session_id: str, turn_id: str) -> Callable[..., int]:
+        def record(**fields: Any) -> int:
+            return self.store.add_step(session_id=session_id, turn_id=turn_id, **fields).position
+
+        return record
+
+    def _record_result(self, session_id: str, turn_id: str, result: TurnResult) -> None:
+        workspace = result.workspace_dir
+        for path in result.artifacts:
+            kind: ArtifactKind = "image" if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".svg") else "file"
+            self.store.add_artifact(
+                session_id=session_id, path=str(path.relative_to(workspace)), kind=kind, turn_id=turn_id
+            )
+        if result.report is not None and result.saved is not None:
+            saved = result.saved
+            self.store.add_report(
+                session_id=session_id,
+                turn_id=turn_id,
+                title=result.report.title,
+                conclusion=result.report.conclusion,
+                content=result.report.model_dump(mode="json"),
+                markdown_path=str(saved.markdown_path.relative_to(workspace)),
+                html_path=str(saved.html_path.relative_to(workspace)),
+                notebook_path=str(saved.notebook_path.relative_to(workspace)),
+            )
+        reply = result.answer or result.question or result.error or ""
+        if reply:
+            self.store.add_message(session_id=session_id, role="assistant", content=reply, turn_id=turn_id)
+        if result.status == "asked" and result.question:
+            self.store.add_unanswered(
+                question=_last_user(result.messages), reason=result.question, source="analyst", session_id=session_id
+            )
+
+    def _refuse_if_running_elsewhere(self, session_id: str) -> None:
+        for turn in self.store.running_turns(session_id):
+            if turn.owner and _alive(turn.owner):
+                raise SessionBusy("another process is answering a message in this session")
+
+    def _mark_interrupted(self, session_id: str) -> None:
+        """Turns recorded as running by a process that is gone are over: say so."""
+        for turn in self.store.running_turns(session_id):
+            if turn.owner and _alive(turn.owner):
+                continue
+            self.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
+            self.store.add_message(
+                session_id=session_id,
+                role="assistant",
+                content=INTERRUPTED[detect_language(turn.question)],
+                turn_id=turn.id,
+            )
+
+
+def _owner() -> str:
+    """This process, uniquely: host, pid and start time (pids are reused, start times are not)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def _start_time(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return "?"
+
+
+def _alive(owner: str) -> bool:
+    host, _, rest = owner.partition(":")
+    pid, _, started = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True  # another machine's process: cannot tell, so do not take its turn away
+    return _start_time(int(pid)) == started
+
+
+def _last_user(messages: list[AnyMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return str(message.content)
+    return ""
+
+
+def _remove_tree(path: Path, root: Path) -> None:
+    """Delete a workspace, and only something that is one (inside the workspace root)."""
+    import shutil
+
+    resolved = path.resolve()
+    if resolved.is_relative_to(root.resolve()) and resolved != root.resolve():
+        shutil.rmtree(resolved, ignore_errors=True)
+
+
+__all__ = ["AnalysisService", "BunsekiError", "TurnResult"]
