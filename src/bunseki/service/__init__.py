@@ -3,6 +3,16 @@
 from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
 from bunseki.service.runtime import Event, TurnResult
-from bunseki.service.sessions import AnalysisService
+from bunseki.service.sessions import AnalysisService, DataFormat, ReportFormat
+from bunseki.service.users import Accounts
 
-__all__ = ["AnalysisService", "AnalysisSession", "Event", "TurnResult", "run_cell"]
+__all__ = [
+    "Accounts",
+    "AnalysisService",
+    "AnalysisSession",
+    "DataFormat",
+    "Event",
+    "ReportFormat",
+    "TurnResult",
+    "run_cell",
+]

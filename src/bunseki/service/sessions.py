@@ -10,11 +10,13 @@ next time the session is opened, and the data state is rebuilt from the recorded
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,15 +25,17 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
-from bunseki.errors import BunsekiError, Conflict, NotFound, SessionBusy
+from bunseki.errors import BunsekiError, Conflict, InputError, NotFound, SessionBusy
 from bunseki.llm import create_brain
 from bunseki.sandbox import add_data_file, new_workspace
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
+from bunseki.service.users import Accounts
 from bunseki.settings import Settings
 from bunseki.state import RESET, RESTORE, AppliedStep, DataState
 from bunseki.store import (
     ArtifactKind,
+    ArtifactRecord,
     FinishedStatus,
     MessageRecord,
     ReportRecord,
@@ -50,6 +54,7 @@ FAILED = {
     "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
     "en": "(Something went wrong while answering this question. Please ask again.)",
 }
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tabs and line breaks are fine
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
 
@@ -63,14 +68,16 @@ class AnalysisService:
         *,
         store: Store | None = None,
         brains: Callable[[str], Brain] | None = None,
-        max_open: int = 8,
+        max_open: int | None = None,
     ) -> None:
         """``brains`` makes the brain for a session's model spec (default: `create_brain`)."""
         self.settings = settings or Settings()
         self._owns_store = store is None
         self.store = store or Store.from_settings(self.settings)
         self.brains = brains or (lambda spec: create_brain(spec, self.settings))
-        self.max_open = max_open
+        self.accounts = Accounts(self.store)
+        self._me = f"{_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
+        self.max_open = max_open or self.settings.open_sessions
         self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -96,6 +103,7 @@ class AnalysisService:
         self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
     ) -> SessionRecord:
         """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
+        title = _text(title, "the title") if title is not None else None
         table = load_table(data_file)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
@@ -155,11 +163,12 @@ class AnalysisService:
     ) -> TurnResult:
         """Answer one message; turns of a session never overlap (SessionBusy)."""
         record = self.store.get_session(session_id, user_id=user_id)
+        message = _text(message, "the message")
         with self._session_lock(session_id):
             runtime = self._runtime(record)
             self._refuse_if_running_elsewhere(session_id)
             history = self._history(session_id)
-            turn = self.store.start_turn(session_id=session_id, question=message, owner=_owner())
+            turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
                 on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
@@ -171,18 +180,13 @@ class AnalysisService:
                     record_step=self._step_log(session_id, turn.id),
                     on_event=on_event,
                 )
+                result.turn_id, result.turn_number = turn.id, turn.number
+                self._record_result(session_id, turn.id, result)
+                finished: FinishedStatus = "error" if result.status == "running" else result.status
+                self.store.finish_turn(turn.id, status=finished, error=result.error)
             except BaseException as exc:  # the turn is over either way: say so in the record
-                status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
-                self.store.finish_turn(turn.id, status=status, error=f"{type(exc).__name__}: {exc}")
-                self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
-                notice = INTERRUPTED if status == "interrupted" else FAILED
-                self.store.add_message(
-                    session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn.id
-                )
+                self._abandon(session_id, turn.id, message, exc)
                 raise
-            self._record_result(session_id, turn.id, result)
-            finished: FinishedStatus = "error" if result.status == "running" else result.status
-            self.store.finish_turn(turn.id, status=finished, error=result.error)
             self.store.touch_session(session_id)
             if on_event:
                 on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
@@ -196,6 +200,33 @@ class AnalysisService:
     def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
         self.store.get_session(session_id, user_id=user_id)
         return self.store.list_steps(session_id)
+
+    def turn_steps(self, session_id: str, turn_id: str) -> list[StepRecord]:
+        """The steps one turn executed, in order."""
+        return [step for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
+
+    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        return self.store.list_artifacts(session_id)
+
+    def artifact_path(self, session_id: str, name: str, *, user_id: str | None = None) -> Path:
+        """The file of a recorded artifact or report file, never anything outside the workspace.
+
+        Code in the sandbox can leave symbolic links in the workspace, so the name must be one the
+        session recorded and the resolved file must still lie inside the workspace.
+        """
+        record = self.store.get_session(session_id, user_id=user_id)
+        workspace = Path(record.workspace).resolve()
+        recorded = {artifact.path for artifact in self.store.list_artifacts(session_id)}
+        for report in self.store.list_reports(session_id):
+            recorded.update(p for p in (report.markdown_path, report.html_path, report.notebook_path) if p)
+        missing = NotFound(f"this session has no artifact '{name}'")
+        if name not in recorded:
+            raise missing
+        path = workspace / name
+        if path.is_symlink() or not path.resolve().is_relative_to(workspace) or not path.is_file():
+            raise missing
+        return path
 
     def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
         self.store.get_session(session_id, user_id=user_id)
@@ -227,6 +258,7 @@ class AnalysisService:
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
         record = self.store.get_session(session_id, user_id=user_id)
+        name = _text(name, "a snapshot name")
         with self._session_lock(session_id):
             state = self._current_state(record)
             path = state.write_snapshot()
@@ -375,9 +407,10 @@ class AnalysisService:
         runtime.start()
         with self._guard:
             self._open[record.id] = runtime
-            while len(self._open) > self.max_open:
-                _, oldest = self._open.popitem(last=False)
-                oldest.close()
+            idle = [key for key in self._open if key != record.id and not self._busy(key)]
+            closing = [self._open.pop(key) for key in idle[: max(0, len(self._open) - self.max_open)]]
+        for runtime_ in closing:  # only idle ones: a session in a turn keeps its sandbox
+            runtime_.close()
         return runtime
 
     def _load_state(self, record: SessionRecord) -> tuple[LoadedTable, DataState]:
@@ -392,6 +425,10 @@ class AnalysisService:
         ]
         state.rebuild(steps)
         return table, state
+
+    def _busy(self, session_id: str) -> bool:
+        lock = self._locks.get(session_id)
+        return lock is not None and lock.locked()
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt without starting a sandbox."""
@@ -435,7 +472,7 @@ class AnalysisService:
                 html_path=str(saved.html_path.relative_to(workspace)),
                 notebook_path=str(saved.notebook_path.relative_to(workspace)),
             )
-        reply = result.answer or result.question or result.error or ""
+        reply = (result.answer or result.question or result.error or "").replace("\x00", "")
         if reply:
             self.store.add_message(session_id=session_id, role="assistant", content=reply, turn_id=turn_id)
         if result.status == "asked" and result.question:
@@ -443,9 +480,23 @@ class AnalysisService:
                 question=_last_user(result.messages), reason=result.question, source="analyst", session_id=session_id
             )
 
+    def _abandon(self, session_id: str, turn_id: str, message: str, exc: BaseException) -> None:
+        """Record a turn that broke off; a failure to record it must not hide the reason it broke."""
+        status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+        self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
+        with suppress(BunsekiError):
+            self.store.finish_turn(turn_id, status=status, error=f"{type(exc).__name__}: {exc}")
+            notice = INTERRUPTED if status == "interrupted" else FAILED
+            self.store.add_message(
+                session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn_id
+            )
+
     def _refuse_if_running_elsewhere(self, session_id: str) -> None:
+        """Called holding the session's lock: a turn of ours still marked running is one that broke off."""
         for turn in self.store.running_turns(session_id):
-            if turn.owner and _alive(turn.owner):
+            if turn.owner == self._me:
+                self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
+            elif turn.owner and _alive(turn.owner):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
@@ -462,6 +513,15 @@ class AnalysisService:
             )
 
 
+def _text(value: str, what: str) -> str:
+    """Text a person typed, refused if blank or holding control characters no database keeps alike."""
+    if not value.strip():
+        raise InputError(f"{what} is empty")
+    if CONTROL.search(value):
+        raise InputError(f"{what} contains a control character (such as NUL); remove it and try again")
+    return value
+
+
 def _owner() -> str:
     """This process, uniquely: host, pid and start time (pids are reused, start times are not)."""
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
@@ -476,8 +536,7 @@ def _start_time(pid: int) -> str:
 
 
 def _alive(owner: str) -> bool:
-    host, _, rest = owner.partition(":")
-    pid, _, started = rest.partition(":")
+    host, pid, started, *_ = [*owner.split(":"), "", ""]
     if host != socket.gethostname() or not pid.isdigit():
         return True  # another machine's process: cannot tell, so do not take its turn away
     return _start_time(int(pid)) == started
