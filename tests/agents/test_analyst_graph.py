@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pandas as pd
-import pytest
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
@@ -14,12 +11,10 @@ from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursio
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
 from bunseki.report.models import ReportOutput, ReportSection
-from bunseki.sandbox import Sandbox, new_workspace
-from bunseki.settings import Settings
+from bunseki.sandbox import Sandbox
 from bunseki.state import DataState
+from tests.agents.conftest import FRAME
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_call, tool_reply
-
-FRAME = pd.DataFrame({"地域": ["関東", "近畿", "関東", "九州"], "売上": [100, 80, 150, 60]})
 
 
 def act(instruction: str) -> Any:
@@ -38,13 +33,6 @@ REPORT = tool_reply(
         sections=[ReportSection(section_type="text", content="関東 250、近畿 80、九州 60")],
     )
 )
-
-
-@pytest.fixture
-def sandbox(settings: Settings) -> Iterator[Sandbox]:
-    with Sandbox(new_workspace(settings.workspace_root), settings=settings) as box:
-        box.load_frame(FRAME)
-        yield box
 
 
 def run(

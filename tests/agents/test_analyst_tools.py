@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-import pytest
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
@@ -16,12 +13,11 @@ from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursio
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import ReasonOutput
 from bunseki.report.models import ReportOutput, ReportSection
-from bunseki.sandbox import Sandbox, new_workspace
-from bunseki.settings import Settings
+from bunseki.sandbox import Sandbox
 from bunseki.state import DataState
+from tests.agents.conftest import FRAME
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_reply
 
-FRAME = pd.DataFrame({"地域": ["関東", "近畿", "関東", "九州"], "売上": [100, 80, 150, 60]})
 FINALIZE = tool_reply(ReasonOutput(next_action="finalize", rationale="答えが出た"))
 REPORT = tool_reply(
     ReportOutput(
@@ -48,13 +44,6 @@ class StepRecorder:
     def __call__(self, **step: Any) -> int:
         self.steps.append(step)
         return len(self.steps)
-
-
-@pytest.fixture
-def sandbox(settings: Settings) -> Iterator[Sandbox]:
-    with Sandbox(new_workspace(settings.workspace_root), settings=settings) as box:
-        box.load_frame(FRAME)
-        yield box
 
 
 def run(
