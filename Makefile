@@ -14,8 +14,9 @@ PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL.
-APT_PACKAGES := bubblewrap libseccomp2 postgresql
+# bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL;
+# chromium, chromium-driver: the web UI's end-to-end test (headless); fonts-ipafont-gothic: Japanese in it.
+APT_PACKAGES := bubblewrap libseccomp2 postgresql chromium chromium-driver fonts-ipafont-gothic
 WORKSPACE_ROOT ?= workspace
 
 .PHONY: help setup system-packages demo test test-unprivileged bench lint format clean

@@ -2,7 +2,8 @@
 
 from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
+from bunseki.service.conversation import Exchange
 from bunseki.service.runtime import Event, TurnResult
-from bunseki.service.sessions import AnalysisService
+from bunseki.service.sessions import UPLOAD_SUFFIXES, AnalysisService
 
-__all__ = ["AnalysisService", "AnalysisSession", "Event", "TurnResult", "run_cell"]
+__all__ = ["UPLOAD_SUFFIXES", "AnalysisService", "AnalysisSession", "Event", "Exchange", "TurnResult", "run_cell"]

@@ -11,21 +11,25 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
+import pandas as pd
 from langchain_core.messages import AnyMessage, HumanMessage
 
 from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
-from bunseki.errors import BunsekiError, Conflict, NotFound, SessionBusy
-from bunseki.llm import create_brain
+from bunseki.data.load import SUPPORTED_SUFFIXES
+from bunseki.errors import BunsekiError, Conflict, DataLoadError, NotFound, SessionBusy
+from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.settings import Settings
@@ -52,6 +56,7 @@ FAILED = {
 }
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
+UPLOAD_SUFFIXES: tuple[str, ...] = SUPPORTED_SUFFIXES  # the file types create_session reads
 
 
 class AnalysisService:
@@ -115,6 +120,27 @@ class AnalysisService:
         )
         return record
 
+    def create_session_from_upload(
+        self,
+        file_name: str,
+        content: bytes,
+        *,
+        title: str | None = None,
+        user_id: str | None = None,
+        model: str | None = None,
+    ) -> SessionRecord:
+        """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
+
+        Only the last component of ``file_name`` is used, so a name cannot point anywhere else.
+        """
+        name = PurePosixPath(file_name.replace("\\", "/")).name.strip()
+        if not name or name in (".", ".."):
+            raise DataLoadError(f"the uploaded file has no usable name ({file_name!r}): name it like data.csv")
+        with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
+            path = Path(directory) / name
+            path.write_bytes(content)
+            return self.create_session(path, title=title, user_id=user_id, model=model)
+
     def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
         return self.store.get_session(session_id, user_id=user_id)
 
@@ -132,6 +158,19 @@ class AnalysisService:
 
     def list_sessions(self, *, user_id: str | None = None) -> list[SessionRecord]:
         return self.store.list_sessions(user_id=user_id)
+
+    def available_models(self) -> list[str]:
+        """Model specs worth offering: offline first, then the configured model and providers with keys."""
+        return available_models(self.settings)
+
+    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> SessionRecord:
+        """Answer the session's next turns with ``model`` (ConfigurationError if it cannot be used)."""
+        self.store.get_session(session_id, user_id=user_id)
+        self.brains(model)  # refuse a bad model spec or a missing key before anything changes
+        with self._session_lock(session_id):
+            record = self.store.touch_session(session_id, model=model)
+            self._discard(session_id)  # the next turn opens the session with the new brain
+            return record
 
     def delete_session(self, session_id: str, *, user_id: str | None = None) -> None:
         """Forget a session: its rows, and its workspace on disk."""
@@ -193,6 +232,26 @@ class AnalysisService:
         self._mark_interrupted(session_id)
         return self.store.list_messages(session_id)
 
+    def clear_history(self, session_id: str, *, user_id: str | None = None) -> int:
+        """Forget the conversation, so the next turn starts afresh; the data state, its steps,
+        snapshots and reports stay. Returns how many messages were forgotten."""
+        self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            self._refuse_if_running_elsewhere(session_id)
+            return self.store.clear_messages(session_id)
+
+    def conversation(self, session_id: str, *, user_id: str | None = None) -> list[Exchange]:
+        """The messages grouped by question, each with its report (and its files) and data steps."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        messages = self.messages(session_id)
+        return build_exchanges(
+            Path(record.workspace),
+            messages,
+            self.store.list_turns(session_id),
+            self.store.list_reports(session_id),
+            self.store.list_steps(session_id),
+        )
+
     def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
         self.store.get_session(session_id, user_id=user_id)
         return self.store.list_steps(session_id)
@@ -223,6 +282,11 @@ class AnalysisService:
             "memory_bytes": int(frame.memory_usage(deep=True).sum()),
             "original_rows": int(state.original.shape[0]),
         }
+
+    def preview(self, session_id: str, rows: int = 20, *, user_id: str | None = None) -> pd.DataFrame:
+        """The first ``rows`` rows of the current data (a copy)."""
+        state = self._current_state(self.store.get_session(session_id, user_id=user_id))
+        return state.current.head(max(rows, 0)).copy()
 
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
