@@ -4,6 +4,7 @@ preview, clearing the history, and choosing the model."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -12,11 +13,14 @@ from pydantic import SecretStr
 from bunseki.brain.base import Brain
 from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
+from bunseki.data import LoadedTable, load_table
 from bunseki.errors import ConfigurationError, DataLoadError
 from bunseki.llm import create_brain
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
+from bunseki.service import sessions as sessions_module
 from bunseki.settings import Settings
+from tests.service.conftest import ServiceFactory
 
 
 def test_a_session_from_uploaded_bytes_keeps_only_the_file_name(service: AnalysisService, sales: pd.DataFrame) -> None:
@@ -130,3 +134,29 @@ def test_available_models_offer_offline_and_providers_with_keys(workspace_root: 
         assert service.available_models() == ["offline"]
     with AnalysisService(keyed) as service:
         assert service.available_models() == ["offline", "anthropic:claude-sonnet-4-5", "openai:gpt-4o-mini"]
+
+
+def test_a_shown_data_state_is_rebuilt_only_when_the_steps_change(
+    open_service: ServiceFactory, sales: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loads: list[Path] = []
+
+    def counting_load(path: Path, **options: Any) -> LoadedTable:
+        loads.append(path)
+        return load_table(path, **options)
+
+    monkeypatch.setattr(sessions_module, "load_table", counting_load)
+    page, other = open_service(), open_service()  # a page showing the session; another process
+    session = page.create_session(SALES_CSV)
+    loads.clear()
+    for _ in range(3):
+        assert page.data_state(session.id)["rows"] == len(sales)
+        page.preview(session.id)
+    assert len(loads) == 1
+
+    other.run_turn(session.id, "地域は関東だけにして")  # a step recorded elsewhere
+    assert page.data_state(session.id)["rows"] == int((sales["地域"] == "関東").sum())
+    page.reset(session.id)
+    assert page.data_state(session.id)["rows"] == len(sales)
+    assert page.run_turn(session.id, "売上金額の合計は？").status == "finalized"  # the runtime takes the state
+    assert page.data_state(session.id)["is_original"]

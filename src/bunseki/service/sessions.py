@@ -77,6 +77,9 @@ class AnalysisService:
         self.brains = brains or (lambda spec: create_brain(spec, self.settings))
         self.max_open = max_open
         self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
+        # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
+        # each with the position of the session's last step when it was built.
+        self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -92,6 +95,7 @@ class AnalysisService:
             for runtime in self._open.values():
                 runtime.close()
             self._open.clear()
+            self._rebuilt.clear()
         if self._owns_store:
             self.store.close()
 
@@ -179,6 +183,7 @@ class AnalysisService:
             runtime = self._open.pop(session_id, None)
             if runtime is not None:
                 runtime.close()
+            self._rebuilt.pop(session_id, None)
             self.store.delete_session(session_id, user_id=user_id)
         _remove_tree(Path(record.workspace), self.settings.workspace_root)
 
@@ -428,7 +433,7 @@ class AnalysisService:
                 self._open.move_to_end(record.id)
                 return runtime
         self._mark_interrupted(record.id)
-        table, state = self._load_state(record)
+        table, state = self._load_state(record, take=True)
         runtime = SessionRuntime(
             table=table,
             workspace=Path(record.workspace),
@@ -444,21 +449,37 @@ class AnalysisService:
                 oldest.close()
         return runtime
 
-    def _load_state(self, record: SessionRecord) -> tuple[LoadedTable, DataState]:
-        """The session's data as uploaded and as it stands after its recorded steps."""
+    def _load_state(self, record: SessionRecord, *, take: bool = False) -> tuple[LoadedTable, DataState]:
+        """The session's data as uploaded and as it stands after its recorded steps.
+
+        Kept for the next call while no step is added; ``take`` hands it over (to a runtime)
+        instead, so that no two owners change the same state.
+        """
+        recorded = self.store.list_steps(record.id)
+        latest = recorded[-1].position if recorded else 0
+        with self._guard:
+            kept = self._rebuilt.pop(record.id, None) if take else self._rebuilt.get(record.id)
+        if kept is not None and kept[0] == latest:
+            return kept[1], kept[2]
         workspace = Path(record.workspace)
         table = load_table(workspace / record.dataset_path)
         state = DataState(table.frame, workspace, source=record.dataset_name)
         steps = [
             AppliedStep(position=step.position, step_type=step.step_type, parameters=step.parameters)
-            for step in self.store.list_steps(record.id)
+            for step in recorded
             if step.changes_data
         ]
         state.rebuild(steps)
+        if not take:
+            with self._guard:
+                self._rebuilt[record.id] = (latest, table, state)
+                self._rebuilt.move_to_end(record.id)
+                while len(self._rebuilt) > self.max_open:
+                    self._rebuilt.popitem(last=False)
         return table, state
 
     def _current_state(self, record: SessionRecord) -> DataState:
-        """The data state, from the open runtime or rebuilt without starting a sandbox."""
+        """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
