@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -81,11 +82,11 @@ def server(ui_workspace: Path, tmp_path: Path) -> Iterator[str]:
             time.sleep(0.5)
         yield url
     finally:
-        process.terminate()
+        os.killpg(process.pid, signal.SIGTERM)  # the server and anything it started
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
+import os
 import sys
 from typing import Annotated
 
 import typer
 
-from bunseki.cli.app import EXIT_OK, app, errors
+from bunseki.cli.app import app, errors
 from bunseki.ui import APP
 
 DEFAULT_HOST = "127.0.0.1"
@@ -56,8 +56,8 @@ def ui(
     other commands; Ctrl-C stops the server (sessions stay saved).
     """
     errors.print(f"Bunseki UI: http://{host}:{port}  (Ctrl-C で終了 / to stop)", highlight=False)
-    try:
-        code = subprocess.call(streamlit_command(host, port))
-    except KeyboardInterrupt:
-        code = EXIT_OK
-    raise typer.Exit(code)
+    command = streamlit_command(host, port)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Become the server: signals (Ctrl-C, a service manager's SIGTERM) reach Streamlit itself.
+    os.execv(command[0], command)  # noqa: S606  (an argument list, never a shell)
