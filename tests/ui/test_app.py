@@ -3,6 +3,8 @@ friendly messages, on the real service with the offline brain."""
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -183,3 +185,36 @@ def test_a_question_beyond_the_offline_analyst_gets_a_hint(ui_workspace: Path, s
     assert "売上金額" in str(assistant.markdown[0].value)  # it asks back, naming what it can do
     assert any("オフラインの分析エンジン" in str(info.value) for info in assistant.info)
     assert not app.error
+
+
+def excel_bytes(table: JapaneseTable) -> bytes:
+    buffer = io.BytesIO()
+    table.frame.to_excel(buffer, index=False)
+    return buffer.getvalue()
+
+
+def parquet_bytes(table: JapaneseTable) -> bytes:
+    buffer = io.BytesIO()
+    table.frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("売上.tsv", lambda table: table.frame.to_csv(sep="\t", index=False).encode("euc_jp")),
+        ("売上_utf8.csv", lambda table: table.frame.to_csv(index=False).encode("utf-8-sig")),
+        ("売上.xlsx", excel_bytes),
+        ("売上.parquet", parquet_bytes),
+    ],
+)
+def test_tables_of_every_kind_and_encoding_can_be_uploaded(
+    ui_workspace: Path, sales_table: JapaneseTable, name: str, content: Callable[[JapaneseTable], bytes]
+) -> None:
+    app = open_app()
+    app.file_uploader[0].upload(name, content(sales_table), "application/octet-stream").run()
+    assert not app.exception and not app.error
+    assert "元のデータ（12 行）" in data_state(app)
+    preview = app.dataframe[0].value
+    assert list(preview.columns) == list(sales_table.frame.columns)
+    assert preview["地域"].tolist() == sales_table.frame["地域"].tolist()
