@@ -96,6 +96,9 @@ def browser() -> Iterator[WebDriver]:
     options.binary_location = str(CHROMIUM)
     for argument in ("--headless=new", "--disable-dev-shm-usage", "--window-size=1400,2600", "--lang=ja-JP"):
         options.add_argument(argument)
+    # Only the app on 127.0.0.1 is to be reached: none of the browser's own background traffic.
+    for argument in ("--disable-background-networking", "--disable-component-update", "--no-first-run"):
+        options.add_argument(argument)
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")  # Chromium's own sandbox refuses to run as root
     options.add_experimental_option("prefs", {"intl.accept_languages": "ja,ja-JP"})
