@@ -42,8 +42,9 @@ def show() -> None:
     if session is None:
         _upload(service, texts)
         return
-    _data(service, session, texts)
-    _conversation(service, session, texts, following=following is not None)
+    exchanges = service.conversation(session.id)
+    _data(service, session, texts, expanded=not exchanges and following is None)  # open until the first question
+    _conversation(exchanges, session, texts, following=following is not None)
     st.chat_input(
         texts("chat_busy" if following else "chat_placeholder"),
         key=KEY_QUESTION,
@@ -94,12 +95,12 @@ def _uploaded(service: AnalysisService, key: str, texts: Texts) -> None:
     )
 
 
-def _data(service: AnalysisService, session: SessionRecord, texts: Texts) -> None:
+def _data(service: AnalysisService, session: SessionRecord, texts: Texts, *, expanded: bool) -> None:
     overview = service.data_state(session.id, language=texts.language)
     line = texts("data_state", state=overview["state"])
     st.info(line, icon=":material/table_chart:")
     st.sidebar.info(line)
-    with st.expander(texts("data_expander")):
+    with st.expander(texts("data_expander"), expanded=expanded):
         render.data_overview(session, overview, service.preview(session.id, PREVIEW_ROWS), texts)
         st.download_button(
             texts("download_csv"),
@@ -115,9 +116,9 @@ def _data(service: AnalysisService, session: SessionRecord, texts: Texts) -> Non
 # --- conversation -------------------------------------------------------------------------------
 
 
-def _conversation(service: AnalysisService, session: SessionRecord, texts: Texts, *, following: bool) -> None:
+def _conversation(exchanges: list[Exchange], session: SessionRecord, texts: Texts, *, following: bool) -> None:
     known = context.thoughts()
-    for exchange in service.conversation(session.id):
+    for exchange in exchanges:
         if following and exchange.status == "running":
             continue  # the turn being answered is drawn below, as it progresses
         if exchange.question is not None:
