@@ -6,12 +6,16 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from sqlalchemy import Engine
 
+from bunseki.brain.base import Brain
+from bunseki.samples import SALES_CSV
+from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 from bunseki.store import make_engine
 
@@ -69,6 +73,43 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     yield admin.url.set(database=name).render_as_string(hide_password=False)
     with admin.connect() as connection:
         connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+# --- AnalysisService over a real sandbox and a real store (SQLite, and PostgreSQL under make test) ---
+
+ServiceFactory = Callable[..., AnalysisService]
+
+
+@pytest.fixture
+def service_settings(settings: Settings, database_url: str) -> Settings:
+    return settings.model_copy(update={"database_url": database_url})
+
+
+@pytest.fixture
+def open_service(service_settings: Settings) -> Iterator[ServiceFactory]:
+    """Opens services on the test's database, as separate processes would; all are closed after."""
+    opened: list[AnalysisService] = []
+
+    def open_one(*, brain: Brain | None = None, **changes: object) -> AnalysisService:
+        settings = service_settings.model_copy(update=changes)
+        service = AnalysisService(settings, brains=(lambda _spec: brain) if brain is not None else None)
+        opened.append(service)
+        return service
+
+    yield open_one
+    for service in opened:
+        service.close()
+
+
+@pytest.fixture
+def service(open_service: ServiceFactory) -> AnalysisService:
+    return open_service()
+
+
+@pytest.fixture(scope="session")
+def sales() -> pd.DataFrame:
+    """The bundled sample, read independently of Bunseki's loader."""
+    return pd.read_csv(SALES_CSV, encoding="cp932")
 
 
 from tests._killswitch import block_remote_model_requests  # noqa: E402, F401  (no test may reach a real model)

@@ -8,7 +8,10 @@ BunsekiError
 ├── ConfigurationError          a setting is wrong or something the setting needs is missing
 ├── InputError                  what the person handed us cannot be used
 │   ├── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
+│   │   └── UnsupportedFileType a file type Bunseki does not read (by its name)
+│   ├── UploadTooLarge          an uploaded file is over the configured size cap
 │   └── ToolRetry               a data tool got arguments that cannot work; says which would
+├── Unauthorized                no API key, or one that is not valid (any more)
 ├── NotFound                    no such session, snapshot, report or user (for this person)
 ├── Conflict                    the request clashes with the current state
 │   └── SessionBusy             a turn of this session is already running
@@ -48,11 +51,23 @@ class DataLoadError(InputError):
         self.path = path
 
 
+class UnsupportedFileType(DataLoadError):
+    """The file's type (by its extension) is not one Bunseki reads; the message lists those it does."""
+
+
+class UploadTooLarge(InputError):
+    """An uploaded file is larger than BUNSEKI_MAX_UPLOAD_MB."""
+
+
 class ToolRetry(InputError):
     """A data tool was called with arguments that cannot work.
 
     The message names the valid choices (columns, operators) so that a model can call again.
     """
+
+
+class Unauthorized(BunsekiError):
+    """No API key was given, or it is not a valid one (unknown or revoked)."""
 
 
 class NotFound(BunsekiError):

@@ -59,6 +59,17 @@ class Settings(BaseSettings):
     history_tokens: int = Field(
         default=6000, ge=200, description="Earlier messages a turn sees, newest first, up to this many tokens."
     )
+    open_sessions: int = Field(
+        default=16, ge=1, description="Sessions kept open (a warm sandbox each); the least recent idle one closes."
+    )
+
+    # --- the REST API (bunseki serve) ---
+    api_single_user: bool = Field(
+        default=False,
+        description="Serve without API keys, as the machine's one user. Refused unless bound to loopback.",
+    )
+    max_upload_mb: int = Field(default=200, ge=1, description="The largest data file the API accepts (413 above).")
+
     # Provider keys: the providers' own variable names work, as does a BUNSEKI_ prefix.
     openai_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("BUNSEKI_OPENAI_API_KEY", "OPENAI_API_KEY")

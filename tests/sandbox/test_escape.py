@@ -476,8 +476,10 @@ def test_stderr_flood_is_cut(arena: Arena) -> None:
     assert len(result.stderr) < 5000
 
 
-def test_thousands_of_figures_are_capped(arena: Arena) -> None:
-    result = arena.hostile("import matplotlib.pyplot as plt\nfor i in range(3000):\n    plt.figure()")
+def test_hundreds_of_figures_are_capped(arena: Arena) -> None:
+    # hundreds, not thousands: creating those alone can pass the 3 s CPU limit on a loaded machine
+    result = arena.hostile("import matplotlib.pyplot as plt\nfor i in range(300):\n    plt.figure()")
+    assert result.success, result.error
     assert len(result.artifacts) <= arena.box.limits.max_artifacts
     assert any("were not saved" in note for note in result.notes)
     for path in result.artifacts:

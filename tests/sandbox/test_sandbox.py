@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bunseki.errors import SandboxStartError
 from bunseki.sandbox import Limits, Sandbox, new_workspace
 from bunseki.settings import Settings
 
@@ -231,3 +232,11 @@ def test_plot_objects_and_semicolons_are_not_echoed(sandbox: Sandbox) -> None:
     assert sandbox.run("plt.plot([1, 2])").stdout == ""
     assert sandbox.run("x = 5\nx;").stdout == ""
     assert sandbox.run("[1, 2]").stdout == "[1, 2]\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the workspace to another user")
+def test_a_workspace_the_sandbox_user_cannot_reach_is_refused_with_the_fix(settings: Settings, tmp_path: Path) -> None:
+    private = tmp_path / "private"  # like tempfile.TemporaryDirectory(): mode 0700
+    private.mkdir(mode=0o700)
+    with pytest.raises(SandboxStartError, match=r"chmod o\+x .*private"):
+        Sandbox(new_workspace(private / "workspace"), settings=settings).start()

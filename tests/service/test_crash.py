@@ -13,7 +13,7 @@ import pandas as pd
 
 from bunseki.samples import SALES_CSV
 from bunseki.settings import Settings
-from tests.service.conftest import ServiceFactory
+from tests.conftest import ServiceFactory
 
 # The process that gets killed: one committed turn that narrows the data, then a turn whose
 # cell hangs. It prints the session id, then CELL once the hanging cell is running.

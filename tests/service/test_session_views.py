@@ -20,7 +20,7 @@ from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service import sessions as sessions_module
 from bunseki.settings import Settings
-from tests.service.conftest import ServiceFactory
+from tests.conftest import ServiceFactory
 
 
 def test_a_session_from_uploaded_bytes_keeps_only_the_file_name(service: AnalysisService, sales: pd.DataFrame) -> None:

@@ -12,13 +12,14 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
-from bunseki.errors import ConfigurationError, Conflict, DataLoadError, NotFound, SessionBusy
+from bunseki.errors import ConfigurationError, Conflict, DataLoadError, InputError, NotFound, SessionBusy
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.history import count_tokens
 from bunseki.service.sessions import _owner
 from bunseki.store import models as store_models
-from tests.service.conftest import ServiceFactory
+from tests.conftest import ServiceFactory
+from tests.fakes.brains import GatedBrain
 
 
 def overview(service: AnalysisService, session_id: str) -> dict[str, object]:
@@ -145,19 +146,6 @@ def test_reports_and_data_export(service: AnalysisService, sales: pd.DataFrame) 
     assert set(frame["地域"]) == {"関東"}
 
 
-class GatedBrain(OfflineBrain):
-    """The offline brain, held at its first decision until the test lets it go."""
-
-    def __init__(self) -> None:
-        self.entered = threading.Event()
-        self.release = threading.Event()
-
-    def decide(self, view: AnalystView) -> ReasonOutput:
-        self.entered.set()
-        assert self.release.wait(30), "the test never released the brain"
-        return super().decide(view)
-
-
 def test_turns_of_one_session_never_overlap(open_service: ServiceFactory) -> None:
     brain = GatedBrain()
     service = open_service(brain=brain)
@@ -277,3 +265,25 @@ def test_sessions_are_found_by_a_unique_id_prefix(service: AnalysisService, monk
         service.find_session("abc")
     with pytest.raises(NotFound, match="sessions list"):
         service.find_session("ffffffff")
+
+
+def test_control_characters_are_refused_alike_on_every_database(service: AnalysisService) -> None:
+    with pytest.raises(InputError, match="control character"):
+        service.create_session(SALES_CSV, title="売上\x00")
+    session = service.create_session(SALES_CSV)
+    with pytest.raises(InputError, match="control character"):
+        service.run_turn(session.id, "売上の合計は？\x00")
+    with pytest.raises(InputError, match="empty"):
+        service.run_turn(session.id, "   ")
+    with pytest.raises(InputError, match="control character"):
+        service.snapshot(session.id, "\x00")
+    assert service.messages(session.id) == [] and service.store.list_turns(session.id) == []
+    assert service.run_turn(session.id, "売上金額の合計は？\n（税込）").status == "finalized"
+
+
+def test_a_turn_of_this_service_left_running_does_not_block_the_session(service: AnalysisService) -> None:
+    session = service.create_session(SALES_CSV)
+    stale = service.store.start_turn(session_id=session.id, question="記録に失敗した質問", owner=service._me)
+    assert service.run_turn(session.id, "売上金額の合計は？").status == "finalized"
+    statuses = {turn.id: turn.status for turn in service.store.list_turns(session.id)}
+    assert statuses[stale.id] == "error" and list(statuses.values()).count("finalized") == 1

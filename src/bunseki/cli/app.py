@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from bunseki.errors import BunsekiError, InputError
+from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 
 app = typer.Typer(
@@ -24,6 +30,10 @@ errors = Console(stderr=True)
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+
+WorkspaceRoot = Annotated[
+    Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces (and bunseki.db) are.")
+]
 
 
 def fail_usage(message: str) -> typer.Exit:
@@ -44,3 +54,18 @@ def print_json(payload: object) -> None:
     import json
 
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+@contextmanager
+def open_service(workspace_root: Path | None) -> Iterator[AnalysisService]:
+    """The service, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    service: AnalysisService | None = None
+    try:
+        service = AnalysisService(settings_for(workspace_root))
+        yield service
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
+    finally:
+        if service is not None:
+            service.close()

@@ -2,48 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from bunseki.cli.app import EXIT_FAILED, app, console, errors, print_json, settings_for
+from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, open_service, print_json
 from bunseki.cli.render import EXPORT_FORMATS, copy_export, data_table, sessions_table, steps_table
-from bunseki.errors import BunsekiError, InputError, NotFound
-from bunseki.service import AnalysisService
+from bunseki.errors import NotFound
 
 sessions_app = typer.Typer(help="List, show, export and delete saved sessions.", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")
 
-WorkspaceRoot = Annotated[
-    Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces (and bunseki.db) are.")
-]
 SessionId = Annotated[str, typer.Argument(help="The session's id, or the start of it (4+ characters).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-@contextmanager
-def _service(workspace_root: Path | None) -> Iterator[AnalysisService]:
-    """The service, with refusals printed as one line and exit status 1 (2 for bad input)."""
-    service: AnalysisService | None = None
-    try:
-        service = AnalysisService(settings_for(workspace_root))
-        yield service
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
-    finally:
-        if service is not None:
-            service.close()
 
 
 @sessions_app.command("list")
 def list_sessions(workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -> None:
     """The saved sessions, newest first."""
-    with _service(workspace_root) as service:
+    with open_service(workspace_root) as service:
         found = service.list_sessions()
     if as_json:
         print_json([record.model_dump(mode="json") for record in found])
@@ -56,7 +35,7 @@ def list_sessions(workspace_root: WorkspaceRoot = None, as_json: AsJson = False)
 @sessions_app.command("show")
 def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -> None:
     """A session: its data state, messages, steps, snapshots and reports."""
-    with _service(workspace_root) as service:
+    with open_service(workspace_root) as service:
         record = service.find_session(session)
         details: dict[str, Any] = {
             "session": record.model_dump(mode="json"),
@@ -94,7 +73,7 @@ def delete(
     workspace_root: WorkspaceRoot = None,
 ) -> None:
     """Delete a session, its records and its workspace."""
-    with _service(workspace_root) as service:
+    with open_service(workspace_root) as service:
         record = service.find_session(session)
         if not yes and not typer.confirm(f"Delete session {record.id[:8]} ({record.title}) and its files?"):
             raise typer.Exit(EXIT_FAILED)
@@ -115,7 +94,7 @@ def export(
     if fmt not in EXPORT_FORMATS:
         errors.print(f"[bold red]Error:[/] --format must be one of {', '.join(EXPORT_FORMATS)}")
         raise typer.Exit(2)
-    with _service(workspace_root) as service:
+    with open_service(workspace_root) as service:
         record = service.find_session(session)
         try:
             written = copy_export(service, record, fmt, output)

@@ -23,7 +23,7 @@ import pandas as pd
 from pyarrow import ArrowException
 
 from bunseki.data.encoding import detect_encoding
-from bunseki.errors import DataLoadError
+from bunseki.errors import DataLoadError, UnsupportedFileType
 
 TableFormat = Literal["csv", "tsv", "excel", "parquet"]
 Column = pd.Series
@@ -126,7 +126,8 @@ def load_table(path: Path, *, max_bytes: int | None = None) -> LoadedTable:
     """
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise _error(path, f"has an unsupported file type ({suffix or 'no extension'}). {_supported()}")
+        message = f"{path.name} has an unsupported file type ({suffix or 'no extension'}). {_supported()}"
+        raise UnsupportedFileType(message, path=str(path))
     raw = _read_bytes(path, max_bytes)
     if not raw.strip():
         raise _error(path, _EMPTY)

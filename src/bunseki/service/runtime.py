@@ -41,6 +41,8 @@ class TurnResult:
     error: str | None = None
     data_state: str | None = None
     messages: list[AnyMessage] = field(default_factory=list)
+    turn_id: str | None = None  # set when the turn belongs to a stored session
+    turn_number: int | None = None
 
     @property
     def report_path(self) -> Path | None:

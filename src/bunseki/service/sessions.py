@@ -9,15 +9,18 @@ next time the session is opened, and the data state is rebuilt from the recorded
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import socket
 import tempfile
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 import pandas as pd
 from langchain_core.messages import AnyMessage, HumanMessage
@@ -26,16 +29,26 @@ from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
 from bunseki.data.load import SUPPORTED_SUFFIXES
-from bunseki.errors import BunsekiError, Conflict, DataLoadError, NotFound, SessionBusy
+from bunseki.errors import (
+    BunsekiError,
+    Conflict,
+    InputError,
+    NotFound,
+    SessionBusy,
+    UnsupportedFileType,
+    UploadTooLarge,
+)
 from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import add_data_file, new_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
+from bunseki.service.users import Accounts
 from bunseki.settings import Settings
 from bunseki.state import RESET, RESTORE, AppliedStep, DataState
 from bunseki.store import (
     ArtifactKind,
+    ArtifactRecord,
     FinishedStatus,
     MessageRecord,
     ReportRecord,
@@ -54,6 +67,8 @@ FAILED = {
     "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
     "en": "(Something went wrong while answering this question. Please ask again.)",
 }
+UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tabs and line breaks are fine
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
 UPLOAD_SUFFIXES: tuple[str, ...] = SUPPORTED_SUFFIXES  # the file types create_session reads
@@ -68,14 +83,16 @@ class AnalysisService:
         *,
         store: Store | None = None,
         brains: Callable[[str], Brain] | None = None,
-        max_open: int = 8,
+        max_open: int | None = None,
     ) -> None:
         """``brains`` makes the brain for a session's model spec (default: `create_brain`)."""
         self.settings = settings or Settings()
         self._owns_store = store is None
         self.store = store or Store.from_settings(self.settings)
         self.brains = brains or (lambda spec: create_brain(spec, self.settings))
-        self.max_open = max_open
+        self.accounts = Accounts(self.store)
+        self._me = f"{_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
+        self.max_open = max_open or self.settings.open_sessions
         self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
         # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
         # each with the position of the session's last step when it was built.
@@ -105,6 +122,7 @@ class AnalysisService:
         self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
     ) -> SessionRecord:
         """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
+        title = _text(title, "the title") if title is not None else None
         table = load_table(data_file)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
@@ -126,23 +144,23 @@ class AnalysisService:
 
     def create_session_from_upload(
         self,
-        file_name: str,
-        content: bytes,
+        file_name: str | None,
+        content: bytes | BinaryIO,
         *,
         title: str | None = None,
         user_id: str | None = None,
         model: str | None = None,
+        max_bytes: int | None = None,
     ) -> SessionRecord:
         """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
 
-        Only the last component of ``file_name`` is used, so a name cannot point anywhere else.
+        Only the last component of ``file_name`` is used, so a name cannot point anywhere else; the
+        type is checked before anything is written, and a stream is copied only up to ``max_bytes``.
         """
-        name = PurePosixPath(file_name.replace("\\", "/")).name.strip()
-        if not name or name in (".", ".."):
-            raise DataLoadError(f"the uploaded file has no usable name ({file_name!r}): name it like data.csv")
+        name = upload_name(file_name)
         with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
             path = Path(directory) / name
-            path.write_bytes(content)
+            _write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
             return self.create_session(path, title=title, user_id=user_id, model=model)
 
     def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
@@ -199,11 +217,12 @@ class AnalysisService:
     ) -> TurnResult:
         """Answer one message; turns of a session never overlap (SessionBusy)."""
         record = self.store.get_session(session_id, user_id=user_id)
+        message = _text(message, "the message")
         with self._session_lock(session_id):
             runtime = self._runtime(record)
             self._refuse_if_running_elsewhere(session_id)
             history = self._history(session_id)
-            turn = self.store.start_turn(session_id=session_id, question=message, owner=_owner())
+            turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
                 on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
@@ -215,18 +234,13 @@ class AnalysisService:
                     record_step=self._step_log(session_id, turn.id),
                     on_event=on_event,
                 )
+                result.turn_id, result.turn_number = turn.id, turn.number
+                self._record_result(session_id, turn.id, result)
+                finished: FinishedStatus = "error" if result.status == "running" else result.status
+                self.store.finish_turn(turn.id, status=finished, error=result.error)
             except BaseException as exc:  # the turn is over either way: say so in the record
-                status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
-                self.store.finish_turn(turn.id, status=status, error=f"{type(exc).__name__}: {exc}")
-                self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
-                notice = INTERRUPTED if status == "interrupted" else FAILED
-                self.store.add_message(
-                    session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn.id
-                )
+                self._abandon(session_id, turn.id, message, exc)
                 raise
-            self._record_result(session_id, turn.id, result)
-            finished: FinishedStatus = "error" if result.status == "running" else result.status
-            self.store.finish_turn(turn.id, status=finished, error=result.error)
             self.store.touch_session(session_id)
             if on_event:
                 on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
@@ -260,6 +274,33 @@ class AnalysisService:
     def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
         self.store.get_session(session_id, user_id=user_id)
         return self.store.list_steps(session_id)
+
+    def turn_steps(self, session_id: str, turn_id: str) -> list[StepRecord]:
+        """The steps one turn executed, in order."""
+        return [step for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
+
+    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactRecord]:
+        self.store.get_session(session_id, user_id=user_id)
+        return self.store.list_artifacts(session_id)
+
+    def artifact_path(self, session_id: str, name: str, *, user_id: str | None = None) -> Path:
+        """The file of a recorded artifact or report file, never anything outside the workspace.
+
+        Code in the sandbox can leave symbolic links in the workspace, so the name must be one the
+        session recorded and the resolved file must still lie inside the workspace.
+        """
+        record = self.store.get_session(session_id, user_id=user_id)
+        workspace = Path(record.workspace).resolve()
+        recorded = {artifact.path for artifact in self.store.list_artifacts(session_id)}
+        for report in self.store.list_reports(session_id):
+            recorded.update(p for p in (report.markdown_path, report.html_path, report.notebook_path) if p)
+        missing = NotFound(f"this session has no artifact '{name}'")
+        if name not in recorded:
+            raise missing
+        path = workspace / name
+        if path.is_symlink() or not path.resolve().is_relative_to(workspace) or not path.is_file():
+            raise missing
+        return path
 
     def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
         self.store.get_session(session_id, user_id=user_id)
@@ -296,6 +337,7 @@ class AnalysisService:
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
         record = self.store.get_session(session_id, user_id=user_id)
+        name = _text(name, "a snapshot name")
         with self._session_lock(session_id):
             state = self._current_state(record)
             path = state.write_snapshot()
@@ -444,9 +486,10 @@ class AnalysisService:
         runtime.start()
         with self._guard:
             self._open[record.id] = runtime
-            while len(self._open) > self.max_open:
-                _, oldest = self._open.popitem(last=False)
-                oldest.close()
+            idle = [key for key in self._open if key != record.id and not self._busy(key)]
+            closing = [self._open.pop(key) for key in idle[: max(0, len(self._open) - self.max_open)]]
+        for runtime_ in closing:  # only idle ones: a session in a turn keeps its sandbox
+            runtime_.close()
         return runtime
 
     def _load_state(self, record: SessionRecord, *, take: bool = False) -> tuple[LoadedTable, DataState]:
@@ -477,6 +520,10 @@ class AnalysisService:
                 while len(self._rebuilt) > self.max_open:
                     self._rebuilt.popitem(last=False)
         return table, state
+
+    def _busy(self, session_id: str) -> bool:
+        lock = self._locks.get(session_id)
+        return lock is not None and lock.locked()
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
@@ -520,7 +567,7 @@ class AnalysisService:
                 html_path=str(saved.html_path.relative_to(workspace)),
                 notebook_path=str(saved.notebook_path.relative_to(workspace)),
             )
-        reply = result.answer or result.question or result.error or ""
+        reply = (result.answer or result.question or result.error or "").replace("\x00", "")
         if reply:
             self.store.add_message(session_id=session_id, role="assistant", content=reply, turn_id=turn_id)
         if result.status == "asked" and result.question:
@@ -528,9 +575,23 @@ class AnalysisService:
                 question=_last_user(result.messages), reason=result.question, source="analyst", session_id=session_id
             )
 
+    def _abandon(self, session_id: str, turn_id: str, message: str, exc: BaseException) -> None:
+        """Record a turn that broke off; a failure to record it must not hide the reason it broke."""
+        status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
+        self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
+        with suppress(BunsekiError):
+            self.store.finish_turn(turn_id, status=status, error=f"{type(exc).__name__}: {exc}")
+            notice = INTERRUPTED if status == "interrupted" else FAILED
+            self.store.add_message(
+                session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn_id
+            )
+
     def _refuse_if_running_elsewhere(self, session_id: str) -> None:
+        """Called holding the session's lock: a turn of ours still marked running is one that broke off."""
         for turn in self.store.running_turns(session_id):
-            if turn.owner and _alive(turn.owner):
+            if turn.owner == self._me:
+                self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
+            elif turn.owner and _alive(turn.owner):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
@@ -547,6 +608,40 @@ class AnalysisService:
             )
 
 
+def upload_name(file_name: str | None) -> str:
+    """The uploaded file's own name, without directories or characters file systems refuse."""
+    name = UNSAFE_NAME.sub("_", PurePosixPath((file_name or "").replace("\\", "/")).name).strip(" .")
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFileType(
+            f"'{file_name or ''}' is not a file type Bunseki reads ({suffix or 'no extension'}); "
+            f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    return (PurePosixPath(name).stem[:150] or "data") + suffix
+
+
+def _write_limited(path: Path, source: BinaryIO, max_bytes: int | None) -> None:
+    written = 0
+    with path.open("wb") as target:
+        while chunk := source.read(1 << 20):
+            written += len(chunk)
+            if max_bytes is not None and written > max_bytes:
+                raise UploadTooLarge(
+                    f"the file is larger than this server accepts ({max_bytes >> 20} MB, BUNSEKI_MAX_UPLOAD_MB); "
+                    "send a smaller extract, for example as Parquet"
+                )
+            target.write(chunk)
+
+
+def _text(value: str, what: str) -> str:
+    """Text a person typed, refused if blank or holding control characters no database keeps alike."""
+    if not value.strip():
+        raise InputError(f"{what} is empty")
+    if CONTROL.search(value):
+        raise InputError(f"{what} contains a control character (such as NUL); remove it and try again")
+    return value
+
+
 def _owner() -> str:
     """This process, uniquely: host, pid and start time (pids are reused, start times are not)."""
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
@@ -561,8 +656,7 @@ def _start_time(pid: int) -> str:
 
 
 def _alive(owner: str) -> bool:
-    host, _, rest = owner.partition(":")
-    pid, _, started = rest.partition(":")
+    host, pid, started, *_ = [*owner.split(":"), "", ""]
     if host != socket.gethostname() or not pid.isdigit():
         return True  # another machine's process: cannot tell, so do not take its turn away
     return _start_time(int(pid)) == started

@@ -17,11 +17,11 @@ from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel
 from sqlalchemy import Select, delete, func, select
-from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import InstrumentedAttribute, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
 
-from bunseki.errors import Conflict, NotFound, SessionBusy, StorageError
+from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, StorageError
 from bunseki.settings import Settings
 from bunseki.store import db as database
 from bunseki.store.models import (
@@ -449,6 +449,10 @@ class Store:
             raise Conflict(f"The change clashed with another made at the same time ({reason}); try again.") from error
         except (OperationalError, InterfaceError) as error:
             raise self._unavailable(error) from error
+        except DataError as error:  # a value the database cannot hold, e.g. a NUL character (PostgreSQL)
+            reason = str(error.orig or error).strip().splitlines()[0]
+            message = f"The database cannot store this value ({reason}); change it and try again."
+            raise InputError(message) from error
 
     def _unavailable(self, error: OperationalError | InterfaceError) -> StorageError:
         reason = str(error.orig or error).strip().splitlines()[0]

@@ -1,0 +1,90 @@
+"""The FastAPI application: seed 001's analysis service over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from http import HTTPStatus
+
+from fastapi import FastAPI, Request, Response
+
+from bunseki.api import problems
+from bunseki.api.routes import chat, data, health, sessions
+from bunseki.api.schemas import Problem
+from bunseki.service import AnalysisService
+from bunseki.settings import Settings
+
+DESCRIPTION = """\
+Conversational data analysis: upload a table, ask in Japanese or English, get answers whose every
+number comes from code that ran in a sandbox. Every request needs `Authorization: Bearer <key>`
+(`bunseki users create NAME` makes one) unless the server runs in single-user mode on loopback.
+Errors are RFC 9457 problem documents (`application/problem+json`).
+"""
+UPLOAD_SLACK = 1 << 16  # multipart headers and the form's other fields
+
+
+def create_app(settings: Settings | None = None, *, service: AnalysisService | None = None) -> FastAPI:
+    """The app; it opens (and at shutdown closes) its own service unless one is given."""
+    settings = service.settings if service is not None else (settings or Settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = getattr(app.state, "service", None) is None
+        if owned:
+            app.state.service = AnalysisService(settings)
+        try:
+            yield
+        finally:
+            if owned:
+                app.state.service.close()
+                app.state.service = None
+
+    app = FastAPI(
+        title="Bunseki API",
+        version=_version(),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url="/docs",
+        openapi_url="/openapi.json",
+    )
+    app.state.service = service
+    app.state.single_user = settings.api_single_user
+    problems.install(app)
+    for module in (sessions, chat, data, health):
+        app.include_router(module.router)
+    _limit_uploads(app, settings.max_upload_mb << 20)
+    _document_problems(app)
+    return app
+
+
+def _limit_uploads(app: FastAPI, limit: int) -> None:
+    """Refuse an announced oversized body before reading it (the upload itself is checked too)."""
+
+    @app.middleware("http")
+    async def announced_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length", "")
+        if request.method == "POST" and length.isdigit() and int(length) > limit + UPLOAD_SLACK:
+            detail = f"the request is larger than this server accepts ({limit >> 20} MB, BUNSEKI_MAX_UPLOAD_MB)"
+            return problems.response(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, detail, request)
+        return await call_next(request)
+
+
+def _document_problems(app: FastAPI) -> None:
+    """Put the Problem schema the routes' error responses refer to into the OpenAPI document."""
+    default = app.openapi
+
+    def openapi() -> dict[str, object]:
+        if app.openapi_schema is None:
+            schema = default()
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("bunseki")

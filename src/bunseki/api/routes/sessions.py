@@ -1,0 +1,67 @@
+"""Sessions: upload a data file to start one; list, read and delete them; their messages and steps."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, Response, UploadFile
+
+from bunseki.api.deps import Language, Service, SessionId, User
+from bunseki.api.problems import responses
+from bunseki.api.schemas import Message, Session, SessionSummary, Step
+
+PREFIX = "/api/v1/analysis/sessions"
+router = APIRouter(prefix=PREFIX, tags=["sessions"], responses=responses(401, 422))
+
+
+@router.post("", status_code=201, responses=responses(409, 413, 415))
+def create_session(
+    service: Service,
+    user: User,
+    language: Language,
+    file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
+    title: Annotated[str | None, Form(max_length=200, description="Defaults to the file's name.")] = None,
+    model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+) -> Session:
+    """Start a session on an uploaded data file (its encoding and delimiter are detected)."""
+    record = service.create_session_from_upload(
+        file.filename,
+        file.file,
+        title=(title or "").strip() or None,
+        user_id=user,
+        model=model,
+        max_bytes=service.settings.max_upload_mb << 20,
+    )
+    return Session.of(record, service.data_state(record.id, user_id=user, language=language))
+
+
+@router.get("")
+def list_sessions(service: Service, user: User) -> list[SessionSummary]:
+    """Your sessions, the most recently used first."""
+    return [SessionSummary.of(record) for record in service.list_sessions(user_id=user)]
+
+
+@router.get("/{session_id}", responses=responses(404))
+def get_session(session_id: SessionId, service: Service, user: User, language: Language) -> Session:
+    """A session with the overview of its current data."""
+    record = service.get_session(session_id, user_id=user)
+    return Session.of(record, service.data_state(session_id, user_id=user, language=language))
+
+
+@router.delete("/{session_id}", status_code=204, responses=responses(404, 409))
+def delete_session(session_id: SessionId, service: Service, user: User) -> Response:
+    """Delete a session: its messages, steps, snapshots, reports and files."""
+    service.delete_session(session_id, user_id=user)
+    return Response(status_code=204)
+
+
+@router.get("/{session_id}/messages", responses=responses(404))
+def messages(session_id: SessionId, service: Service, user: User) -> list[Message]:
+    """The conversation so far, oldest first."""
+    return [Message.of(record) for record in service.messages(session_id, user_id=user)]
+
+
+@router.get("/{session_id}/steps", responses=responses(404))
+def steps(session_id: SessionId, service: Service, user: User) -> list[Step]:
+    """Every operation on the data (tools, code, snapshots, restores, resets), oldest first."""
+    return [Step.of(record) for record in service.steps(session_id, user_id=user)]

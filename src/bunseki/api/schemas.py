@@ -1,0 +1,170 @@
+"""What the API sends and receives: the JSON shapes its OpenAPI schema documents."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bunseki.report.models import ReportOutput
+from bunseki.store import MessageRecord, SessionRecord, SnapshotRecord, StepRecord
+
+TurnStatus = Literal["finalized", "asked", "limit_reached", "error"]
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details: every error response has this shape (application/problem+json)."""
+
+    type: str = Field(default="about:blank", description="A URI naming the kind of problem.")
+    title: str = Field(description="The kind of problem, in a few words.")
+    status: int
+    detail: str | None = Field(default=None, description="What went wrong this time, and what to do.")
+    instance: str | None = Field(default=None, description="The request path.")
+    errors: list[dict[str, Any]] | None = Field(default=None, description="Validation errors, one per field.")
+
+
+class Dataset(BaseModel):
+    """The uploaded data file and the data as it stands now (seed 001's overview)."""
+
+    name: str
+    format: str
+    encoding: str | None
+    rows: int = Field(description="Rows of the current data.")
+    column_count: int
+    columns: list[str]
+    dtypes: dict[str, str]
+    numeric_columns: list[str]
+    datetime_columns: list[str]
+    categorical_columns: list[str]
+    memory_bytes: int
+    original_rows: int
+    is_original: bool = Field(description="Whether the current data is the data as uploaded.")
+    state: str = Field(description="The active data state in one line (Japanese or English).")
+    steps: list[str] = Field(description="What changed the data since the original, in order.")
+
+
+class Session(BaseModel):
+    id: str
+    title: str
+    model: str
+    dataset: Dataset
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, record: SessionRecord, overview: dict[str, Any]) -> Session:
+        dataset = Dataset(
+            name=record.dataset_name, format=record.dataset_format, encoding=record.dataset_encoding, **overview
+        )
+        return cls(
+            id=record.id,
+            title=record.title,
+            model=record.model,
+            dataset=dataset,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+        )
+
+
+class SessionSummary(BaseModel):
+    """A session in a list: no overview, which would mean reading every data file."""
+
+    id: str
+    title: str
+    model: str
+    dataset_name: str
+    dataset_rows: int = Field(description="Rows of the data as uploaded.")
+    dataset_columns: int
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, record: SessionRecord) -> SessionSummary:
+        return cls.model_validate(record.model_dump())
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message: str = Field(min_length=1, max_length=20_000, description="The question, in Japanese or English.")
+
+
+class Step(BaseModel):
+    """One operation on the data (a tool, code, a reset, a restore, a snapshot)."""
+
+    position: int
+    step_type: str
+    parameters: dict[str, Any]
+    result: Any
+    rows_before: int | None
+    rows_after: int | None
+    changes_data: bool
+    duration_s: float
+    turn_id: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, record: StepRecord) -> Step:
+        return cls.model_validate(record.model_dump())
+
+
+class Artifact(BaseModel):
+    name: str = Field(description="The path inside the session's workspace.")
+    kind: str
+    url: str
+
+
+class ChatResponse(BaseModel):
+    """Seed 001's answer to a chat message, with the report and files the turn produced."""
+
+    message: str = Field(description="The answer, the question back to the person, or what went wrong.")
+    status: TurnStatus
+    steps_executed: list[Step]
+    report: ReportOutput | None
+    artifacts: list[Artifact]
+    data_state: str | None = Field(default=None, description="The active data state after the turn.")
+
+
+class Message(BaseModel):
+    position: int
+    role: Literal["user", "assistant"]
+    content: str
+    turn_id: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, record: MessageRecord) -> Message:
+        return cls.model_validate(record.model_dump())
+
+
+class SnapshotRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200, pattern=r"\S", description="A name to find it by.")
+
+
+class Snapshot(BaseModel):
+    id: str
+    name: str
+    rows: int
+    columns: int
+    step_position: int
+    created_at: datetime
+
+    @classmethod
+    def of(cls, record: SnapshotRecord) -> Snapshot:
+        return cls.model_validate(record.model_dump())
+
+
+class DataStateChange(BaseModel):
+    """The step a restore or reset recorded, and the data state it left."""
+
+    step: Step
+    data_state: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    database: str = Field(description="The database backend in use (sqlite or postgresql).")
