@@ -1,5 +1,5 @@
 # Bunseki — everything goes through `make setup`, which is idempotent.
-#   make demo    set up, then run the demo on the bundled Japanese sample data
+#   make demo    set up, then run the demo on the bundled Japanese sample data; says how to open the UI
 #   make test    set up, then run the whole test suite
 #   make bench   set up, then run the benchmarks
 #   make lint    ruff + mypy
@@ -14,8 +14,9 @@ PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL.
-APT_PACKAGES := bubblewrap libseccomp2 postgresql
+# bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL;
+# chromium, chromium-driver: the web UI's end-to-end test (headless); fonts-ipafont-gothic: Japanese in it.
+APT_PACKAGES := bubblewrap libseccomp2 postgresql chromium chromium-driver fonts-ipafont-gothic
 WORKSPACE_ROOT ?= workspace
 
 .PHONY: help setup system-packages demo test test-unprivileged bench lint format clean
@@ -57,6 +58,10 @@ demo: setup
 	@echo "bunseki analyze src/bunseki/samples/sales_cp932.csv \"$(DEMO_QUESTION)\"  (offline, no API key)"
 	@$(BIN)/bunseki analyze src/bunseki/samples/sales_cp932.csv "$(DEMO_QUESTION)" \
 		--workspace-root $(WORKSPACE_ROOT)
+	@echo
+	@echo "ブラウザで使う / In the browser:"
+	@echo "    $(BIN)/bunseki ui        (or: bunseki ui, with .venv activated; --host/--port to change)"
+	@echo "    then open http://127.0.0.1:8501 and upload src/bunseki/samples/sales_cp932.csv"
 
 # The store's tests also run on a private PostgreSQL server (scripts/postgres.sh), stopped
 # afterwards whatever pytest's outcome; without one, they run on SQLite only.

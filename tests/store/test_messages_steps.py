@@ -96,3 +96,22 @@ def test_appending_to_an_unknown_session_or_a_foreign_turn_is_not_found(
         store.add_step(session_id=mine.id, step_type="code", parameters={}, result=None, turn_id=foreign.id)
     assert store.list_messages(mine.id) == []
     assert store.list_steps(mine.id) == []
+
+
+def test_clearing_messages_keeps_turns_and_steps(store: Store, make_session: Callable[..., SessionRecord]) -> None:
+    session, other = make_session(), make_session()
+    turn = store.start_turn(session_id=session.id, question="売上は？", owner="a")
+    store.add_message(session_id=session.id, role="user", content="売上は？", turn_id=turn.id)
+    store.add_message(session_id=session.id, role="assistant", content="1,234万円です。", turn_id=turn.id)
+    store.add_step(session_id=session.id, step_type="code", parameters={}, result=None, turn_id=turn.id)
+    kept = store.add_message(session_id=other.id, role="user", content="こんにちは")
+
+    assert store.clear_messages(session.id) == 2
+    assert store.list_messages(session.id) == []
+    assert [t.id for t in store.list_turns(session.id)] == [turn.id]
+    assert len(store.list_steps(session.id)) == 1
+    assert store.list_messages(other.id) == [kept]
+    again = store.add_message(session_id=session.id, role="user", content="続きです")
+    assert again.position == 1
+    with pytest.raises(NotFound):
+        store.clear_messages("no-such-session")

@@ -2,16 +2,19 @@
 
 from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
+from bunseki.service.conversation import Exchange
 from bunseki.service.runtime import Event, TurnResult
-from bunseki.service.sessions import AnalysisService, DataFormat, ReportFormat
+from bunseki.service.sessions import UPLOAD_SUFFIXES, AnalysisService, DataFormat, ReportFormat
 from bunseki.service.users import Accounts
 
 __all__ = [
+    "UPLOAD_SUFFIXES",
     "Accounts",
     "AnalysisService",
     "AnalysisSession",
     "DataFormat",
     "Event",
+    "Exchange",
     "ReportFormat",
     "TurnResult",
     "run_cell",

@@ -9,25 +9,38 @@ next time the session is opened, and the data state is rebuilt from the recorded
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import socket
+import tempfile
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
-from typing import Any, Literal
+from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO, Literal
 
+import pandas as pd
 from langchain_core.messages import AnyMessage, HumanMessage
 
 from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
-from bunseki.errors import BunsekiError, Conflict, InputError, NotFound, SessionBusy
-from bunseki.llm import create_brain
+from bunseki.data.load import SUPPORTED_SUFFIXES
+from bunseki.errors import (
+    BunsekiError,
+    Conflict,
+    InputError,
+    NotFound,
+    SessionBusy,
+    UnsupportedFileType,
+    UploadTooLarge,
+)
+from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
@@ -54,9 +67,11 @@ FAILED = {
     "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
     "en": "(Something went wrong while answering this question. Please ask again.)",
 }
+UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tabs and line breaks are fine
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
+UPLOAD_SUFFIXES: tuple[str, ...] = SUPPORTED_SUFFIXES  # the file types create_session reads
 
 
 class AnalysisService:
@@ -79,6 +94,9 @@ class AnalysisService:
         self._me = f"{_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
         self.max_open = max_open or self.settings.open_sessions
         self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
+        # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
+        # each with the position of the session's last step when it was built.
+        self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -94,6 +112,7 @@ class AnalysisService:
             for runtime in self._open.values():
                 runtime.close()
             self._open.clear()
+            self._rebuilt.clear()
         if self._owns_store:
             self.store.close()
 
@@ -123,6 +142,27 @@ class AnalysisService:
         )
         return record
 
+    def create_session_from_upload(
+        self,
+        file_name: str | None,
+        content: bytes | BinaryIO,
+        *,
+        title: str | None = None,
+        user_id: str | None = None,
+        model: str | None = None,
+        max_bytes: int | None = None,
+    ) -> SessionRecord:
+        """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
+
+        Only the last component of ``file_name`` is used, so a name cannot point anywhere else; the
+        type is checked before anything is written, and a stream is copied only up to ``max_bytes``.
+        """
+        name = upload_name(file_name)
+        with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
+            path = Path(directory) / name
+            _write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
+            return self.create_session(path, title=title, user_id=user_id, model=model)
+
     def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
         return self.store.get_session(session_id, user_id=user_id)
 
@@ -141,6 +181,19 @@ class AnalysisService:
     def list_sessions(self, *, user_id: str | None = None) -> list[SessionRecord]:
         return self.store.list_sessions(user_id=user_id)
 
+    def available_models(self) -> list[str]:
+        """Model specs worth offering: offline first, then the configured model and providers with keys."""
+        return available_models(self.settings)
+
+    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> SessionRecord:
+        """Answer the session's next turns with ``model`` (ConfigurationError if it cannot be used)."""
+        self.store.get_session(session_id, user_id=user_id)
+        self.brains(model)  # refuse a bad model spec or a missing key before anything changes
+        with self._session_lock(session_id):
+            record = self.store.touch_session(session_id, model=model)
+            self._discard(session_id)  # the next turn opens the session with the new brain
+            return record
+
     def delete_session(self, session_id: str, *, user_id: str | None = None) -> None:
         """Forget a session: its rows, and its workspace on disk."""
         record = self.store.get_session(session_id, user_id=user_id)
@@ -148,6 +201,7 @@ class AnalysisService:
             runtime = self._open.pop(session_id, None)
             if runtime is not None:
                 runtime.close()
+            self._rebuilt.pop(session_id, None)
             self.store.delete_session(session_id, user_id=user_id)
         _remove_tree(Path(record.workspace), self.settings.workspace_root)
 
@@ -196,6 +250,26 @@ class AnalysisService:
         self.store.get_session(session_id, user_id=user_id)
         self._mark_interrupted(session_id)
         return self.store.list_messages(session_id)
+
+    def clear_history(self, session_id: str, *, user_id: str | None = None) -> int:
+        """Forget the conversation, so the next turn starts afresh; the data state, its steps,
+        snapshots and reports stay. Returns how many messages were forgotten."""
+        self.store.get_session(session_id, user_id=user_id)
+        with self._session_lock(session_id):
+            self._refuse_if_running_elsewhere(session_id)
+            return self.store.clear_messages(session_id)
+
+    def conversation(self, session_id: str, *, user_id: str | None = None) -> list[Exchange]:
+        """The messages grouped by question, each with its report (and its files) and data steps."""
+        record = self.store.get_session(session_id, user_id=user_id)
+        messages = self.messages(session_id)
+        return build_exchanges(
+            Path(record.workspace),
+            messages,
+            self.store.list_turns(session_id),
+            self.store.list_reports(session_id),
+            self.store.list_steps(session_id),
+        )
 
     def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
         self.store.get_session(session_id, user_id=user_id)
@@ -254,6 +328,11 @@ class AnalysisService:
             "memory_bytes": int(frame.memory_usage(deep=True).sum()),
             "original_rows": int(state.original.shape[0]),
         }
+
+    def preview(self, session_id: str, rows: int = 20, *, user_id: str | None = None) -> pd.DataFrame:
+        """The first ``rows`` rows of the current data (a copy)."""
+        state = self._current_state(self.store.get_session(session_id, user_id=user_id))
+        return state.current.head(max(rows, 0)).copy()
 
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
@@ -396,7 +475,7 @@ class AnalysisService:
                 self._open.move_to_end(record.id)
                 return runtime
         self._mark_interrupted(record.id)
-        table, state = self._load_state(record)
+        table, state = self._load_state(record, take=True)
         runtime = SessionRuntime(
             table=table,
             workspace=Path(record.workspace),
@@ -413,17 +492,33 @@ class AnalysisService:
             runtime_.close()
         return runtime
 
-    def _load_state(self, record: SessionRecord) -> tuple[LoadedTable, DataState]:
-        """The session's data as uploaded and as it stands after its recorded steps."""
+    def _load_state(self, record: SessionRecord, *, take: bool = False) -> tuple[LoadedTable, DataState]:
+        """The session's data as uploaded and as it stands after its recorded steps.
+
+        Kept for the next call while no step is added; ``take`` hands it over (to a runtime)
+        instead, so that no two owners change the same state.
+        """
+        recorded = self.store.list_steps(record.id)
+        latest = recorded[-1].position if recorded else 0
+        with self._guard:
+            kept = self._rebuilt.pop(record.id, None) if take else self._rebuilt.get(record.id)
+        if kept is not None and kept[0] == latest:
+            return kept[1], kept[2]
         workspace = Path(record.workspace)
         table = load_table(workspace / record.dataset_path)
         state = DataState(table.frame, workspace, source=record.dataset_name)
         steps = [
             AppliedStep(position=step.position, step_type=step.step_type, parameters=step.parameters)
-            for step in self.store.list_steps(record.id)
+            for step in recorded
             if step.changes_data
         ]
         state.rebuild(steps)
+        if not take:
+            with self._guard:
+                self._rebuilt[record.id] = (latest, table, state)
+                self._rebuilt.move_to_end(record.id)
+                while len(self._rebuilt) > self.max_open:
+                    self._rebuilt.popitem(last=False)
         return table, state
 
     def _busy(self, session_id: str) -> bool:
@@ -431,7 +526,7 @@ class AnalysisService:
         return lock is not None and lock.locked()
 
     def _current_state(self, record: SessionRecord) -> DataState:
-        """The data state, from the open runtime or rebuilt without starting a sandbox."""
+        """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
@@ -511,6 +606,31 @@ class AnalysisService:
                 content=INTERRUPTED[detect_language(turn.question)],
                 turn_id=turn.id,
             )
+
+
+def upload_name(file_name: str | None) -> str:
+    """The uploaded file's own name, without directories or characters file systems refuse."""
+    name = UNSAFE_NAME.sub("_", PurePosixPath((file_name or "").replace("\\", "/")).name).strip(" .")
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFileType(
+            f"'{file_name or ''}' is not a file type Bunseki reads ({suffix or 'no extension'}); "
+            f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    return (PurePosixPath(name).stem[:150] or "data") + suffix
+
+
+def _write_limited(path: Path, source: BinaryIO, max_bytes: int | None) -> None:
+    written = 0
+    with path.open("wb") as target:
+        while chunk := source.read(1 << 20):
+            written += len(chunk)
+            if max_bytes is not None and written > max_bytes:
+                raise UploadTooLarge(
+                    f"the file is larger than this server accepts ({max_bytes >> 20} MB, BUNSEKI_MAX_UPLOAD_MB); "
+                    "send a smaller extract, for example as Parquet"
+                )
+            target.write(chunk)
 
 
 def _text(value: str, what: str) -> str:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, delete, func, select
 from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import InstrumentedAttribute, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
@@ -281,6 +281,12 @@ class Store:
             query = query.limit(last)
         with self._transaction() as db:
             return _records(db, query, MessageRecord)[::-1]
+
+    def clear_messages(self, session_id: str) -> int:
+        """Forget the session's conversation (its turns, steps and reports stay); returns how many went."""
+        with self._transaction() as db:
+            _session_row(db, session_id, lock=True)
+            return len(db.execute(delete(Message).where(Message.session_id == session_id).returning(Message.id)).all())
 
     # --- steps ---
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from tempfile import TemporaryDirectory
 from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Response, UploadFile
@@ -11,7 +9,6 @@ from fastapi import APIRouter, File, Form, Response, UploadFile
 from bunseki.api.deps import Language, Service, SessionId, User
 from bunseki.api.problems import responses
 from bunseki.api.schemas import Message, Session, SessionSummary, Step
-from bunseki.api.upload import save_upload
 
 PREFIX = "/api/v1/analysis/sessions"
 router = APIRouter(prefix=PREFIX, tags=["sessions"], responses=responses(401, 422))
@@ -27,10 +24,14 @@ def create_session(
     model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
 ) -> Session:
     """Start a session on an uploaded data file (its encoding and delimiter are detected)."""
-    limit = service.settings.max_upload_mb << 20
-    with TemporaryDirectory(prefix="bunseki-upload-") as directory:
-        path = save_upload(file.file, file.filename, Path(directory), limit)
-        record = service.create_session(path, title=(title or "").strip() or None, user_id=user, model=model)
+    record = service.create_session_from_upload(
+        file.filename,
+        file.file,
+        title=(title or "").strip() or None,
+        user_id=user,
+        model=model,
+        max_bytes=service.settings.max_upload_mb << 20,
+    )
     return Session.of(record, service.data_state(record.id, user_id=user, language=language))
 
 

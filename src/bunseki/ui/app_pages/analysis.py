@@ -1,0 +1,5 @@
+"""The analysis chat page (seed 000)."""
+
+from bunseki.ui.analysis import show
+
+show()

@@ -1,0 +1,76 @@
+"""What the pages share: the service (one per server process), the language, and the browser
+session's state (the open session, the turn being answered, thought processes seen here)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import streamlit as st
+
+from bunseki.errors import NotFound
+from bunseki.service import AnalysisService, TurnResult
+from bunseki.settings import Settings
+from bunseki.store import SessionRecord
+from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
+
+KEY_LANGUAGE = "language"
+KEY_SESSION = "session_id"
+KEY_PENDING = "pending_turn"
+KEY_THOUGHTS = "thoughts"
+KEY_UPLOADS = "uploads"  # bumped to give the file uploader a fresh, empty widget
+KEY_NEW_MODEL = "new_session_model"
+
+
+def _close(service: Any) -> None:
+    if isinstance(service, AnalysisService):
+        service.close()
+
+
+@st.cache_resource(show_spinner=False, on_release=_close)
+def _open_service(where: str, _settings: Settings) -> AnalysisService:
+    """One service per workspace and database for the whole server: sessions and sandboxes are shared."""
+    return AnalysisService(_settings)
+
+
+def get_service() -> AnalysisService:
+    """The service for the settings in force (raises StorageError when the database cannot be used)."""
+    settings = Settings()
+    return _open_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
+
+
+def language() -> Language:
+    """The interface language: the person's choice, else what the browser asks for."""
+    chosen = st.session_state.get(KEY_LANGUAGE)
+    if chosen not in LANGUAGES:
+        chosen = browser_language(st.context.locale, st.context.headers.get("Accept-Language"))
+        st.session_state[KEY_LANGUAGE] = chosen
+    return cast(Language, chosen)
+
+
+def texts() -> Texts:
+    return Texts(language())
+
+
+def open_session(service: AnalysisService) -> SessionRecord | None:
+    """The session this browser has open, if it still exists."""
+    session_id = st.session_state.get(KEY_SESSION)
+    if not session_id:
+        return None
+    try:
+        return service.get_session(str(session_id))
+    except NotFound:
+        st.session_state[KEY_SESSION] = None
+        return None
+
+
+def set_open_session(session_id: str | None) -> None:
+    st.session_state[KEY_SESSION] = session_id
+
+
+def thoughts() -> dict[str, TurnResult]:
+    """The results (with their thought process) of turns answered in this browser session, by `thought_key`."""
+    return cast(dict[str, TurnResult], st.session_state.setdefault(KEY_THOUGHTS, {}))
+
+
+def thought_key(session_id: str, turn_number: int) -> str:
+    return f"{session_id}:{turn_number}"

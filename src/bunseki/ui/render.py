@@ -1,0 +1,186 @@
+"""How reports, thought processes and data overviews look in the browser.
+
+`report` follows seed 000's ``render_report``: text sections as Markdown, images with their
+captions, tables as interactive data frames, then the suggestions. Images are read with
+`read_workspace_file`, which never follows a link out of the session's workspace.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from bunseki.report import ReportOutput, read_workspace_file
+from bunseki.report.markdown import LABELS
+from bunseki.service import Exchange, TurnResult
+from bunseki.store import SessionRecord, StepRecord
+from bunseki.ui.texts import Texts
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+DOWNLOADS = (
+    ("md", "download_md", "text/markdown"),
+    ("html", "download_html", "text/html"),
+    ("ipynb", "download_ipynb", "application/x-ipynb+json"),
+)
+
+
+def report(content: ReportOutput, workspace: Path) -> None:
+    """The report, in its own language (the one its files are written in)."""
+    labels = LABELS[content.language]
+    st.subheader(content.title)
+    st.markdown(content.conclusion)
+    for section in content.sections:
+        if section.section_type == "text":
+            st.markdown(section.content)
+        elif section.section_type == "image":
+            data = read_workspace_file(workspace, section.content, max_bytes=MAX_IMAGE_BYTES)
+            if data is None:
+                st.warning(labels.image_unavailable.format(path=section.content))
+            else:
+                st.image(data, caption=section.description)
+        else:
+            frame = _table(section.content)
+            if section.description:
+                st.caption(section.description)
+            if frame is None:
+                st.caption(labels.unreadable_table)
+                st.code(section.content, language="json")
+            else:
+                st.dataframe(frame, hide_index=True)
+    if content.assumptions:
+        st.markdown(f"**{labels.assumptions}**\n\n" + "\n".join(f"- {item}" for item in content.assumptions))
+    if content.suggestions:
+        st.markdown(f"**{labels.suggestions}**\n\n" + "\n".join(f"- {item}" for item in content.suggestions))
+
+
+def report_downloads(files: dict[str, Path], key: str, texts: Texts) -> None:
+    """Download buttons for the report's Markdown, HTML and notebook; each file is read when clicked."""
+    available = [(fmt, label, mime) for fmt, label, mime in DOWNLOADS if fmt in files]
+    if not available:
+        return
+    st.caption(texts("downloads"))
+    for column, (fmt, label, mime) in zip(st.columns(len(available)), available, strict=True):
+        path = files[fmt]
+        column.download_button(
+            texts(label),
+            data=_reader(path),
+            file_name=path.name,
+            mime=mime,
+            key=f"download-{key}-{fmt}",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+
+
+def thought_of_result(result: TurnResult, texts: Texts) -> None:
+    """The thought process of a turn answered here: each decision with its rationale, then what ran."""
+    with st.expander(texts("thought")):
+        executions = result.executions
+        for number, step in enumerate(result.steps, start=1):
+            st.markdown(f"**{texts('thought_step', n=number)} · {texts('action_' + step.next_action)}**")
+            st.caption(f"{texts('rationale')}: {step.rationale}")
+            if step.instruction:
+                st.markdown(f"{texts('instruction')}: {step.instruction}")
+            if step.assumption:
+                st.markdown(f"{texts('assumption')}: {step.assumption}")
+            if number <= len(executions):
+                record = executions[number - 1]
+                retry = number > 1 and not executions[number - 2].success
+                name = texts("tool", tool=record.tool) if record.tool else texts("code")
+                _ran(name, record.code, record.visible_stdout, record.error, record.artifacts, retry, texts)
+
+
+def thought_of_steps(steps: Sequence[StepRecord], texts: Texts) -> None:
+    """The thought process of a turn from an earlier visit, from what the store kept: its steps."""
+    with st.expander(texts("thought")):
+        st.caption(texts("thought_from_store"))
+        if not steps:
+            st.caption(texts("thought_empty"))
+        failed = False
+        for number, step in enumerate(steps, start=1):
+            result: dict[str, Any] = step.result if isinstance(step.result, dict) else {}
+            st.markdown(f"**{texts('thought_step', n=number)}**")
+            if step.step_type == "code":
+                instruction = step.parameters.get("instruction")
+                if instruction:
+                    st.markdown(f"{texts('instruction')}: {instruction}")
+                code = str(step.parameters.get("code", ""))
+                error = result.get("error")
+                _ran(
+                    texts("code"),
+                    code,
+                    str(result.get("stdout") or ""),
+                    error,
+                    result.get("artifacts") or [],
+                    failed,
+                    texts,
+                )
+                failed = not result.get("success", True)
+            else:
+                arguments = json.dumps(step.parameters, ensure_ascii=False)
+                _ran(texts("tool", tool=step.step_type), arguments, "", None, [], False, texts)
+                if step.rows_before is not None and step.rows_after is not None:
+                    st.caption(texts("rows_change", before=step.rows_before, after=step.rows_after))
+                failed = False
+
+
+def exchange_thought(exchange: Exchange, known: TurnResult | None, texts: Texts) -> None:
+    if known is not None:
+        thought_of_result(known, texts)
+    elif exchange.steps:
+        thought_of_steps(exchange.steps, texts)
+
+
+def data_overview(record: SessionRecord, overview: dict[str, Any], preview: pd.DataFrame, texts: Texts) -> None:
+    """Where the data came from, its size, a preview of the active data and its columns by kind."""
+    encoding = record.dataset_encoding or "—"
+    st.caption(
+        texts(
+            "data_file",
+            name=record.dataset_name,
+            format=record.dataset_format,
+            encoding=encoding,
+            rows=record.dataset_rows,
+        )
+    )
+    rows, columns, memory = st.columns(3)
+    rows.metric(texts("rows"), f"{overview['rows']:,}")
+    columns.metric(texts("columns"), f"{overview['column_count']:,}")
+    memory.metric(texts("memory"), f"{overview['memory_bytes'] / 1e6:.1f} MB")
+    st.dataframe(preview, hide_index=True)
+    st.caption(texts("preview_caption", rows=len(preview)))
+    for key in ("numeric_columns", "categorical_columns", "datetime_columns"):
+        names = overview.get(key) or []
+        st.markdown(f"**{texts(key)}**: " + (", ".join(f"`{name}`" for name in names) or texts("none")))
+    kinds = pd.DataFrame({texts("column"): list(overview["dtypes"]), texts("dtype"): list(overview["dtypes"].values())})
+    st.dataframe(kinds, hide_index=True)
+
+
+def _ran(name: str, code: str, output: str, error: str | None, files: Sequence[str], retry: bool, texts: Texts) -> None:
+    st.markdown(f"*{name}*" + (f" — {texts('retry')}" if retry else ""))
+    if code:
+        st.code(code, language="python")
+    if output.strip():
+        st.caption(texts("output"))
+        st.code(output.strip(), language="text")
+    if error:
+        st.caption(texts("error"))
+        st.code(error, language="text")
+    if files:
+        st.caption(texts("files", files=", ".join(files)))
+
+
+def _table(content: str) -> pd.DataFrame | None:
+    try:
+        return pd.DataFrame(json.loads(content))
+    except (ValueError, TypeError):
+        return None
+
+
+def _reader(path: Path) -> Callable[[], bytes]:
+    return path.read_bytes

@@ -1,0 +1,270 @@
+"""Every word the web UI shows, in Japanese and English, and the choice between them.
+
+A template's ``{…}`` fields are filled in by `Texts.__call__`. Japanese is the default when the
+browser asks for it (its language, or the first choice of its Accept-Language header).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+Language = Literal["ja", "en"]
+LANGUAGES: Final[tuple[Language, ...]] = ("ja", "en")
+LANGUAGE_NAMES: Final[dict[Language, str]] = {"ja": "日本語", "en": "English"}
+
+JA: Final[dict[str, str]] = {
+    "app_title": "Bunseki 分析チャット",
+    "page_analysis": "分析チャット",
+    "tagline": "表をアップロードして、日本語か英語で質問してください。答えの数値はすべて実行したコードから得ています。",
+    "language": "言語 / Language",
+    # data
+    "upload_label": "データファイル（CSV・TSV・Excel・Parquet）",
+    "upload_help": "文字コード（UTF-8、Shift_JIS／CP932、EUC-JP）と区切り文字は自動で判定します。",
+    "welcome": "まず、分析したいデータのファイルをアップロードしてください。",
+    "session_created": "「{name}」を読み込みました（{rows:,} 行 × {columns} 列）。質問をどうぞ。",
+    "data_state": "**今のデータ**: {state}",
+    "data_expander": "データのプレビューと概要",
+    "data_file": "ファイル: {name}（{format}、文字コード {encoding}、元の行数 {rows:,}）",
+    "preview_caption": "今のデータの先頭 {rows} 行",
+    "rows": "行数",
+    "columns": "列数",
+    "memory": "メモリ",
+    "numeric_columns": "数値の列",
+    "categorical_columns": "カテゴリの列",
+    "datetime_columns": "日付の列",
+    "column": "列",
+    "dtype": "型",
+    "none": "なし",
+    "download_csv": "今のデータを CSV でダウンロード",
+    # chat
+    "chat_placeholder": "データについて質問してください（例: 地域別の売上合計をグラフにして）",
+    "chat_busy": "回答中です。終わるまでお待ちください…",
+    "working": "分析しています…",
+    "done": "完了しました",
+    "failed": "最後まで進めませんでした",
+    "node_reason": "考えています",
+    "node_code_exec": "コードを実行しています",
+    "node_tool_exec": "データを操作しています",
+    "node_report": "レポートを書いています",
+    "progress_ok": "✓ 実行しました",
+    "progress_failed": "✗ 失敗しました（やり直します）: {error}",
+    "running_elsewhere": "この質問は別の画面かプロセスで回答中です。",
+    "asked_offline": (
+        "オフラインの分析エンジンは、この質問にそのままでは答えられませんでした。上の問いに答えるか、"
+        "合計・平均・件数・割合・推移・上位・グラフなど、データの列を使った質問に言い換えてください。"
+        "API キーを設定すれば、サイドバーでほかのモデルも選べます。"
+    ),
+    "limit_reached": "分析のステップが上限に達したため、ここまでの結果をまとめました。",
+    "turn_error": "この質問には最後まで答えられませんでした。言い換えてもう一度お試しください。",
+    # thought process
+    "thought": "思考プロセス",
+    "thought_step": "ステップ {n}",
+    "action_act": "分析を実行",
+    "action_ask": "質問を返す",
+    "action_finalize": "まとめる",
+    "rationale": "判断の理由",
+    "instruction": "指示",
+    "assumption": "前提",
+    "code": "コード",
+    "output": "出力",
+    "error": "エラー",
+    "retry": "再試行",
+    "tool": "データ操作: {tool}",
+    "rows_change": "行数: {before:,} → {after:,}",
+    "files": "ファイル: {files}",
+    "thought_from_store": "開き直したセッションのため判断の理由は残っていません。実行した操作と結果を表示します。",
+    "thought_empty": "この質問ではコードもデータ操作も実行していません。",
+    # report
+    "downloads": "レポートをダウンロード",
+    "download_md": "report.md",
+    "download_html": "HTML レポート",
+    "download_ipynb": "ノートブック (.ipynb)",
+    # sidebar
+    "sessions": "セッション",
+    "new_session": "新しいセッション",
+    "past_sessions": "過去のセッション",
+    "resume": "再開する",
+    "no_sessions": "まだセッションはありません。",
+    "current_session": "開いているセッション: **{title}**（{name}）",
+    "model": "モデル",
+    "model_help": "offline は API キーなしで動く内蔵の分析エンジンです。ほかは API キーを設定したものだけが出ます。",
+    "model_changed": "このセッションのモデルを {model} にしました。",
+    "clear_history": "会話履歴を消去",
+    "history_cleared": "会話履歴を消去しました（データ・スナップショット・レポートは残ります）。",
+    "steps": "データ操作の履歴",
+    "no_steps": "まだ操作はありません。",
+    "snapshots": "スナップショット",
+    "snapshot_name": "スナップショットの名前",
+    "snapshot_save": "今のデータを保存",
+    "snapshot_saved": "スナップショット「{name}」を保存しました。",
+    "snapshot_name_needed": "スナップショットの名前を入力してください。",
+    "no_snapshots": "まだスナップショットはありません。",
+    "restore": "戻す",
+    "restored": "スナップショット「{name}」に戻しました。",
+    "reset": "元のデータに戻す",
+    "reset_done": "元のデータに戻しました。",
+    # errors
+    "error_bad_file": "このファイルは読み込めませんでした。CSV・TSV・Excel（.xlsx）・Parquet か確かめてください。",
+    "error_model": "選ばれたモデルはまだ使えません。API キーを設定するか、サイドバーで offline を選んでください。",
+    "error_busy": "このセッションはほかの質問に回答中です。終わってからもう一度お試しください。",
+    "error_not_found": "見つかりませんでした。一覧から選び直してください。",
+    "error_storage": "データベースを使えません。設定（BUNSEKI_DATABASE_URL）とディスクの空きを確かめてください。",
+    "error_sandbox": "分析を実行する環境（サンドボックス）を使えません。`bunseki doctor` で原因を確かめられます。",
+    "error_model_failed": "モデルから使える回答を得られませんでした。少し待ってからもう一度お試しください。",
+    "error_input": "入力をそのままでは使えませんでした。",
+    "error_unexpected": "思いがけないエラーが起きました。もう一度お試しください。",
+    "error_detail": "詳細: {detail}",
+}
+
+EN: Final[dict[str, str]] = {
+    "app_title": "Bunseki analysis chat",
+    "page_analysis": "Analysis chat",
+    "tagline": "Upload a table and ask in English or Japanese. Every number in an answer comes from code that was run.",
+    "language": "言語 / Language",
+    # data
+    "upload_label": "Data file (CSV, TSV, Excel, Parquet)",
+    "upload_help": "The encoding (UTF-8, Shift_JIS/CP932, EUC-JP) and the delimiter are detected for you.",
+    "welcome": "Start by uploading the file with the data you want to analyse.",
+    "session_created": "Loaded “{name}” ({rows:,} rows × {columns} columns). Ask away.",
+    "data_state": "**Active data**: {state}",
+    "data_expander": "Preview and overview of the data",
+    "data_file": "File: {name} ({format}, encoding {encoding}, {rows:,} rows as uploaded)",
+    "preview_caption": "The first {rows} rows of the active data",
+    "rows": "Rows",
+    "columns": "Columns",
+    "memory": "Memory",
+    "numeric_columns": "Numeric columns",
+    "categorical_columns": "Categorical columns",
+    "datetime_columns": "Date columns",
+    "column": "Column",
+    "dtype": "Type",
+    "none": "none",
+    "download_csv": "Download the active data as CSV",
+    # chat
+    "chat_placeholder": "Ask about your data (e.g. total sales by region as a chart)",
+    "chat_busy": "Answering; please wait until it finishes…",
+    "working": "Analysing…",
+    "done": "Done",
+    "failed": "Could not finish",
+    "node_reason": "Reasoning",
+    "node_code_exec": "Running code",
+    "node_tool_exec": "Applying a data tool",
+    "node_report": "Writing the report",
+    "progress_ok": "✓ ran",
+    "progress_failed": "✗ failed (trying again): {error}",
+    "running_elsewhere": "This question is being answered in another window or process.",
+    "asked_offline": (
+        "The built-in offline analyst could not answer this question as it stands. Answer the question above, or "
+        "rephrase it in terms of the data's columns: totals, averages, counts, shares, trends, top items, charts. "
+        "With an API key configured, other models can be chosen in the sidebar."
+    ),
+    "limit_reached": "The analysis reached its step limit, so this summarises the results so far.",
+    "turn_error": "This question could not be answered to the end. Please rephrase it and try again.",
+    # thought process
+    "thought": "Thought process",
+    "thought_step": "Step {n}",
+    "action_act": "act",
+    "action_ask": "ask back",
+    "action_finalize": "finalize",
+    "rationale": "Rationale",
+    "instruction": "Instruction",
+    "assumption": "Assumption",
+    "code": "Code",
+    "output": "Output",
+    "error": "Error",
+    "retry": "retry",
+    "tool": "Data tool: {tool}",
+    "rows_change": "Rows: {before:,} → {after:,}",
+    "files": "Files: {files}",
+    "thought_from_store": "This session was reopened, so the rationale is not kept; here is what ran and its results.",
+    "thought_empty": "No code or data tool ran for this question.",
+    # report
+    "downloads": "Download the report",
+    "download_md": "report.md",
+    "download_html": "HTML report",
+    "download_ipynb": "Notebook (.ipynb)",
+    # sidebar
+    "sessions": "Sessions",
+    "new_session": "New session",
+    "past_sessions": "Past sessions",
+    "resume": "Resume",
+    "no_sessions": "No sessions yet.",
+    "current_session": "Open session: **{title}** ({name})",
+    "model": "Model",
+    "model_help": "offline is the built-in analyst that needs no API key; other models appear once their key is set.",
+    "model_changed": "This session now uses {model}.",
+    "clear_history": "Clear the history",
+    "history_cleared": "The conversation was cleared (the data, snapshots and reports stay).",
+    "steps": "Steps applied to the data",
+    "no_steps": "No steps yet.",
+    "snapshots": "Snapshots",
+    "snapshot_name": "Snapshot name",
+    "snapshot_save": "Save the active data",
+    "snapshot_saved": "Saved the snapshot “{name}”.",
+    "snapshot_name_needed": "Give the snapshot a name.",
+    "no_snapshots": "No snapshots yet.",
+    "restore": "Restore",
+    "restored": "Restored the snapshot “{name}”.",
+    "reset": "Back to the original data",
+    "reset_done": "Back to the original data.",
+    # errors
+    "error_bad_file": "This file could not be read. Check that it is a CSV, TSV, Excel (.xlsx) or Parquet file.",
+    "error_model": "The chosen model is not ready to use. Set its API key, or choose offline in the sidebar.",
+    "error_busy": "This session is answering another question. Try again when it has finished.",
+    "error_not_found": "That could not be found. Please choose again from the list.",
+    "error_storage": "The database cannot be used. Check BUNSEKI_DATABASE_URL and that the disk has room.",
+    "error_sandbox": "The sandbox that runs the analysis is not available. `bunseki doctor` tells why.",
+    "error_model_failed": "The model gave no usable answer. Wait a moment and try again.",
+    "error_input": "The input could not be used as given.",
+    "error_unexpected": "Something unexpected went wrong. Please try again.",
+    "error_detail": "Details: {detail}",
+}
+
+TEXTS: Final[dict[Language, dict[str, str]]] = {"ja": JA, "en": EN}
+
+
+class Texts:
+    """The interface text of one language: ``texts("key", field=value)``."""
+
+    def __init__(self, language: Language) -> None:
+        self.language: Language = language
+        self._table = TEXTS[language]
+
+    def __call__(self, key: str, **fields: object) -> str:
+        template = self._table[key]
+        return template.format(**fields) if fields else template
+
+    def get(self, key: str, default: str) -> str:
+        """The text for ``key``, or ``default`` for a key it does not have (an unknown node name)."""
+        return self._table.get(key, default)
+
+
+def browser_language(locale: str | None, accept_language: str | None = None) -> Language:
+    """Japanese when the browser's language, or else its most preferred one, is Japanese."""
+    if locale:
+        return _language_of(locale)
+    if accept_language:
+        return _language_of(_preferred(accept_language))
+    return "en"
+
+
+def _language_of(tag: str) -> Language:
+    return "ja" if tag.strip().lower().replace("_", "-").split("-")[0] == "ja" else "en"
+
+
+def _preferred(header: str) -> str:
+    """The first language with the highest weight in an Accept-Language header."""
+    best, best_weight = "", -1.0
+    for item in header.split(","):
+        tag, _, parameters = item.strip().partition(";")
+        weight = 1.0
+        for parameter in parameters.split(";"):
+            name, _, value = parameter.strip().partition("=")
+            if name == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if tag and weight > best_weight:
+            best, best_weight = tag, weight
+    return best
