@@ -16,7 +16,7 @@ from bunseki.errors import ConfigurationError, Conflict, DataLoadError, InputErr
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.history import count_tokens
-from bunseki.service.sessions import _owner
+from bunseki.service.owners import process_owner
 from bunseki.store import models as store_models
 from tests.conftest import ServiceFactory
 from tests.fakes.brains import GatedBrain
@@ -167,7 +167,7 @@ def test_turns_of_one_session_never_overlap(open_service: ServiceFactory) -> Non
 
 def test_a_turn_left_running_by_a_dead_process_is_marked_interrupted(service: AnalysisService) -> None:
     session = service.create_session(SALES_CSV)
-    host, pid, _ = _owner().split(":")
+    host, pid, _ = process_owner().split(":")
     stale = service.store.start_turn(session_id=session.id, question="途中の質問", owner=f"{host}:{pid}:0")
     service.store.add_message(session_id=session.id, role="user", content="途中の質問", turn_id=stale.id)
 

@@ -3,8 +3,10 @@
 from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
 from bunseki.service.conversation import Exchange
+from bunseki.service.datastates import DataFormat, ReportFormat
+from bunseki.service.inputs import UPLOAD_SUFFIXES
 from bunseki.service.runtime import Event, TurnResult
-from bunseki.service.sessions import UPLOAD_SUFFIXES, AnalysisService, DataFormat, ReportFormat
+from bunseki.service.sessions import AnalysisService
 from bunseki.service.users import Accounts
 
 __all__ = [

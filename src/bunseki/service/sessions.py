@@ -10,51 +10,42 @@ next time the session is opened, and the data state is rebuilt from the recorded
 from __future__ import annotations
 
 import io
-import os
-import re
-import socket
 import tempfile
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path, PurePosixPath
-from typing import Any, BinaryIO, Literal
+from pathlib import Path
+from typing import Any, BinaryIO
 
-import pandas as pd
 from langchain_core.messages import AnyMessage, HumanMessage
 
 from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
-from bunseki.data.load import SUPPORTED_SUFFIXES
 from bunseki.errors import (
     BunsekiError,
     Conflict,
-    InputError,
     NotFound,
     SessionBusy,
-    UnsupportedFileType,
-    UploadTooLarge,
 )
 from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import add_data_file, new_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
+from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
+from bunseki.service.inputs import checked_text, upload_name, write_limited
+from bunseki.service.owners import alive, process_owner
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.settings import Settings
-from bunseki.state import RESET, RESTORE, AppliedStep, DataState
+from bunseki.state import AppliedStep, DataState
 from bunseki.store import (
     ArtifactKind,
-    ArtifactRecord,
     FinishedStatus,
     MessageRecord,
-    ReportRecord,
     SessionRecord,
-    SnapshotRecord,
-    StepRecord,
     Store,
 )
 
@@ -67,14 +58,9 @@ FAILED = {
     "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
     "en": "(Something went wrong while answering this question. Please ask again.)",
 }
-UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tabs and line breaks are fine
-ReportFormat = Literal["md", "html", "ipynb"]
-DataFormat = Literal["csv", "parquet"]
-UPLOAD_SUFFIXES: tuple[str, ...] = SUPPORTED_SUFFIXES  # the file types create_session reads
 
 
-class AnalysisService:
+class AnalysisService(DataOperations):
     """Create, resume and talk to analysis sessions; snapshots, restores and exports."""
 
     def __init__(
@@ -91,7 +77,7 @@ class AnalysisService:
         self.store = store or Store.from_settings(self.settings)
         self.brains = brains or (lambda spec: create_brain(spec, self.settings))
         self.accounts = Accounts(self.store)
-        self._me = f"{_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
+        self._me = f"{process_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
         self.max_open = max_open or self.settings.open_sessions
         self._open: OrderedDict[str, SessionRuntime] = OrderedDict()
         # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
@@ -122,7 +108,7 @@ class AnalysisService:
         self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
     ) -> SessionRecord:
         """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
-        title = _text(title, "the title") if title is not None else None
+        title = checked_text(title, "the title") if title is not None else None
         table = load_table(data_file)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
@@ -160,7 +146,7 @@ class AnalysisService:
         name = upload_name(file_name)
         with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
             path = Path(directory) / name
-            _write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
+            write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
             return self.create_session(path, title=title, user_id=user_id, model=model)
 
     def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
@@ -217,7 +203,7 @@ class AnalysisService:
     ) -> TurnResult:
         """Answer one message; turns of a session never overlap (SessionBusy)."""
         record = self.store.get_session(session_id, user_id=user_id)
-        message = _text(message, "the message")
+        message = checked_text(message, "the message")
         with self._session_lock(session_id):
             runtime = self._runtime(record)
             self._refuse_if_running_elsewhere(session_id)
@@ -270,189 +256,6 @@ class AnalysisService:
             self.store.list_reports(session_id),
             self.store.list_steps(session_id),
         )
-
-    def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
-        self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_steps(session_id)
-
-    def turn_steps(self, session_id: str, turn_id: str) -> list[StepRecord]:
-        """The steps one turn executed, in order."""
-        return [step for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
-
-    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactRecord]:
-        self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_artifacts(session_id)
-
-    def artifact_path(self, session_id: str, name: str, *, user_id: str | None = None) -> Path:
-        """The file of a recorded artifact or report file, never anything outside the workspace.
-
-        Code in the sandbox can leave symbolic links in the workspace, so the name must be one the
-        session recorded and the resolved file must still lie inside the workspace.
-        """
-        record = self.store.get_session(session_id, user_id=user_id)
-        workspace = Path(record.workspace).resolve()
-        recorded = {artifact.path for artifact in self.store.list_artifacts(session_id)}
-        for report in self.store.list_reports(session_id):
-            recorded.update(p for p in (report.markdown_path, report.html_path, report.notebook_path) if p)
-        missing = NotFound(f"this session has no artifact '{name}'")
-        if name not in recorded:
-            raise missing
-        path = workspace / name
-        if path.is_symlink() or not path.resolve().is_relative_to(workspace) or not path.is_file():
-            raise missing
-        return path
-
-    def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
-        self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_reports(session_id)
-
-    # --- data state --------------------------------------------------------------------------
-
-    def data_state(self, session_id: str, *, user_id: str | None = None, language: str = "ja") -> dict[str, Any]:
-        """The overview of the current data (seed 001's OverviewProvider) and its state in a line."""
-        state = self._current_state(self.store.get_session(session_id, user_id=user_id))
-        frame = state.current
-        numeric = [str(c) for c in frame.select_dtypes("number").columns]
-        dates = [str(c) for c in frame.select_dtypes(["datetime", "datetimetz"]).columns]
-        return {
-            "state": state.describe(language),
-            "is_original": state.is_original,
-            "steps": list(state.labels),
-            "rows": int(frame.shape[0]),
-            "column_count": int(frame.shape[1]),
-            "columns": [str(c) for c in frame.columns],
-            "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()},
-            "numeric_columns": numeric,
-            "datetime_columns": dates,
-            "categorical_columns": [str(c) for c in frame.columns if str(c) not in numeric and str(c) not in dates],
-            "memory_bytes": int(frame.memory_usage(deep=True).sum()),
-            "original_rows": int(state.original.shape[0]),
-        }
-
-    def preview(self, session_id: str, rows: int = 20, *, user_id: str | None = None) -> pd.DataFrame:
-        """The first ``rows`` rows of the current data (a copy)."""
-        state = self._current_state(self.store.get_session(session_id, user_id=user_id))
-        return state.current.head(max(rows, 0)).copy()
-
-    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
-        """Save the current data under ``name`` (a Parquet file in the workspace)."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        name = _text(name, "a snapshot name")
-        with self._session_lock(session_id):
-            state = self._current_state(record)
-            path = state.write_snapshot()
-            frame = state.current
-            position = self.store.add_step(
-                session_id=session_id,
-                step_type="snapshot",
-                parameters={"name": name, "path": path},
-                result={"rows": len(frame), "columns": len(frame.columns)},
-            ).position
-            return self.store.add_snapshot(
-                session_id=session_id,
-                name=name,
-                path=path,
-                rows=len(frame),
-                columns=len(frame.columns),
-                step_position=position,
-            )
-
-    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[SnapshotRecord]:
-        self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_snapshots(session_id)
-
-    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> StepRecord:
-        """Make a snapshot the current data again; recorded as a step."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        snapshot = self.store.get_snapshot(session_id, snapshot_id)
-        with self._session_lock(session_id):
-            state = self._current_state(record)
-            frame = state.read_snapshot(snapshot.path)
-            step = self.store.add_step(
-                session_id=session_id,
-                step_type=RESTORE,
-                parameters={"snapshot_id": snapshot.id, "name": snapshot.name, "path": snapshot.path},
-                result={"rows": len(frame)},
-                rows_before=len(state.current),
-                rows_after=len(frame),
-                changes_data=True,
-            )
-            state.restore(frame, name=snapshot.name, path=snapshot.path, position=step.position)
-            return step
-
-    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotRecord:
-        """A snapshot by id, unique id prefix, or name (the latest of that name)."""
-        self.store.get_session(session_id, user_id=user_id)
-        snapshots = self.store.list_snapshots(session_id)
-        named = [snapshot for snapshot in snapshots if snapshot.name == ref]
-        if named:
-            return named[-1]
-        found = [snapshot for snapshot in snapshots if len(ref) >= 4 and snapshot.id.startswith(ref.lower())]
-        if len(found) == 1:
-            return found[0]
-        names = ", ".join(snapshot.name for snapshot in snapshots) or "none yet"
-        raise NotFound(f"there is no snapshot '{ref}' in this session (snapshots: {names})")
-
-    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> SnapshotRecord:
-        """Forget a snapshot; its file stays while the current data was restored from it (for replay)."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        snapshot = self.store.get_snapshot(session_id, snapshot_id)
-        with self._session_lock(session_id):
-            self.store.delete_snapshot(session_id, snapshot.id)
-            bases = [step for step in self.store.list_steps(session_id) if step.step_type in (RESET, RESTORE)]
-            if not (
-                bases and bases[-1].step_type == RESTORE and bases[-1].parameters.get("snapshot_id") == snapshot.id
-            ):
-                (Path(record.workspace) / snapshot.path).unlink(missing_ok=True)
-        return snapshot
-
-    def reset(self, session_id: str, *, user_id: str | None = None) -> StepRecord:
-        """Back to the data as uploaded; recorded as a step."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        with self._session_lock(session_id):
-            state = self._current_state(record)
-            step = self.store.add_step(
-                session_id=session_id,
-                step_type=RESET,
-                parameters={},
-                result={"rows": len(state.original)},
-                rows_before=len(state.current),
-                rows_after=len(state.original),
-                changes_data=True,
-            )
-            state.reset(position=step.position)
-            return step
-
-    # --- exports -----------------------------------------------------------------------------
-
-    def export_report(
-        self, session_id: str, fmt: ReportFormat, *, user_id: str | None = None, report_id: str | None = None
-    ) -> Path:
-        """The path of the latest report (or ``report_id``) in the given format."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        reports = self.store.list_reports(session_id)
-        chosen = (
-            next((r for r in reports if r.id == report_id), None) if report_id else (reports[-1] if reports else None)
-        )
-        if chosen is None:
-            raise NotFound("this session has no report yet: ask a question first")
-        relative = {"md": chosen.markdown_path, "html": chosen.html_path, "ipynb": chosen.notebook_path}[fmt]
-        if relative is None:
-            raise NotFound(f"the report has no {fmt} version")
-        return Path(record.workspace) / relative
-
-    def export_data(self, session_id: str, fmt: DataFormat, *, user_id: str | None = None) -> Path:
-        """The current data written as CSV (UTF-8 with BOM, which Excel reads) or Parquet."""
-        record = self.store.get_session(session_id, user_id=user_id)
-        frame = self._current_state(record).current
-        directory = Path(record.workspace) / "exports"
-        directory.mkdir(exist_ok=True)
-        path = directory / f"{Path(record.dataset_name).stem}_current.{fmt}"
-        if fmt == "csv":
-            frame.to_csv(path, index=False, encoding="utf-8-sig")
-        else:
-            frame.to_parquet(path, index=False)
-        return path
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -591,13 +394,13 @@ class AnalysisService:
         for turn in self.store.running_turns(session_id):
             if turn.owner == self._me:
                 self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
-            elif turn.owner and _alive(turn.owner):
+            elif turn.owner and alive(turn.owner):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
         """Turns recorded as running by a process that is gone are over: say so."""
         for turn in self.store.running_turns(session_id):
-            if turn.owner and _alive(turn.owner):
+            if turn.owner and alive(turn.owner):
                 continue
             self.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
             self.store.add_message(
@@ -606,60 +409,6 @@ class AnalysisService:
                 content=INTERRUPTED[detect_language(turn.question)],
                 turn_id=turn.id,
             )
-
-
-def upload_name(file_name: str | None) -> str:
-    """The uploaded file's own name, without directories or characters file systems refuse."""
-    name = UNSAFE_NAME.sub("_", PurePosixPath((file_name or "").replace("\\", "/")).name).strip(" .")
-    suffix = PurePosixPath(name).suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
-        raise UnsupportedFileType(
-            f"'{file_name or ''}' is not a file type Bunseki reads ({suffix or 'no extension'}); "
-            f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
-        )
-    return (PurePosixPath(name).stem[:150] or "data") + suffix
-
-
-def _write_limited(path: Path, source: BinaryIO, max_bytes: int | None) -> None:
-    written = 0
-    with path.open("wb") as target:
-        while chunk := source.read(1 << 20):
-            written += len(chunk)
-            if max_bytes is not None and written > max_bytes:
-                raise UploadTooLarge(
-                    f"the file is larger than this server accepts ({max_bytes >> 20} MB, BUNSEKI_MAX_UPLOAD_MB); "
-                    "send a smaller extract, for example as Parquet"
-                )
-            target.write(chunk)
-
-
-def _text(value: str, what: str) -> str:
-    """Text a person typed, refused if blank or holding control characters no database keeps alike."""
-    if not value.strip():
-        raise InputError(f"{what} is empty")
-    if CONTROL.search(value):
-        raise InputError(f"{what} contains a control character (such as NUL); remove it and try again")
-    return value
-
-
-def _owner() -> str:
-    """This process, uniquely: host, pid and start time (pids are reused, start times are not)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
-
-
-def _start_time(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[19].decode()
-    except (OSError, IndexError):
-        return "?"
-
-
-def _alive(owner: str) -> bool:
-    host, pid, started, *_ = [*owner.split(":"), "", ""]
-    if host != socket.gethostname() or not pid.isdigit():
-        return True  # another machine's process: cannot tell, so do not take its turn away
-    return _start_time(int(pid)) == started
 
 
 def _last_user(messages: list[AnyMessage]) -> str:
