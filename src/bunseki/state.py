@@ -22,6 +22,7 @@ import pandas as pd
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.errors import ToolRetry
 from bunseki.sandbox.workspace import SNAPSHOTS as SNAPSHOT_DIR
+from bunseki.sandbox.workspace import host_writes
 from bunseki.tools import ToolResult, run_tool
 
 CURRENT = "current.parquet"
@@ -184,14 +185,16 @@ class DataState:
 
 
 def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    frame.to_parquet(partial, index=False)
-    partial.chmod(0o444)  # like data/: the session's record of its data, not something to edit
-    os.replace(partial, path)
+    with host_writes(path.parent):
+        partial = path.with_name(f".{path.name}.partial")
+        frame.to_parquet(partial, index=False)
+        partial.chmod(0o444)  # like data/: the session's record of its data, not something to edit
+        os.replace(partial, path)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+    with host_writes(path.parent):
+        partial = path.with_name(f".{path.name}.partial")
+        partial.write_bytes(data)
+        partial.chmod(0o444)
+        os.replace(partial, path)

@@ -209,6 +209,9 @@ def test_cannot_modify_the_python_installation(arena: Arena) -> None:
 def test_cannot_write_the_uploaded_data(arena: Arena) -> None:
     result = arena.hostile("open('data/売上.csv', 'a').write('tampered')\n")
     assert not result.success  # Arena.hostile also checks the file's digest
+    for code in ("open('data/forged.csv', 'w').write('a,b')", "import os\nos.rename('data/売上.csv', 'data/x.csv')"):
+        assert not arena.hostile(code).success
+    assert sorted(p.name for p in (arena.box.workspace / "data").iterdir()) == ["売上.csv"]
 
 
 def test_cannot_write_the_saved_data_states(arena: Arena) -> None:

@@ -9,12 +9,19 @@ import pandas as pd
 import pytest
 
 from bunseki.errors import ToolRetry
-from bunseki.sandbox.workspace import SNAPSHOTS
+from bunseki.sandbox.workspace import SNAPSHOTS, host_writes
 from bunseki.state import CURRENT_META, RESET, RESTORE, AppliedStep, DataState
 
 FRAME = pd.DataFrame(
     {"地域": ["関東", "近畿", "関東", "九州", "関東"], "売上": [100, 80, 150, 60, 90], "数量": [1, 2, 3, 4, 5]}
 )
+
+
+def forget_saved_copy(workspace: Path) -> None:
+    with host_writes(workspace / SNAPSHOTS):
+        (workspace / SNAPSHOTS / CURRENT_META).unlink()
+
+
 KANTO = {"column": "地域", "operator": "eq", "value": "関東"}
 BY_SALES = {"columns": ["売上"], "ascending": False}
 
@@ -99,7 +106,7 @@ def test_a_stale_or_missing_copy_is_replaced_by_replaying_the_steps(tmp_path: Pa
     state.rebuild(steps)
     assert state.position == 2
     assert state.current["売上"].tolist() == [150, 100, 90]
-    (tmp_path / SNAPSHOTS / CURRENT_META).unlink()
+    forget_saved_copy(tmp_path)
     again = DataState(FRAME, tmp_path)
     again.rebuild(steps)
     pd.testing.assert_frame_equal(again.current, state.current)
@@ -117,7 +124,7 @@ def test_replay_starts_from_the_last_reset_or_restore(tmp_path: Path) -> None:
         AppliedStep(5, "sort_data", BY_SALES),
         AppliedStep(6, "filter_data", {"column": "nope", "operator": "eq", "value": 1}),  # failed when it ran
     ]
-    (tmp_path / SNAPSHOTS / CURRENT_META).unlink()
+    forget_saved_copy(tmp_path)
     state = DataState(FRAME, tmp_path)
     state.rebuild(steps)
     assert state.current["売上"].tolist() == [150, 100, 90]

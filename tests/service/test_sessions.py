@@ -14,6 +14,7 @@ from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
 from bunseki.errors import ConfigurationError, Conflict, DataLoadError, InputError, NotFound, SessionBusy
 from bunseki.samples import SALES_CSV
+from bunseki.sandbox.workspace import host_writes
 from bunseki.service import AnalysisService
 from bunseki.service.history import count_tokens
 from bunseki.service.owners import process_owner
@@ -83,7 +84,8 @@ def test_the_data_state_survives_a_restart(open_service: ServiceFactory, sales: 
     again = open_service()
     assert overview(again, session.id) == before
     workspace = Path(session.workspace)
-    (workspace / "snapshots" / "current.json").unlink()  # the saved copy is gone: replay the steps
+    with host_writes(workspace / "snapshots"):
+        (workspace / "snapshots" / "current.json").unlink()  # the saved copy is gone: replay the steps
     replayed = open_service()
     assert overview(replayed, session.id) == before
     assert pd.read_csv(replayed.export_data(session.id, "csv"), encoding="utf-8-sig").equals(exported)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 
@@ -23,6 +25,9 @@ from bunseki.errors import SandboxStartError
 INTERNAL = ".bunseki"
 SNAPSHOTS = "snapshots"
 READ_ONLY_DIRS = ("data", SNAPSHOTS)  # the host's files: cells may read them, never change them
+# Also when the sandbox runs as the files' own user (Landlock, unprivileged): no entry can be added,
+# renamed or removed there without a chmod first, which only bwrap's read-only mount also stops.
+READ_ONLY_MODE = 0o555
 INTERNAL_DIRS = ("state", "inputs", "mplconfig", "tmp", "home")
 
 
@@ -53,6 +58,7 @@ def prepare(workspace: Path, *, owner: int | None) -> Path:
     workspace.mkdir(parents=True, exist_ok=True)
     for name in READ_ONLY_DIRS:
         (workspace / name).mkdir(exist_ok=True)
+        (workspace / name).chmod(READ_ONLY_MODE)
     for name in INTERNAL_DIRS:
         internal(workspace, name).mkdir(parents=True, exist_ok=True)
     seed_font_cache(internal(workspace, "mplconfig"))
@@ -94,12 +100,31 @@ def _check_reachable(workspace: Path, owner: int) -> None:
 def add_data_file(workspace: Path, source: Path) -> Path:
     """Copy an uploaded file into ``data/`` and make it read-only; returns the copy's path."""
     target = workspace / "data" / source.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists():
-        target.chmod(0o644)
-    shutil.copyfile(source, target)
-    target.chmod(0o444)
+    with host_writes(target.parent):
+        if target.exists():
+            target.chmod(0o644)
+        shutil.copyfile(source, target)
+        target.chmod(0o444)
     return target
+
+
+@contextmanager
+def host_writes(directory: Path) -> Iterator[None]:
+    """Open one of the read-only directories to the host for a moment (cells never run meanwhile)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o755)
+    try:
+        yield
+    finally:
+        directory.chmod(READ_ONLY_MODE)
+
+
+def remove_workspace(workspace: Path) -> None:
+    """Delete a workspace, read-only directories included."""
+    for name in READ_ONLY_DIRS:
+        with suppress(OSError):
+            (workspace / name).chmod(0o755)
+    shutil.rmtree(workspace, ignore_errors=True)
 
 
 def seed_font_cache(directory: Path) -> None:

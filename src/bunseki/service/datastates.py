@@ -13,6 +13,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from bunseki.errors import NotFound
+from bunseki.sandbox.workspace import host_writes
 from bunseki.service.inputs import checked_text
 from bunseki.state import RESET, RESTORE, DataState
 from bunseki.store import ArtifactRecord, ReportRecord, SessionRecord, SnapshotRecord, StepRecord, Store
@@ -164,7 +165,9 @@ class DataOperations:
             if not (
                 bases and bases[-1].step_type == RESTORE and bases[-1].parameters.get("snapshot_id") == snapshot.id
             ):
-                (Path(record.workspace) / snapshot.path).unlink(missing_ok=True)
+                path = Path(record.workspace) / snapshot.path
+                with host_writes(path.parent):
+                    path.unlink(missing_ok=True)
         return snapshot
 
     def reset(self, session_id: str, *, user_id: str | None = None) -> StepRecord:

@@ -32,6 +32,7 @@ from bunseki.errors import (
 )
 from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
@@ -420,11 +421,9 @@ def _last_user(messages: list[AnyMessage]) -> str:
 
 def _remove_tree(path: Path, root: Path) -> None:
     """Delete a workspace, and only something that is one (inside the workspace root)."""
-    import shutil
-
     resolved = path.resolve()
     if resolved.is_relative_to(root.resolve()) and resolved != root.resolve():
-        shutil.rmtree(resolved, ignore_errors=True)
+        remove_workspace(resolved)
 
 
 __all__ = ["AnalysisService", "BunsekiError", "TurnResult"]
