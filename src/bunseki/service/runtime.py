@@ -42,7 +42,6 @@ class TurnResult:
     data_state: str | None = None
     messages: list[AnyMessage] = field(default_factory=list)
     turn_id: str | None = None  # set when the turn belongs to a stored session
-    turn_number: int | None = None
 
     @property
     def report_path(self) -> Path | None:

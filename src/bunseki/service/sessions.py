@@ -221,7 +221,7 @@ class AnalysisService(DataOperations):
                     record_step=self._step_log(session_id, turn.id),
                     on_event=on_event,
                 )
-                result.turn_id, result.turn_number = turn.id, turn.number
+                result.turn_id = turn.id
                 self._record_result(session_id, turn.id, result)
                 finished: FinishedStatus = "error" if result.status == "running" else result.status
                 self.store.finish_turn(turn.id, status=finished, error=result.error)
