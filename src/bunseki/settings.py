@@ -7,6 +7,7 @@ for example ``BUNSEKI_SANDBOX_TIMEOUT_S=60``. The composition roots (CLI, API, U
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -111,6 +112,15 @@ class Settings(BaseSettings):
         description="User id the sandbox runs as when Bunseki itself runs as root.",
     )
     sandbox_seccomp: bool = Field(default=True, description="Stack a seccomp syscall filter on the isolation tier.")
+    sandbox_pool_size: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        ge=0,
+        le=256,
+        description=(
+            "Warm sandboxes a server (bunseki serve, bunseki ui) keeps ready for new sessions; "
+            "0 starts each session's sandbox when it opens. Default: the number of cores."
+        ),
+    )
 
     # --- sandbox: limits per cell ---
     sandbox_timeout_s: float = Field(default=180.0, gt=0, le=24 * 3600)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 
 from bunseki.samples import DEMO_CELL, SALES_CSV
+from tests.support import available_tiers
 
 TABLE = "地域,売上,日付\n関東,1200,2024/01/05\n近畿,800,2024/01/06\n九州,600,2024/02/01\n"
 
@@ -147,3 +149,39 @@ def test_doctor_reports_the_tier() -> None:
     text = bunseki("doctor")
     assert "Sandbox isolation:" in text.stdout
     assert "why:" in text.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the workspace to another user")
+@pytest.mark.parametrize("tier", available_tiers())
+def test_a_project_in_a_private_home_runs_with_the_default_workspace(tier: str, tmp_path: Path) -> None:
+    """As root in a project under a 0700 directory (like /root), with ./workspace by default."""
+    project = tmp_path / "home" / "project"
+    project.mkdir(parents=True)
+    project.parent.chmod(0o700)
+    (project / "tips.csv").write_text("total_bill,tip\n16.99,1.01\n10.34,1.66\n21.01,3.5\n", encoding="utf-8")
+    environment = {**os.environ, "BUNSEKI_SANDBOX_ISOLATION": tier}
+    done = subprocess.run(
+        [sys.executable, "-m", "bunseki", "analyze", "tips.csv", "What is the average tip?", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=project,
+        env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == "finalized", result
+    assert "2.06" in result["answer"]
+    assert Path(result["workspace_dir"]).parent == project / "workspace"
+    doctor = subprocess.run(
+        [sys.executable, "-m", "bunseki", "doctor", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=environment,
+    )
+    staging = json.loads(doctor.stdout)["workspace_staging"]
+    if tier == "landlock":  # no mount namespace: doctor says where the sessions really run, and why
+        assert "cannot reach" in staging and "/sessions" in staging
+    else:
+        assert staging is None

@@ -1,7 +1,8 @@
 """Hostile cells: each must be contained, the worker must keep answering, and the state from
 before the cell must be intact. The static policy is switched off: it is not the boundary.
 
-Run on every isolation tier this machine offers (bubblewrap; Landlock + seccomp).
+Run on every isolation tier this machine offers (bubblewrap; Landlock + seccomp), and as root
+also from a project in a private (0700) directory, like /root, with its default workspace.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, new_workspace
+from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, new_workspace, remove_workspace
 from bunseki.settings import Settings
 from bunseki.state import DataState
 from tests.support import available_tiers
 
 SECRET = "sk-canary-7f3a9c2e"
 TIERS = available_tiers()
+# As root the sandbox user is someone else: a private project directory is then out of its reach.
+PLACES = ["shared", "private"] if os.geteuid() == 0 else ["shared"]
 pytestmark = pytest.mark.skipif(not TIERS, reason="no isolation tier is available on this machine")
 
 
@@ -90,12 +93,15 @@ def _serve_udp(hits: list[bytes]) -> int:
     return int(server.getsockname()[1])
 
 
-@pytest.fixture(scope="module", params=TIERS)
+@pytest.fixture(scope="module", params=[(tier, place) for tier in TIERS for place in PLACES], ids="-".join)
 def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
+    tier, place = request.param
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # must never be visible inside
-    root = Path(tempfile.mkdtemp(prefix="bunseki-escape-"))
-    root.chmod(0o711)
+    base = Path(tempfile.mkdtemp(prefix="bunseki-escape-"))
+    base.chmod(0o700 if place == "private" else 0o711)
+    root = base / "project" if place == "private" else base
+    root.mkdir(exist_ok=True)
     outside = root / "outside"
     outside.mkdir(mode=0o777)
     outside.chmod(0o777)  # writable by anyone: only the sandbox may stop a write here
@@ -105,14 +111,15 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     _write_png(outside / "secret.png")
     for path in outside.iterdir():
         path.chmod(0o644)
-    other = new_workspace(root / "workspaces")
+    workspaces = root / ("workspace" if place == "private" else "workspaces")  # the default is ./workspace
+    other = new_workspace(workspaces)
     (other / "other-session.csv").write_text(f"token\n{SECRET}\n")
     tcp_hits: list[bytes] = []
     udp_hits: list[bytes] = []
     host = Host(outside, secret_file, other, _serve_tcp(tcp_hits), _serve_udp(udp_hits), tcp_hits, udp_hits)
-    settings = Settings(workspace_root=root / "workspaces", sandbox_isolation=request.param)
+    settings = Settings(workspace_root=workspaces, sandbox_isolation=tier)
     limits = Limits(timeout_s=4, cpu_s=3, memory_mb=400, disk_mb=200, max_processes=48, output_bytes=4000)
-    box = Sandbox(new_workspace(root / "workspaces"), settings=settings, limits=limits)
+    box = Sandbox(new_workspace(workspaces), settings=settings, limits=limits)
     source = root / "売上.csv"
     source.write_text("地域,売上\n関東,100\n近畿,80\n九州,60\n", encoding="utf-8")
     with box:
@@ -120,7 +127,8 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
         assert box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}").success
         yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest())
     monkeypatch.undo()
-    shutil.rmtree(root, ignore_errors=True)
+    remove_workspace(box.workspace)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def _no_secret(result: ExecutionResult) -> None:

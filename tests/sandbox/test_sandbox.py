@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.errors import SandboxStartError
-from bunseki.sandbox import Limits, Sandbox, new_workspace
+from bunseki.sandbox import Limits, Sandbox, add_data_file, new_workspace, remove_workspace
 from bunseki.settings import Settings
+from tests.support import available_tiers
 
 
 @pytest.fixture
@@ -235,8 +236,29 @@ def test_plot_objects_and_semicolons_are_not_echoed(sandbox: Sandbox) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the workspace to another user")
-def test_a_workspace_the_sandbox_user_cannot_reach_is_refused_with_the_fix(settings: Settings, tmp_path: Path) -> None:
-    private = tmp_path / "private"  # like tempfile.TemporaryDirectory(): mode 0700
+@pytest.mark.parametrize("tier", available_tiers())
+def test_a_workspace_in_a_private_directory_works_on_every_tier(tier: str, tmp_path: Path) -> None:
+    private = tmp_path / "home"  # like /root: mode 0700, out of the sandbox user's reach
     private.mkdir(mode=0o700)
-    with pytest.raises(SandboxStartError, match=r"chmod o\+x .*private"):
-        Sandbox(new_workspace(private / "workspace"), settings=settings).start()
+    settings = Settings(workspace_root=private / "workspace", sandbox_isolation=tier, sandbox_timeout_s=20)  # type: ignore[arg-type]
+    workspace = new_workspace(settings.workspace_root)
+    source = private / "売上.csv"
+    source.write_text("地域,売上\n関東,100\n近畿,80\n", encoding="utf-8")
+    add_data_file(workspace, source)
+    with Sandbox(workspace, settings=settings) as box:
+        first = box.run(
+            "import pandas as pd\nframe = pd.read_csv('data/売上.csv')\nframe.to_csv('out.csv')\nplt.plot([1, 2])"
+        )
+        assert first.success, first.error
+        assert (workspace / "out.csv").read_text().startswith(",地域,売上")  # results come back to the workspace
+        assert [path.parent.name for path in first.figures] == ["figures"]
+        assert all(path.is_relative_to(workspace) and path.exists() for path in first.artifacts)
+        current = box.work_dir / ".bunseki" / "state" / "CURRENT"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (current.exists() and current.read_text() == "1"):
+            time.sleep(0.05)  # the state is saved in the background after the cell
+        box._kill()  # the worker dies outright: the restart reloads the saved state
+        again = box.run("print(frame['売上'].sum())")
+        assert again.stdout == "180\n", again.error
+    remove_workspace(workspace)
+    assert not workspace.exists()

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, print_json
-from bunseki.sandbox import Limits, probe
+from bunseki.sandbox import Limits, probe, staging
 from bunseki.settings import Settings
 
 
@@ -26,6 +26,7 @@ def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON 
         "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         "platform": platform.platform(),
         "workspace_root": str(settings.workspace_root.resolve()),
+        "workspace_staging": staging.where(settings.workspace_root, report.tier, report.run_as_uid),
         "japanese_font": _japanese_font(),
     }
     if as_json:
@@ -67,4 +68,6 @@ def _show(facts: dict[str, Any]) -> None:
     console.print(f"[bold]Python:[/] {escape(facts['python'])}")
     console.print(f"[bold]Platform:[/] {escape(facts['platform'])}")
     console.print(f"[bold]Workspace root:[/] {escape(facts['workspace_root'])}")
+    if facts["workspace_staging"]:
+        console.print(f"  [yellow]{escape(facts['workspace_staging'])}[/]")
     console.print(f"[bold]Japanese font:[/] {escape(facts['japanese_font'])}")

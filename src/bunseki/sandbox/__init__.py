@@ -13,7 +13,7 @@ from bunseki.sandbox.models import (
     TableResult,
 )
 from bunseki.sandbox.session import Sandbox
-from bunseki.sandbox.workspace import add_data_file, new_workspace
+from bunseki.sandbox.workspace import add_data_file, new_workspace, remove_workspace
 
 __all__ = [
     "ExecutionResult",
@@ -25,5 +25,6 @@ __all__ = [
     "add_data_file",
     "new_workspace",
     "probe",
+    "remove_workspace",
     "require",
 ]

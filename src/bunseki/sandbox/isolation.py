@@ -2,22 +2,24 @@
 
 Tiers, strongest first:
 
-- ``bwrap``: bubblewrap in fresh user, PID, network, IPC and UTS namespaces. Only /usr, the
-  Python installation and the workspace are visible; only the workspace is writable; there is
-  no network at all.
+- ``bwrap``: bubblewrap in fresh PID, network, IPC and UTS namespaces (and a user namespace
+  when we are not root). Only /usr, the Python installation and the workspace (at the fixed
+  path ``/workspace``) are visible; only the workspace is writable; there is no network at all.
 - ``landlock``: where user namespaces are unavailable, Landlock confines the filesystem view
   and TCP, and the seccomp filter removes every socket.
 - ``unsafe``: resource limits only. Used only when ``BUNSEKI_SANDBOX_UNSAFE_LOCAL`` is set.
 
 Generated code never runs as root: when Bunseki runs as root the sandbox drops to
-``BUNSEKI_SANDBOX_UID`` first.
+``BUNSEKI_SANDBOX_UID``. Under bubblewrap, root sets the mounts up with its own rights and the
+worker drops to that uid inside (``setpriv``), so no directory above the workspace or the
+Python installation has to be reachable by the sandbox user: a project under a 0700 home works.
+The Landlock tier has no mount namespace; see `staging` for how it reaches such places.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import stat
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from bunseki.errors import IsolationUnavailable
+from bunseki.sandbox import staging
 from bunseki.sandbox.inside import landlock
 from bunseki.sandbox.models import IsolationReport, Tier
 from bunseki.sandbox.workspace import READ_ONLY_DIRS
@@ -32,6 +35,10 @@ from bunseki.settings import Settings
 
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
 ROOT_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+INNER_WORKSPACE = "/workspace"  # where bubblewrap shows the session's workspace
+SETPRIV = "/usr/bin/setpriv"
+# Root's bubblewrap keeps only what dropping to the sandbox uid needs; setpriv then clears them all.
+DROP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime")
 TMP_SIZE = 64 * 1024 * 1024
 FIX_USERNS = (
@@ -115,23 +122,13 @@ def _bwrap_works(uid: int, checks: dict[str, str]) -> bool:
     if binary is None:
         checks["bwrap"] = "bubblewrap is not installed"
         return False
-    trial = [
-        binary,
-        "--unshare-all",
-        "--die-with-parent",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-        *root_links(),
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--",
-        "/usr/bin/true",
-    ]
+    privileged = _drop_to(uid) is not None
+    if privileged and not Path(SETPRIV).exists():
+        checks["bwrap"] = f"{SETPRIV} is missing (util-linux); root needs it to drop to uid {uid}"
+        return False
+    trial = [binary, *namespaces(privileged), "--ro-bind", "/usr", "/usr", *root_links()]
+    trial += ["--proc", "/proc", "--dev", "/dev", "--", *drop_command(uid, privileged), "/usr/bin/true"]
     try:
-        user = _drop_to(uid)
         done = subprocess.run(
             trial,
             env={},
@@ -139,9 +136,6 @@ def _bwrap_works(uid: int, checks: dict[str, str]) -> bool:
             text=True,
             timeout=20,
             check=False,
-            user=user,
-            group=user,
-            extra_groups=None if user is None else [],
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         checks["bwrap"] = f"could not run bubblewrap: {exc}"
@@ -150,8 +144,32 @@ def _bwrap_works(uid: int, checks: dict[str, str]) -> bool:
         checks["bwrap"] = f"bubblewrap failed: {done.stderr.strip() or done.returncode}"
         return False
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
-    checks["bwrap"] = f"{version.stdout.strip() or 'bubblewrap'} with user namespaces, as uid {uid}"
+    how = "mounts set up as root, dropping to" if privileged else "with user namespaces, as"
+    checks["bwrap"] = f"{version.stdout.strip() or 'bubblewrap'}, {how} uid {uid}"
     return True
+
+
+def namespaces(privileged: bool) -> list[str]:
+    """Root needs no user namespace (it may mount); anyone else gets one from bubblewrap."""
+    if not privileged:
+        return ["--unshare-all", "--die-with-parent"]
+    shared = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    return [*shared, "--die-with-parent", *(flag for cap in DROP_CAPS for flag in ("--cap-add", cap))]
+
+
+def drop_command(uid: int, privileged: bool) -> list[str]:
+    """The prefix that leaves root for ``uid`` inside the sandbox, with no capability left."""
+    if not privileged:
+        return []
+    return [
+        SETPRIV,
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+    ]
 
 
 def _landlock_works(uid: int, seccomp: bool, checks: dict[str, str]) -> bool:
@@ -162,28 +180,17 @@ def _landlock_works(uid: int, seccomp: bool, checks: dict[str, str]) -> bool:
     if not seccomp:
         checks["landlock"] = f"ABI {abi}, but without seccomp UDP and DNS would stay open"
         return False
+    staged = ""
     if uid != os.geteuid():
-        unreadable = [str(path) for path in python_paths() if not reachable(path)]
-        if unreadable:
-            checks["landlock"] = (
-                f"ABI {abi}, but uid {uid} cannot read {', '.join(unreadable)}; create the "
-                "virtual environment from a system-wide Python (make setup does)"
-            )
-            return False
-    checks["landlock"] = f"ABI {abi}" + ("" if abi >= 6 else " (signals not scoped before ABI 6)")
-    return True
-
-
-def reachable(path: Path) -> bool:
-    """Whether an unrelated user can reach ``path`` (it and every directory above it searchable)."""
-    current = path.resolve()
-    for part in [current, *current.parents]:
-        try:
-            mode = part.stat().st_mode
-        except OSError:
-            return False
-        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
-            return False
+        unreachable = [str(path) for path in python_paths() if not staging.reachable(path, uid)]
+        if unreachable:
+            try:
+                where = staging.root_dir(uid)
+            except OSError as exc:
+                checks["landlock"] = f"ABI {abi}, but uid {uid} cannot read {', '.join(unreachable)}: {exc}"
+                return False
+            staged = f"; uid {uid} cannot reach {', '.join(unreachable)}, so it runs from copies under {where}"
+    checks["landlock"] = f"ABI {abi}" + ("" if abi >= 6 else " (signals not scoped before ABI 6)") + staged
     return True
 
 
@@ -224,12 +231,32 @@ class Launch:
     env: dict[str, str]
     pass_fds: list[int]
     user: int | None = None  # switch to this uid (and gid) before exec, with no extra groups
-    owned_fds: list[int] = field(default_factory=list)  # ours to close after the spawn
 
-    def close_owned(self) -> None:
-        for fd in self.owned_fds:
-            os.close(fd)
-        self.owned_fds.clear()
+
+@dataclass(frozen=True)
+class Interpreter:
+    """The Python the worker runs: its executable, the worker's code, and what it reads."""
+
+    executable: str
+    inside: Path
+    paths: list[Path] = field(default_factory=list)
+
+    @classmethod
+    def current(cls) -> Interpreter:
+        return cls(sys.executable, INSIDE_DIR, python_paths())
+
+    def installations(self) -> list[Path]:
+        """The Python installation directories (a venv and its base), without our own code."""
+        return [path for path in self.paths if path != self.inside.resolve()]
+
+    def moved(self, copies: dict[Path, Path], inside: Path) -> Interpreter:
+        """The same interpreter run from reachable copies of its directories."""
+        executable, prefix = Path(self.executable), Path(sys.prefix)
+        copy = copies.get(prefix.resolve())
+        if copy is not None and executable.is_relative_to(prefix):
+            executable = copy / executable.relative_to(prefix)
+        paths = [copies.get(path, path) for path in self.installations()]
+        return Interpreter(str(executable), inside, [*paths, inside])
 
 
 def sandbox_env(workspace: Path) -> dict[str, str]:
@@ -260,40 +287,51 @@ def sandbox_env(workspace: Path) -> dict[str, str]:
     return env
 
 
-def build_launch(report: IsolationReport, workspace: Path, config_json: str, pass_fds: list[int]) -> Launch:
-    python = [sys.executable, "-I", "-B", str(INSIDE_DIR / "main.py"), config_json]
-    env = sandbox_env(workspace)
+def _parents(paths: list[Path]) -> list[Path]:
+    """The directories above ``paths``, outermost first, once each."""
+    parents: list[Path] = []
+    for path in paths:
+        for parent in reversed(path.parents[:-1]):  # not "/"
+            if parent not in parents:
+                parents.append(parent)
+    return parents
+
+
+def inner_workspace(report: IsolationReport, workspace: Path) -> str:
+    """The workspace's path as the worker sees it."""
+    return INNER_WORKSPACE if report.tier == "bwrap" else str(workspace)
+
+
+def build_launch(
+    report: IsolationReport,
+    workspace: Path,
+    config_json: str,
+    pass_fds: list[int],
+    interpreter: Interpreter | None = None,
+) -> Launch:
+    """How to start the worker for ``workspace`` (for Landlock, the directory it actually uses)."""
+    interpreter = interpreter or Interpreter.current()
+    inner = inner_workspace(report, workspace)
+    python = [interpreter.executable, "-I", "-B", str(interpreter.inside / "main.py"), config_json]
+    env = sandbox_env(Path(inner))
     user = _drop_to(report.run_as_uid)
     if report.tier != "bwrap":
         return Launch(argv=python, env=env, pass_fds=pass_fds, user=user)
-    argv = [
-        "bwrap",
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--hostname",
-        "sandbox",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-        *root_links(),
-    ]
+    privileged = user is not None  # root: mounts by our rights, then setpriv drops to the uid
+    argv = ["bwrap", *namespaces(privileged), "--new-session", "--hostname", "sandbox"]
+    argv += ["--ro-bind", "/usr", "/usr", *root_links()]
+    for parent in _parents([Path(path) for path in ETC_FILES] + interpreter.paths):  # else 0700 as root
+        argv += ["--perms", "0755", "--dir", str(parent)]
     for path in ETC_FILES:
         argv += ["--ro-bind-try", path, path]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
-    launch = Launch(argv=argv, env={}, pass_fds=list(pass_fds), user=user)
-    binds = [(path, "--ro-bind") for path in python_paths()]
-    binds += [(workspace, "--bind"), *((workspace / name, "--ro-bind") for name in READ_ONLY_DIRS)]
-    for path, flag in ((str(path), flag) for path, flag in binds):
-        if user is not None:  # the dropped uid may not be able to reach the path: hand bwrap an open fd
-            fd = os.open(path, os.O_PATH | os.O_DIRECTORY)
-            launch.owned_fds.append(fd)
-            launch.pass_fds.append(fd)
-            argv += [f"{flag}-fd", str(fd), str(path)]
-        else:
-            argv += [flag, str(path), str(path)]
-    argv += ["--chdir", str(workspace), "--clearenv"]
+    for directory in interpreter.paths:
+        argv += ["--ro-bind", str(directory), str(directory)]
+    argv += ["--bind", str(workspace), inner]
+    for name in READ_ONLY_DIRS:
+        argv += ["--ro-bind", str(workspace / name), f"{inner}/{name}"]
+    argv += ["--chdir", inner, "--clearenv"]
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    argv += ["--", *python]
-    return launch
+    argv += ["--", *drop_command(report.run_as_uid, privileged), *python]
+    return Launch(argv=argv, env={}, pass_fds=list(pass_fds))

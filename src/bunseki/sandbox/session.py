@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bunseki.errors import SandboxError, SandboxStartError
-from bunseki.sandbox import isolation, policy, workspace
+from bunseki.sandbox import isolation, policy, staging, workspace
 from bunseki.sandbox.inside import procs, protocol
 from bunseki.sandbox.models import ExecutionResult, IsolationReport, Limits, TableResult
 from bunseki.settings import Settings
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 START_TIMEOUT_S = 60.0
 GRACE_S = 10.0
 SMALL_OP_TIMEOUT_S = 120.0
+TASKS_AT_REST = 8  # processes of an idle sandbox, with room to spare
 
 
 class Sandbox:
@@ -55,6 +56,10 @@ class Sandbox:
         self.workspace = Path(workspace_dir).resolve()
         self.limits = limits or Limits.from_settings(self.settings)
         self.isolation = isolation_report or isolation.require(self.settings)
+        # Where the worker works (a working copy for Landlock when the sandbox user cannot reach
+        # the workspace) and that directory's path as the worker sees it.
+        self.work_dir = self.workspace
+        self.inner = isolation.inner_workspace(self.isolation, self.workspace)
         self.restarts = 0
         self.ready: dict[str, Any] = {}
         self.started_s: float | None = None
@@ -90,25 +95,23 @@ class Sandbox:
         began = time.monotonic()
         uid = self.isolation.run_as_uid
         log = workspace.prepare(self.workspace, owner=uid)
-        if self.isolation.tier != "bwrap" and uid != os.geteuid() and not isolation.reachable(self.workspace.parent):
-            raise SandboxStartError(
-                f"the sandbox user (uid {uid}) cannot reach the workspace {self.workspace}: put "
-                "BUNSEKI_WORKSPACE_ROOT under directories that other users may traverse (chmod o+x)"
-            )
+        interpreter = isolation.Interpreter.current()
+        if self.isolation.tier != "bwrap" and uid != os.geteuid():
+            log, interpreter = self._reachable_copies(uid, log, interpreter)
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         config = {
             "req_fd": req_r,
             "resp_fd": resp_w,
-            "workspace": str(self.workspace),
-            "state_dir": str(workspace.internal(self.workspace, "state")),
+            "workspace": self.inner,
+            "state_dir": str(workspace.internal(Path(self.inner), "state")),
             "tier": self.isolation.tier,
             "seccomp": self.isolation.seccomp,
-            "landlock_rules": _landlock_rules(self.workspace),
-            "tasks_base": 0 if self.isolation.tier == "bwrap" else _tasks_of(self.isolation.run_as_uid),
+            "landlock_rules": _landlock_rules(self.work_dir, interpreter),
+            "tasks_base": self._tasks_base(),
             "limits": self.limits.model_dump(),
         }
-        launch = isolation.build_launch(self.isolation, self.workspace, json.dumps(config), [req_r, resp_w])
+        launch = isolation.build_launch(self.isolation, self.work_dir, json.dumps(config), [req_r, resp_w], interpreter)
         try:
             with log.open("ab") as log_file:
                 self._process = subprocess.Popen(
@@ -119,7 +122,7 @@ class Sandbox:
                     stdout=subprocess.DEVNULL,
                     stderr=log_file,
                     start_new_session=True,
-                    cwd=self.workspace,
+                    cwd=self.work_dir,
                     user=launch.user,
                     group=launch.user,
                     extra_groups=None if launch.user is None else [],
@@ -127,7 +130,6 @@ class Sandbox:
         except OSError as exc:
             raise SandboxStartError(f"could not start the sandbox worker: {exc}") from exc
         finally:
-            launch.close_owned()
             os.close(req_r)
             os.close(resp_w)
         self._req, self._resp = req_w, resp_r
@@ -142,6 +144,37 @@ class Sandbox:
             raise SandboxStartError(f"the sandbox worker did not start: {reason}")
         self.ready = ready
         self.started_s = time.monotonic() - began
+
+    def _reachable_copies(
+        self, uid: int, log: Path, interpreter: isolation.Interpreter
+    ) -> tuple[Path, isolation.Interpreter]:
+        """Landlock as root: work where the sandbox user can reach, when it cannot reach ours."""
+        try:
+            if not staging.reachable(self.workspace, uid):
+                self.work_dir = staging.session_dir(self.workspace, uid)
+                self.inner = str(self.work_dir)
+                log = workspace.prepare(self.work_dir, owner=uid)
+                self.work_dir.chmod(0o700)
+                staging.sync_inputs(self.workspace, self.work_dir)
+            moved = staging.python(interpreter.installations(), uid)
+            inside = interpreter.inside if staging.reachable(interpreter.inside, uid) else None
+            if moved or inside is None:
+                interpreter = interpreter.moved(moved, inside or staging.code(interpreter.inside, uid))
+        except OSError as exc:
+            raise SandboxStartError(f"could not prepare a place the sandbox user (uid {uid}) can reach: {exc}") from exc
+        return log, interpreter
+
+    def _tasks_base(self) -> int:
+        """Processes the sandbox uid may already run before this sandbox's own allowance.
+
+        Only an unprivileged bubblewrap has a user namespace of its own to count in. Elsewhere
+        RLIMIT_NPROC counts every process of the uid, those of sandboxes that start later too,
+        so room is kept for theirs at rest (anchor, holder, spare, saver).
+        """
+        if self.isolation.tier == "bwrap" and self.isolation.run_as_uid == os.geteuid():
+            return 0
+        others = self.settings.open_sessions + self.settings.sandbox_pool_size
+        return _tasks_of(self.isolation.run_as_uid) + others * TASKS_AT_REST
 
     def close(self) -> None:
         """Stop the worker (politely, then by force). The workspace and its state stay."""
@@ -175,12 +208,14 @@ class Sandbox:
         """Bind ``frame`` to ``name`` in the worker's namespace (and in its saved state)."""
         if not name.isidentifier():
             raise ValueError(f"{name!r} is not a valid Python name")
-        path = workspace.internal(self.workspace, "inputs") / f"{name}.pkl"
+        self._sync_inputs()
+        path = workspace.internal(self.work_dir, "inputs") / f"{name}.pkl"
         with path.open("wb") as handle:
             pickle.dump(frame, handle, protocol=pickle.HIGHEST_PROTOCOL)
         if self.isolation.run_as_uid != os.geteuid():
             os.chown(path, self.isolation.run_as_uid, self.isolation.run_as_uid)
-        reply = self._request({"op": "load", "name": name, "path": str(path)}, SMALL_OP_TIMEOUT_S)
+        inner_path = workspace.internal(Path(self.inner), "inputs") / path.name
+        reply = self._request({"op": "load", "name": name, "path": str(inner_path)}, SMALL_OP_TIMEOUT_S)
         if not reply.get("ok"):
             raise SandboxError(f"could not load {name} into the sandbox: {reply.get('error')}")
 
@@ -208,9 +243,14 @@ class Sandbox:
         limits = self.limits if timeout is None else self.limits.model_copy(update={"timeout_s": timeout})
         with self._lock:
             self.start()
+            self._sync_inputs()
             message = {"op": "run", "code": code, "limits": limits.model_dump()}
             reply = self._exchange(message, time.monotonic() + limits.timeout_s + GRACE_S)
             if reply is not None:
+                if self.work_dir != self.workspace:
+                    staging.copy_back(
+                        self.work_dir, self.workspace, [item["path"] for item in reply.get("artifacts", [])]
+                    )
                 return _to_result(code, reply, self.workspace)
             timed_out = time.monotonic() - began >= limits.timeout_s
             self._restart()
@@ -234,13 +274,17 @@ class Sandbox:
             notes=_lost_note(self.ready),
         )
 
+    def _sync_inputs(self) -> None:
+        if self.work_dir != self.workspace:  # the host may have added data or snapshots since
+            staging.sync_inputs(self.workspace, self.work_dir)
+
     def _refuse(self, code: str, check_policy: bool) -> ExecutionResult | None:
         syntax = policy.syntax_error(code)
         if syntax is not None:
             return ExecutionResult(success=False, code=code, stdout="", error=syntax, error_type="SyntaxError")
         if not check_policy:
             return None
-        violations = policy.check(code, str(self.workspace))
+        violations = policy.check(code, self.inner)
         if not violations:
             return None
         return ExecutionResult(
@@ -369,14 +413,14 @@ def _tasks_of(uid: int) -> int:
     return count
 
 
-def _landlock_rules(workspace_dir: Path) -> list[tuple[str, str]]:
+def _landlock_rules(work_dir: Path, interpreter: isolation.Interpreter) -> list[tuple[str, str]]:
     rules = [("/usr", "rx"), ("/bin", "rx"), ("/lib", "rx"), ("/lib64", "rx"), ("/sbin", "rx")]
     rules += [(path, "r") for path in isolation.ETC_FILES]
-    rules += [(str(path), "rx") for path in isolation.python_paths()]
+    rules += [(str(path), "rx") for path in interpreter.paths]
     rules += [("/proc", "r"), ("/sys/devices/system/cpu", "r"), ("/sys/fs/cgroup", "r")]
     # Not /dev/shm: it is shared with every process of the user (joblib then runs n_jobs=1).
     rules += [("/dev/null", "dev"), ("/dev/zero", "dev"), ("/dev/urandom", "dev")]
-    rules.append((str(workspace_dir), "rw"))
+    rules.append((str(work_dir), "rw"))
     return rules
 
 

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-
-from bunseki.errors import SandboxStartError
 
 INTERNAL = ".bunseki"
 SNAPSHOTS = "snapshots"
@@ -71,7 +68,6 @@ def prepare(workspace: Path, *, owner: int | None) -> Path:
 
 def _give(workspace: Path, owner: int) -> None:
     """chown the writable parts to the sandbox user; data/ and snapshots/ stay ours."""
-    _check_reachable(workspace, owner)
     os.chown(workspace, owner, owner)
     for directory, subdirs, files in os.walk(internal(workspace)):
         os.chown(directory, owner, owner)
@@ -81,20 +77,6 @@ def _give(workspace: Path, owner: int) -> None:
     for entry in workspace.iterdir():
         if entry.name not in (*READ_ONLY_DIRS, INTERNAL) and not entry.is_symlink():
             os.chown(entry, owner, owner)
-
-
-def _check_reachable(workspace: Path, owner: int) -> None:
-    """The sandbox user must be able to walk down to the workspace; say so plainly if it cannot."""
-    closed = []
-    for directory in reversed(workspace.parents):
-        info = directory.stat()
-        if not info.st_mode & (stat.S_IXUSR if info.st_uid == owner else stat.S_IXOTH):
-            closed.append(str(directory))
-    if closed:
-        raise SandboxStartError(
-            f"the sandbox runs as uid {owner}, which cannot enter {', '.join(closed)}: run "
-            f"`chmod o+x {' '.join(closed)}`, or set BUNSEKI_WORKSPACE_ROOT to a directory every user can reach"
-        )
 
 
 def add_data_file(workspace: Path, source: Path) -> Path:
@@ -120,11 +102,14 @@ def host_writes(directory: Path) -> Iterator[None]:
 
 
 def remove_workspace(workspace: Path) -> None:
-    """Delete a workspace, read-only directories included."""
-    for name in READ_ONLY_DIRS:
-        with suppress(OSError):
-            (workspace / name).chmod(0o755)
-    shutil.rmtree(workspace, ignore_errors=True)
+    """Delete a workspace, read-only directories included, and the sandbox's working copies of it."""
+    from bunseki.sandbox import staging  # it builds on this module
+
+    for directory in [workspace, *staging.working_copies(workspace)]:
+        for name in READ_ONLY_DIRS:
+            with suppress(OSError):
+                (directory / name).chmod(0o755)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def seed_font_cache(directory: Path) -> None:
