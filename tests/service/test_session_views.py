@@ -55,8 +55,10 @@ def test_the_conversation_groups_each_question_with_its_report_and_steps(service
     assert report is not None and report.title == charted.report.title
     assert [section.section_type for section in report.sections].count("image") == 1
     assert sorted(charted.report_files) == ["html", "ipynb", "md"]
-    assert all(path.is_file() for path in charted.report_files.values())
-    assert charted.report_files["md"] == service.export_report(session.id, "md", report_id=charted.report.id)
+    assert charted.report_files["md"] == charted.report.markdown_path
+    with service.open_report(session.id, "md", report_id=charted.report.id) as markdown:
+        assert markdown.name == Path(charted.report_files["md"]).name
+        assert charted.report.conclusion in markdown.read().decode("utf-8")
     assert [step.step_type for step in charted.steps] == ["code"]
 
     assert [step.step_type for step in narrowed.steps] == ["filter_data"]

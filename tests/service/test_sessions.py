@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 import uuid
 from pathlib import Path
@@ -15,7 +16,7 @@ from bunseki.brain.offline import OfflineBrain
 from bunseki.errors import ConfigurationError, Conflict, DataLoadError, InputError, NotFound, SessionBusy
 from bunseki.samples import SALES_CSV
 from bunseki.sandbox.workspace import host_writes
-from bunseki.service import AnalysisService
+from bunseki.service import AnalysisService, OpenFile
 from bunseki.service.history import count_tokens
 from bunseki.service.owners import process_owner
 from bunseki.store import models as store_models
@@ -30,6 +31,11 @@ def overview(service: AnalysisService, session_id: str) -> dict[str, object]:
 
 def kanto(sales: pd.DataFrame) -> pd.DataFrame:
     return sales[sales["地域"] == "関東"]
+
+
+def read(file: OpenFile) -> bytes:
+    with file:
+        return file.read()
 
 
 def test_a_conversation_follows_the_data_state(service: AnalysisService, sales: pd.DataFrame) -> None:
@@ -78,7 +84,7 @@ def test_the_data_state_survives_a_restart(open_service: ServiceFactory, sales: 
     first.run_turn(session.id, "地域は関東だけにして")
     first.run_turn(session.id, "売上金額の高い順に並べて")
     before = overview(first, session.id)
-    exported = pd.read_csv(first.export_data(session.id, "csv"), encoding="utf-8-sig")
+    exported = pd.read_csv(io.BytesIO(read(first.open_data(session.id, "csv"))), encoding="utf-8-sig")
     first.close()
 
     again = open_service()
@@ -88,7 +94,8 @@ def test_the_data_state_survives_a_restart(open_service: ServiceFactory, sales: 
         (workspace / "snapshots" / "current.json").unlink()  # the saved copy is gone: replay the steps
     replayed = open_service()
     assert overview(replayed, session.id) == before
-    assert pd.read_csv(replayed.export_data(session.id, "csv"), encoding="utf-8-sig").equals(exported)
+    replayed_csv = read(replayed.open_data(session.id, "csv"))
+    assert pd.read_csv(io.BytesIO(replayed_csv), encoding="utf-8-sig").equals(exported)
     expected = kanto(sales).sort_values("売上金額", ascending=False)["売上金額"].tolist()
     assert exported["売上金額"].tolist() == expected
 
@@ -134,16 +141,20 @@ def test_snapshots_restore_and_delete(service: AnalysisService, sales: pd.DataFr
 def test_reports_and_data_export(service: AnalysisService, sales: pd.DataFrame) -> None:
     session = service.create_session(SALES_CSV)
     with pytest.raises(NotFound, match="no report"):
-        service.export_report(session.id, "md")
+        service.open_report(session.id, "md")
     service.run_turn(session.id, "地域は関東だけにして")
     service.run_turn(session.id, "商品カテゴリ別の売上金額の合計は？")
-    markdown = service.export_report(session.id, "md").read_text(encoding="utf-8")
-    assert "report_002" in service.export_report(session.id, "html").name
-    assert service.export_report(session.id, "ipynb").suffix == ".ipynb"
+    markdown = read(service.open_report(session.id, "md")).decode("utf-8")
+    with service.open_report(session.id, "html") as html:
+        assert "report_002" in html.name
+    with service.open_report(session.id, "ipynb") as notebook:
+        assert notebook.name.endswith(".ipynb")
+        assert "run_tool('filter_data'" in notebook.read().decode("utf-8")
     by_category = kanto(sales).groupby("商品カテゴリ")["売上金額"].sum()
     assert f"{by_category.max():,}" in markdown
-    assert "run_tool('filter_data'" in service.export_report(session.id, "ipynb").read_text(encoding="utf-8")
-    frame = pd.read_parquet(service.export_data(session.id, "parquet"))
+    with service.open_data(session.id, "parquet") as data:
+        assert data.name == "sales_cp932_current.parquet"
+        frame = pd.read_parquet(io.BytesIO(data.read()))
     assert len(frame) == len(kanto(sales))
     assert set(frame["地域"]) == {"関東"}
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sys
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, BinaryIO, Literal, cast
 
 from rich.table import Table
 
 from bunseki.errors import InputError
-from bunseki.service import AnalysisService
+from bunseki.service import AnalysisService, OpenFile
 from bunseki.store import SessionRecord, SnapshotRecord, StepRecord
 
 REPORT_FORMATS = ("md", "html", "ipynb")
@@ -66,22 +65,30 @@ def copy_export(service: AnalysisService, record: SessionRecord, fmt: str, targe
     """Export a session's latest report or current data to ``target`` ("-": stdout); returns the file."""
     if fmt not in EXPORT_FORMATS:
         raise InputError(f"unknown export format '{fmt}': choose one of {', '.join(EXPORT_FORMATS)}")
+    to_stdout = target is not None and str(target) == "-"
+    if to_stdout and fmt == "parquet":
+        raise InputError("Parquet is binary: give a file name instead of -")
     if fmt in REPORT_FORMATS:
-        source = service.export_report(record.id, cast(Literal["md", "html", "ipynb"], fmt))
+        source = service.open_report(record.id, cast(Literal["md", "html", "ipynb"], fmt))
     else:
-        source = service.export_data(record.id, cast(Literal["csv", "parquet"], fmt))
-    if target is not None and str(target) == "-":
-        if fmt == "parquet":
-            raise InputError("Parquet is binary: give a file name instead of -")
-        sys.stdout.buffer.write(source.read_bytes())
-        sys.stdout.flush()
-        return None
-    if target is None:
-        target = Path.cwd() / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
-    elif target.is_dir():
-        target = target / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
-    shutil.copyfile(source, target)
+        source = service.open_data(record.id, cast(Literal["csv", "parquet"], fmt))
+    with source:
+        if to_stdout:
+            _copy(source, sys.stdout.buffer)
+            sys.stdout.flush()
+            return None
+        if target is None:
+            target = Path.cwd() / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
+        elif target.is_dir():
+            target = target / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
+        with target.open("wb") as written:
+            _copy(source, written)
     return target
+
+
+def _copy(source: OpenFile, target: BinaryIO) -> None:
+    for chunk in source.chunks():
+        target.write(chunk)
 
 
 def _file_name(title: str) -> str:

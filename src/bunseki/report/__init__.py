@@ -1,6 +1,6 @@
 """Reports: the report model and its renderers (Markdown, self-contained HTML, notebook)."""
 
-from bunseki.report.files import read_workspace_file
+from bunseki.report.files import open_workspace_file, read_workspace_file
 from bunseki.report.html import render_html
 from bunseki.report.markdown import render_markdown
 from bunseki.report.models import ReportOutput, ReportSection
@@ -13,6 +13,7 @@ __all__ = [
     "ReportSection",
     "SavedReport",
     "build_notebook",
+    "open_workspace_file",
     "read_workspace_file",
     "render_html",
     "render_markdown",

@@ -4,6 +4,7 @@ from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
 from bunseki.service.conversation import Exchange
 from bunseki.service.datastates import DataFormat, ReportFormat
+from bunseki.service.files import OpenFile
 from bunseki.service.inputs import UPLOAD_SUFFIXES
 from bunseki.service.runtime import Event, TurnResult
 from bunseki.service.sessions import AnalysisService
@@ -17,6 +18,7 @@ __all__ = [
     "DataFormat",
     "Event",
     "Exchange",
+    "OpenFile",
     "ReportFormat",
     "TurnResult",
     "run_cell",

@@ -7,9 +7,9 @@ steps and reports apart; an `Exchange` puts back together what one question prod
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bunseki.report import ReportOutput
+from bunseki.service.datastates import ReportFormat
 from bunseki.store import MessageRecord, ReportRecord, StepRecord, TurnRecord
 
 
@@ -21,7 +21,8 @@ class Exchange:
     question: str | None
     replies: list[str]
     report: ReportRecord | None = None
-    report_files: dict[str, Path] = field(default_factory=dict)  # "md", "html", "ipynb" → file
+    # "md", "html", "ipynb" → the file's path in the workspace; `open_report` opens one
+    report_files: dict[ReportFormat, str] = field(default_factory=dict)
     steps: list[StepRecord] = field(default_factory=list)  # what the turn did to the data, in order
 
     @property
@@ -36,7 +37,6 @@ class Exchange:
 
 
 def build_exchanges(
-    workspace: Path,
     messages: list[MessageRecord],
     turns: list[TurnRecord],
     reports: list[ReportRecord],
@@ -64,15 +64,19 @@ def build_exchanges(
                 question=next((m.content for m in group if m.role == "user"), None),
                 replies=[m.content for m in group if m.role == "assistant"],
                 report=report,
-                report_files=_files(workspace, report),
+                report_files=_files(report),
                 steps=steps_by_turn.get(turn_id, []) if turn_id else [],
             )
         )
     return exchanges
 
 
-def _files(workspace: Path, report: ReportRecord | None) -> dict[str, Path]:
+def _files(report: ReportRecord | None) -> dict[ReportFormat, str]:
     if report is None:
         return {}
-    paths = {"md": report.markdown_path, "html": report.html_path, "ipynb": report.notebook_path}
-    return {fmt: workspace / relative for fmt, relative in paths.items() if relative}
+    paths: dict[ReportFormat, str | None] = {
+        "md": report.markdown_path,
+        "html": report.html_path,
+        "ipynb": report.notebook_path,
+    }
+    return {fmt: relative for fmt, relative in paths.items() if relative}

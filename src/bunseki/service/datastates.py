@@ -6,6 +6,7 @@ Seed 001's DataManager, SnapshotManager and OverviewProvider, over the store and
 
 from __future__ import annotations
 
+import tempfile
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Literal
@@ -14,6 +15,7 @@ import pandas as pd
 
 from bunseki.errors import NotFound
 from bunseki.sandbox.workspace import host_writes
+from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import checked_text
 from bunseki.state import RESET, RESTORE, DataState
 from bunseki.store import ArtifactRecord, ReportRecord, SessionRecord, SnapshotRecord, StepRecord, Store
@@ -45,24 +47,20 @@ class DataOperations:
         self.store.get_session(session_id, user_id=user_id)
         return self.store.list_artifacts(session_id)
 
-    def artifact_path(self, session_id: str, name: str, *, user_id: str | None = None) -> Path:
-        """The file of a recorded artifact or report file, never anything outside the workspace.
+    def open_artifact(self, session_id: str, name: str, *, user_id: str | None = None) -> OpenFile:
+        """A recorded artifact or report file, open, and never anything outside the workspace.
 
         Code in the sandbox can leave symbolic links in the workspace, so the name must be one the
-        session recorded and the resolved file must still lie inside the workspace.
+        session recorded and the file is opened without following any link on the way to it.
         """
         record = self.store.get_session(session_id, user_id=user_id)
-        workspace = Path(record.workspace).resolve()
         recorded = {artifact.path for artifact in self.store.list_artifacts(session_id)}
         for report in self.store.list_reports(session_id):
             recorded.update(p for p in (report.markdown_path, report.html_path, report.notebook_path) if p)
-        missing = NotFound(f"this session has no artifact '{name}'")
+        missing = f"this session has no artifact '{name}'"
         if name not in recorded:
-            raise missing
-        path = workspace / name
-        if path.is_symlink() or not path.resolve().is_relative_to(workspace) or not path.is_file():
-            raise missing
-        return path
+            raise NotFound(missing)
+        return open_in_workspace(record.workspace, name, missing=missing)
 
     def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
         self.store.get_session(session_id, user_id=user_id)
@@ -189,10 +187,10 @@ class DataOperations:
 
     # --- exports -----------------------------------------------------------------------------
 
-    def export_report(
+    def open_report(
         self, session_id: str, fmt: ReportFormat, *, user_id: str | None = None, report_id: str | None = None
-    ) -> Path:
-        """The path of the latest report (or ``report_id``) in the given format."""
+    ) -> OpenFile:
+        """The latest report (or ``report_id``) in the given format, open."""
         record = self.store.get_session(session_id, user_id=user_id)
         reports = self.store.list_reports(session_id)
         chosen = (
@@ -203,17 +201,23 @@ class DataOperations:
         relative = {"md": chosen.markdown_path, "html": chosen.html_path, "ipynb": chosen.notebook_path}[fmt]
         if relative is None:
             raise NotFound(f"the report has no {fmt} version")
-        return Path(record.workspace) / relative
+        return open_in_workspace(record.workspace, relative, missing=f"the report's {fmt} file is gone")
 
-    def export_data(self, session_id: str, fmt: DataFormat, *, user_id: str | None = None) -> Path:
-        """The current data written as CSV (UTF-8 with BOM, which Excel reads) or Parquet."""
+    def open_data(self, session_id: str, fmt: DataFormat, *, user_id: str | None = None) -> OpenFile:
+        """The current data as CSV (UTF-8 with BOM, which Excel reads) or Parquet, in an open temporary file.
+
+        Written outside the workspace: a name in it could be a link that cell code planted.
+        """
         record = self.store.get_session(session_id, user_id=user_id)
         frame = self._current_state(record).current
-        directory = Path(record.workspace) / "exports"
-        directory.mkdir(exist_ok=True)
-        path = directory / f"{Path(record.dataset_name).stem}_current.{fmt}"
-        if fmt == "csv":
-            frame.to_csv(path, index=False, encoding="utf-8-sig")
-        else:
-            frame.to_parquet(path, index=False)
-        return path
+        handle = tempfile.TemporaryFile(prefix="bunseki-export-")  # noqa: SIM115 - handed over open
+        try:
+            if fmt == "csv":
+                frame.to_csv(handle, index=False, encoding="utf-8-sig")
+            else:
+                frame.to_parquet(handle, index=False)
+            handle.seek(0)
+            return OpenFile.of(handle, f"{Path(record.dataset_name).stem}_current.{fmt}")
+        except BaseException:
+            handle.close()
+            raise

@@ -248,10 +248,9 @@ class AnalysisService(DataOperations):
 
     def conversation(self, session_id: str, *, user_id: str | None = None) -> list[Exchange]:
         """The messages grouped by question, each with its report (and its files) and data steps."""
-        record = self.store.get_session(session_id, user_id=user_id)
+        self.store.get_session(session_id, user_id=user_id)
         messages = self.messages(session_id)
         return build_exchanges(
-            Path(record.workspace),
             messages,
             self.store.list_turns(session_id),
             self.store.list_reports(session_id),

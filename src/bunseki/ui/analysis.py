@@ -44,7 +44,7 @@ def show() -> None:
         return
     exchanges = service.conversation(session.id)
     _data(service, session, texts, expanded=not exchanges and following is None)  # open until the first question
-    _conversation(exchanges, session, texts, following=following is not None)
+    _conversation(service, exchanges, session, texts, following=following is not None)
     st.chat_input(
         texts("chat_busy" if following else "chat_placeholder"),
         key=KEY_QUESTION,
@@ -104,7 +104,7 @@ def _data(service: AnalysisService, session: SessionRecord, texts: Texts, *, exp
         render.data_overview(session, overview, service.preview(session.id, PREVIEW_ROWS), texts)
         st.download_button(
             texts("download_csv"),
-            data=lambda: service.export_data(session.id, "csv").read_bytes(),
+            data=render.contents(lambda: service.open_data(session.id, "csv")),
             file_name=f"{Path(session.dataset_name).stem}_current.csv",
             mime="text/csv",
             key="download-data",
@@ -116,7 +116,9 @@ def _data(service: AnalysisService, session: SessionRecord, texts: Texts, *, exp
 # --- conversation -------------------------------------------------------------------------------
 
 
-def _conversation(exchanges: list[Exchange], session: SessionRecord, texts: Texts, *, following: bool) -> None:
+def _conversation(
+    service: AnalysisService, exchanges: list[Exchange], session: SessionRecord, texts: Texts, *, following: bool
+) -> None:
     known = context.thoughts()
     for exchange in exchanges:
         if following and exchange.status == "running":
@@ -127,16 +129,24 @@ def _conversation(exchanges: list[Exchange], session: SessionRecord, texts: Text
         number = exchange.turn.number if exchange.turn else None
         result = known.get(context.thought_key(session.id, number)) if number is not None else None
         with st.chat_message("assistant"):
-            _reply(exchange, session, result, texts)
+            _reply(service, exchange, session, result, texts)
 
 
-def _reply(exchange: Exchange, session: SessionRecord, result: TurnResult | None, texts: Texts) -> None:
+def _reply(
+    service: AnalysisService, exchange: Exchange, session: SessionRecord, result: TurnResult | None, texts: Texts
+) -> None:
     if exchange.status == "running":
         st.info(texts("running_elsewhere"))
     content = exchange.report_output
     if content is not None and exchange.report is not None:
         render.report(content, Path(session.workspace))
-        render.report_downloads(exchange.report_files, exchange.report.id, texts)
+        report_id = exchange.report.id
+        render.report_downloads(
+            exchange.report_files,
+            lambda fmt: service.open_report(session.id, fmt, report_id=report_id),
+            report_id,
+            texts,
+        )
     else:
         for reply in exchange.replies:
             st.markdown(reply)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from functools import partial
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pandas as pd
@@ -17,12 +18,12 @@ import streamlit as st
 
 from bunseki.report import ReportOutput, read_workspace_file
 from bunseki.report.markdown import LABELS
-from bunseki.service import Exchange, TurnResult
+from bunseki.service import Exchange, OpenFile, ReportFormat, TurnResult
 from bunseki.store import SessionRecord, StepRecord
 from bunseki.ui.texts import Texts
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
-DOWNLOADS = (
+DOWNLOADS: tuple[tuple[ReportFormat, str, str], ...] = (
     ("md", "download_md", "text/markdown"),
     ("html", "download_html", "text/html"),
     ("ipynb", "download_ipynb", "application/x-ipynb+json"),
@@ -58,23 +59,34 @@ def report(content: ReportOutput, workspace: Path) -> None:
         st.markdown(f"**{labels.suggestions}**\n\n" + "\n".join(f"- {item}" for item in content.suggestions))
 
 
-def report_downloads(files: dict[str, Path], key: str, texts: Texts) -> None:
-    """Download buttons for the report's Markdown, HTML and notebook; each file is read when clicked."""
+def report_downloads(
+    files: dict[ReportFormat, str], open_report: Callable[[ReportFormat], OpenFile], key: str, texts: Texts
+) -> None:
+    """Download buttons for the report's Markdown, HTML and notebook; each file is opened when clicked."""
     available = [(fmt, label, mime) for fmt, label, mime in DOWNLOADS if fmt in files]
     if not available:
         return
     st.caption(texts("downloads"))
     for column, (fmt, label, mime) in zip(st.columns(len(available)), available, strict=True):
-        path = files[fmt]
         column.download_button(
             texts(label),
-            data=_reader(path),
-            file_name=path.name,
+            data=contents(partial(open_report, fmt)),
+            file_name=PurePosixPath(files[fmt]).name,
             mime=mime,
             key=f"download-{key}-{fmt}",
             on_click="ignore",
             icon=":material/download:",
         )
+
+
+def contents(opening: Callable[[], OpenFile]) -> Callable[[], bytes]:
+    """What a download button reads when clicked: the file the service opens then, read whole."""
+
+    def read() -> bytes:
+        with opening() as file:
+            return file.read()
+
+    return read
 
 
 def thought_of_result(result: TurnResult, texts: Texts) -> None:
@@ -180,7 +192,3 @@ def _table(content: str) -> pd.DataFrame | None:
         return pd.DataFrame(json.loads(content))
     except (ValueError, TypeError):
         return None
-
-
-def _reader(path: Path) -> Callable[[], bytes]:
-    return path.read_bytes

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import mimetypes
-from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse
 
 from bunseki.api.deps import Language, Service, SessionId, SnapshotId, User
+from bunseki.api.downloads import OpenFileResponse
 from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import DataStateChange, Snapshot, SnapshotRequest, Step
@@ -57,7 +56,12 @@ def reset(session_id: SessionId, service: Service, user: User, language: Languag
     return DataStateChange(step=Step.of(step), data_state=state)
 
 
-@router.get("/{session_id}/report", response_class=FileResponse, responses=_file("The report", *REPORT_TYPES.values()))
+@router.get(
+    "/{session_id}/report",
+    status_code=200,
+    response_class=OpenFileResponse,
+    responses=_file("The report", *REPORT_TYPES.values()),
+)
 def report(
     session_id: SessionId,
     service: Service,
@@ -66,25 +70,31 @@ def report(
         Literal["md", "html", "ipynb"],
         Query(alias="format", description="Markdown, self-contained HTML, or a notebook."),
     ] = "md",
-) -> FileResponse:
+) -> OpenFileResponse:
     """The latest report: Markdown, HTML with its charts inside, or a notebook that re-runs the analysis."""
-    path = service.export_report(session_id, fmt, user_id=user)
-    return FileResponse(path, media_type=REPORT_TYPES[fmt], filename=path.name)
+    report = service.open_report(session_id, fmt, user_id=user)
+    return OpenFileResponse(report, media_type=REPORT_TYPES[fmt])
 
 
 @router.get(
     "/{session_id}/artifacts/{name:path}",
-    response_class=FileResponse,
+    status_code=200,
+    response_class=OpenFileResponse,
     responses=_file("The file", "image/png", "application/octet-stream"),
 )
-def artifact(session_id: SessionId, name: str, service: Service, user: User) -> FileResponse:
+def artifact(session_id: SessionId, name: str, service: Service, user: User) -> OpenFileResponse:
     """A file a turn produced (a chart, a table) or a report file, by its path in the workspace."""
-    path = service.artifact_path(session_id, name, user_id=user)
-    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    return FileResponse(path, media_type=media_type, filename=Path(name).name)
+    file = service.open_artifact(session_id, name, user_id=user)
+    media_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+    return OpenFileResponse(file, media_type=media_type)
 
 
-@router.get("/{session_id}/data", response_class=FileResponse, responses=_file("The data", *DATA_TYPES.values()))
+@router.get(
+    "/{session_id}/data",
+    status_code=200,
+    response_class=OpenFileResponse,
+    responses=_file("The data", *DATA_TYPES.values()),
+)
 def data(
     session_id: SessionId,
     service: Service,
@@ -92,7 +102,7 @@ def data(
     fmt: Annotated[
         Literal["csv", "parquet"], Query(alias="format", description="CSV (UTF-8 with BOM, for Excel) or Parquet.")
     ] = "csv",
-) -> FileResponse:
+) -> OpenFileResponse:
     """The current data (after the session's filters, sorts and restores)."""
-    path = service.export_data(session_id, fmt, user_id=user)
-    return FileResponse(path, media_type=DATA_TYPES[fmt], filename=path.name)
+    data = service.open_data(session_id, fmt, user_id=user)
+    return OpenFileResponse(data, media_type=DATA_TYPES[fmt])
