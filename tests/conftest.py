@@ -26,6 +26,8 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("BUNSEKI_"):
             monkeypatch.delenv(name)
+    # Servers keep warm sandboxes for new sessions; tests that are about that ask for them.
+    monkeypatch.setenv("BUNSEKI_SANDBOX_POOL_SIZE", "0")
     monkeypatch.chdir(tempfile.gettempdir())  # so no .env file of the repository is read
 
 
@@ -90,9 +92,9 @@ def open_service(service_settings: Settings) -> Iterator[ServiceFactory]:
     """Opens services on the test's database, as separate processes would; all are closed after."""
     opened: list[AnalysisService] = []
 
-    def open_one(*, brain: Brain | None = None, **changes: object) -> AnalysisService:
+    def open_one(*, brain: Brain | None = None, warm: bool = False, **changes: object) -> AnalysisService:
         settings = service_settings.model_copy(update=changes)
-        service = AnalysisService(settings, brains=(lambda _spec: brain) if brain is not None else None)
+        service = AnalysisService(settings, brains=(lambda _spec: brain) if brain is not None else None, warm=warm)
         opened.append(service)
         return service
 

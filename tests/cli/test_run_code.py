@@ -146,6 +146,8 @@ def test_doctor_reports_the_tier() -> None:
     assert facts["isolation"]["tier"] in ("bwrap", "landlock")
     assert done.returncode == 0
     assert facts["limits"]["timeout_s"] == 180
+    assert facts["warm_pool"]["error"] is None
+    assert 0 < facts["warm_pool"]["worker_pss_mb"] <= facts["warm_pool"]["worker_rss_mb"]
     text = bunseki("doctor")
     assert "Sandbox isolation:" in text.stdout
     assert "why:" in text.stdout

@@ -31,7 +31,7 @@ def create_app(settings: Settings | None = None, *, service: AnalysisService | N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = getattr(app.state, "service", None) is None
         if owned:
-            app.state.service = AnalysisService(settings)
+            app.state.service = AnalysisService(settings, warm=True)
         try:
             yield
         finally:

@@ -168,3 +168,4 @@ class Health(BaseModel):
     status: Literal["ok"]
     version: str
     database: str = Field(description="The database backend in use (sqlite or postgresql).")
+    warm_sandboxes: int = Field(description="Sandboxes started and waiting for new sessions.")

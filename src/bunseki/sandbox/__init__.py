@@ -12,6 +12,7 @@ from bunseki.sandbox.models import (
     Limits,
     TableResult,
 )
+from bunseki.sandbox.pool import PoolStats, SandboxPool
 from bunseki.sandbox.session import Sandbox
 from bunseki.sandbox.workspace import add_data_file, new_workspace, remove_workspace
 
@@ -20,7 +21,9 @@ __all__ = [
     "ExpectedOutput",
     "IsolationReport",
     "Limits",
+    "PoolStats",
     "Sandbox",
+    "SandboxPool",
     "TableResult",
     "add_data_file",
     "new_workspace",

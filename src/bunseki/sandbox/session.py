@@ -81,6 +81,11 @@ class Sandbox:
         self.close()
 
     @property
+    def pid(self) -> int | None:
+        """The worker's outermost process (bubblewrap's, or the anchor's), while it runs."""
+        return self._process.pid if self.alive and self._process is not None else None
+
+    @property
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 

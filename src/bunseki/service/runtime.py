@@ -96,14 +96,16 @@ class SessionRuntime:
         brain: Brain,
         settings: Settings,
         record_step: StepLog | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
+        """``sandbox``: one already started on ``workspace`` (from the warm pool), else a new one."""
         self.table = table
         self.workspace = workspace
         self.data_state = data_state
         self.brain = brain
         self.settings = settings
         self.record_step = record_step
-        self.sandbox = Sandbox(workspace, settings=settings)
+        self.sandbox = sandbox or Sandbox(workspace, settings=settings)
         self.graph = build()
         self._bound = -1  # the data-state position whose data the sandbox's df holds
         self._dirty = False  # a cell ran since: df in the sandbox may have been changed by code

@@ -31,7 +31,7 @@ from bunseki.errors import (
     SessionBusy,
 )
 from bunseki.llm import available_models, create_brain
-from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.sandbox import Sandbox, SandboxPool, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.datastates import DataOperations
@@ -71,8 +71,13 @@ class AnalysisService(DataOperations):
         store: Store | None = None,
         brains: Callable[[str], Brain] | None = None,
         max_open: int | None = None,
+        warm: bool = False,
     ) -> None:
-        """``brains`` makes the brain for a session's model spec (default: `create_brain`)."""
+        """``brains`` makes the brain for a session's model spec (default: `create_brain`).
+
+        ``warm``: keep a pool of started sandboxes for new sessions (servers do; a one-off CLI
+        session would only pay for sandboxes it never uses).
+        """
         self.settings = settings or Settings()
         self._owns_store = store is None
         self.store = store or Store.from_settings(self.settings)
@@ -86,6 +91,10 @@ class AnalysisService(DataOperations):
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self.pool = SandboxPool(self.settings) if warm and self.settings.sandbox_pool_size > 0 else None
+        self._adopted: dict[str, Sandbox] = {}  # new sessions' sandboxes from the pool, until their first turn
+        if self.pool is not None:
+            self.pool.fill()
 
     def __enter__(self) -> AnalysisService:
         return self
@@ -98,10 +107,19 @@ class AnalysisService(DataOperations):
         with self._guard:
             for runtime in self._open.values():
                 runtime.close()
+            for sandbox in self._adopted.values():
+                sandbox.close()
             self._open.clear()
+            self._adopted.clear()
             self._rebuilt.clear()
+        if self.pool is not None:
+            self.pool.close()
         if self._owns_store:
             self.store.close()
+
+    def warm_sandboxes(self) -> int:
+        """How many started sandboxes wait for new sessions."""
+        return self.pool.ready_count() if self.pool is not None else 0
 
     # --- sessions ----------------------------------------------------------------------------
 
@@ -113,20 +131,30 @@ class AnalysisService(DataOperations):
         table = load_table(data_file)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
-        workspace = new_workspace(self.settings.workspace_root)
-        copy = add_data_file(workspace, data_file)
-        record = self.store.create_session(
-            title=title or data_file.stem,
-            dataset_name=data_file.name,
-            dataset_path=str(copy.relative_to(workspace)),
-            dataset_format=table.format,
-            dataset_encoding=table.encoding,
-            dataset_rows=len(table.frame),
-            dataset_columns=len(table.frame.columns),
-            workspace=str(workspace),
-            model=model,
-            user_id=user_id,
-        )
+        sandbox = self.pool.take() if self.pool is not None else None  # warm, with a workspace of its own
+        workspace = sandbox.workspace if sandbox is not None else new_workspace(self.settings.workspace_root)
+        try:
+            copy = add_data_file(workspace, data_file)
+            record = self.store.create_session(
+                title=title or data_file.stem,
+                dataset_name=data_file.name,
+                dataset_path=str(copy.relative_to(workspace)),
+                dataset_format=table.format,
+                dataset_encoding=table.encoding,
+                dataset_rows=len(table.frame),
+                dataset_columns=len(table.frame.columns),
+                workspace=str(workspace),
+                model=model,
+                user_id=user_id,
+            )
+        except BaseException:
+            if sandbox is not None:
+                sandbox.close()
+                remove_workspace(workspace)
+            raise
+        if sandbox is not None:
+            with self._guard:
+                self._adopted[record.id] = sandbox
         return record
 
     def create_session_from_upload(
@@ -188,6 +216,9 @@ class AnalysisService(DataOperations):
             runtime = self._open.pop(session_id, None)
             if runtime is not None:
                 runtime.close()
+            adopted = self._adopted.pop(session_id, None)
+            if adopted is not None:
+                adopted.close()
             self._rebuilt.pop(session_id, None)
             self.store.delete_session(session_id, user_id=user_id)
         _remove_tree(Path(record.workspace), self.settings.workspace_root)
@@ -279,14 +310,20 @@ class AnalysisService(DataOperations):
                 return runtime
         self._mark_interrupted(record.id)
         table, state = self._load_state(record, take=True)
+        with self._guard:
+            adopted = self._adopted.pop(record.id, None)
         runtime = SessionRuntime(
             table=table,
             workspace=Path(record.workspace),
             data_state=state,
             brain=self.brains(record.model),
             settings=self.settings,
+            sandbox=adopted,
         )
-        runtime.start()
+        if self.pool is not None:
+            self.pool.start(runtime.sandbox)  # no more starts at once than cores
+        else:
+            runtime.start()
         with self._guard:
             self._open[record.id] = runtime
             idle = [key for key in self._open if key != record.id and not self._busy(key)]

@@ -29,7 +29,7 @@ def _close(service: Any) -> None:
 @st.cache_resource(show_spinner=False, on_release=_close)
 def _open_service(where: str, _settings: Settings) -> AnalysisService:
     """One service per workspace and database for the whole server: sessions and sandboxes are shared."""
-    return AnalysisService(_settings)
+    return AnalysisService(_settings, warm=True)
 
 
 def get_service() -> AnalysisService:

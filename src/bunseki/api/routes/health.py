@@ -15,6 +15,7 @@ router = APIRouter(tags=["health"])
 @router.get("/api/v1/analysis/health")
 @router.get("/health", include_in_schema=False)
 def health(service: Service) -> Health:
-    """The server is up; which version, on which database (sqlite or postgresql)."""
+    """The server is up; which version, on which database (sqlite or postgresql), warm sandboxes."""
     backend = service.settings.database.split(":", 1)[0].split("+", 1)[0]
-    return Health(status="ok", version=version("bunseki"), database=backend)
+    warm = service.warm_sandboxes()
+    return Health(status="ok", version=version("bunseki"), database=backend, warm_sandboxes=warm)

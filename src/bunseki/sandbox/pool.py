@@ -1,0 +1,147 @@
+"""A few warm sandboxes, started ahead of time, each in a fresh workspace of its own.
+
+A sandbox takes a second or two to start (the analysis stack is imported once per worker), so a
+server keeps ``BUNSEKI_SANDBOX_POOL_SIZE`` of them ready and hands one to each new session: the
+session then adopts the sandbox's workspace. Taking one starts its replacement in the
+background. Starts, ahead of time or on demand, never run more at once than there are cores,
+so a burst of sessions does not make every start slower.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from bunseki.errors import SandboxError
+from bunseki.sandbox.inside import procs
+from bunseki.sandbox.session import Sandbox
+from bunseki.sandbox.workspace import new_workspace, remove_workspace
+from bunseki.settings import Settings
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """What the pool holds: ready sandboxes, starts under way, and the memory of the ready ones."""
+
+    size: int
+    ready: int
+    starting: int
+    worker_rss_bytes: int  # one idle warm worker (every process of it), resident
+    worker_pss_bytes: int  # the same, shared pages divided among their sharers: its real cost
+    pool_rss_bytes: int
+    pool_pss_bytes: int
+
+
+class SandboxPool:
+    """Warm, not yet assigned sandboxes for new sessions under one workspace root."""
+
+    def __init__(self, settings: Settings, size: int | None = None) -> None:
+        self.settings = settings
+        self.size = settings.sandbox_pool_size if size is None else size
+        self._ready: deque[Sandbox] = deque()
+        self._starting = 0
+        self._closed = False
+        self._lock = threading.Lock()
+        self._starts = threading.BoundedSemaphore(os.cpu_count() or 1)
+        self._executor = ThreadPoolExecutor(max_workers=max(1, min(self.size, os.cpu_count() or 1)))
+        self.failures: list[str] = []  # why background starts failed (the last few)
+
+    def fill(self) -> None:
+        """Start sandboxes in the background until the pool is full."""
+        with self._lock:
+            if self._closed:
+                return
+            missing = self.size - len(self._ready) - self._starting
+            self._starting += max(0, missing)
+        for _ in range(max(0, missing)):
+            self._executor.submit(self._start_one)
+
+    def take(self) -> Sandbox | None:
+        """A ready sandbox (its workspace is the new session's), or None if none is ready yet."""
+        with self._lock:
+            sandbox = self._ready.popleft() if self._ready else None
+        self.fill()
+        if sandbox is not None and not sandbox.alive:  # died while waiting: not worth handing out
+            sandbox.close()
+            remove_workspace(sandbox.workspace)
+            return None
+        return sandbox
+
+    def start(self, sandbox: Sandbox) -> None:
+        """Start a sandbox on demand, under the same cap on concurrent starts as the pool's own."""
+        with self._starts:
+            sandbox.start()
+
+    def ready_count(self) -> int:
+        with self._lock:
+            return len(self._ready)
+
+    def stats(self) -> PoolStats:
+        with self._lock:
+            ready = list(self._ready)
+            starting = self._starting
+        sizes = [_memory(sandbox) for sandbox in ready]
+        rss = [size[0] for size in sizes]
+        pss = [size[1] for size in sizes]
+        return PoolStats(
+            size=self.size,
+            ready=len(ready),
+            starting=starting,
+            worker_rss_bytes=max(rss, default=0),
+            worker_pss_bytes=max(pss, default=0),
+            pool_rss_bytes=sum(rss),
+            pool_pss_bytes=sum(pss),
+        )
+
+    def close(self) -> None:
+        """Stop the ready sandboxes and delete their (unused) workspaces."""
+        with self._lock:
+            self._closed = True
+            ready, self._ready = list(self._ready), deque()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        for sandbox in ready:
+            sandbox.close()
+            remove_workspace(sandbox.workspace)
+
+    def _start_one(self) -> None:
+        sandbox: Sandbox | None = None
+        try:
+            sandbox = Sandbox(new_workspace(self.settings.workspace_root), settings=self.settings)
+            self.start(sandbox)
+        except (SandboxError, OSError) as exc:
+            self.failures = [*self.failures[-4:], f"{type(exc).__name__}: {exc}"]
+            if sandbox is not None:
+                remove_workspace(sandbox.workspace)
+            sandbox = None
+        with self._lock:
+            self._starting -= 1
+            if sandbox is not None and not self._closed:
+                self._ready.append(sandbox)
+                return
+        if sandbox is not None:  # the pool closed meanwhile
+            sandbox.close()
+            remove_workspace(sandbox.workspace)
+
+
+def _memory(sandbox: Sandbox) -> tuple[int, int]:
+    """Resident and proportional bytes of every process of a sandbox."""
+    pid = sandbox.pid
+    if pid is None:
+        return 0, 0
+    tree = {pid, *procs.descendants(pid)}
+    return sum(procs.resident_bytes(p) for p in tree), sum(_pss(p) for p in tree)
+
+
+def _pss(pid: int) -> int:
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_bytes()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith(b"Pss:"):
+            return int(line.split()[1]) * 1024
+    return 0
