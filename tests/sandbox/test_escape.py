@@ -22,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, new_workspace, remove_workspace
+from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, isolation, new_workspace, remove_workspace
+from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 from bunseki.state import DataState
 from tests.support import available_tiers
@@ -31,6 +32,9 @@ SECRET = "sk-canary-7f3a9c2e"
 TIERS = available_tiers()
 # As root the sandbox user is someone else: a private project directory is then out of its reach.
 PLACES = ["shared", "private"] if os.geteuid() == 0 else ["shared"]
+# How the worker starts: on its own, or forked from a zygote that serves the workspace root.
+ARENAS = [(tier, place, "own") for tier in TIERS for place in PLACES]
+ARENAS += [(tier, "shared", "zygote") for tier in TIERS]
 pytestmark = pytest.mark.skipif(not TIERS, reason="no isolation tier is available on this machine")
 
 
@@ -53,6 +57,7 @@ class Arena:
     host: Host
     data_copy: Path
     data_digest: str
+    neighbour: Sandbox | None = None  # another session's sandbox from the same zygote
 
     def hostile(self, code: str, **kwargs: object) -> ExecutionResult:
         result = self.box.run(textwrap.dedent(code), check_policy=False, **kwargs)  # type: ignore[arg-type]
@@ -93,9 +98,9 @@ def _serve_udp(hits: list[bytes]) -> int:
     return int(server.getsockname()[1])
 
 
-@pytest.fixture(scope="module", params=[(tier, place) for tier in TIERS for place in PLACES], ids="-".join)
+@pytest.fixture(scope="module", params=ARENAS, ids="-".join)
 def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
-    tier, place = request.param
+    tier, place, start = request.param
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # must never be visible inside
     base = Path(tempfile.mkdtemp(prefix="bunseki-escape-"))
@@ -119,13 +124,24 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     host = Host(outside, secret_file, other, _serve_tcp(tcp_hits), _serve_udp(udp_hits), tcp_hits, udp_hits)
     settings = Settings(workspace_root=workspaces, sandbox_isolation=tier)
     limits = Limits(timeout_s=4, cpu_s=3, memory_mb=400, disk_mb=200, max_processes=48, output_bytes=4000)
-    box = Sandbox(new_workspace(workspaces), settings=settings, limits=limits)
+    zygote = Zygote(settings, isolation.require(settings)) if start == "zygote" else None
+    if zygote is not None and not Zygote.supported(settings, zygote.report):
+        pytest.skip("no zygote here: it needs Landlock ABI 6 and seccomp")
+    box = Sandbox(new_workspace(workspaces), settings=settings, limits=limits, zygote=zygote)
+    neighbour = Sandbox(other, settings=settings, limits=limits, zygote=zygote) if zygote else None
     source = root / "売上.csv"
     source.write_text("地域,売上\n関東,100\n近畿,80\n九州,60\n", encoding="utf-8")
     with box:
+        assert zygote is None or box.ready.get("zygote")
         data_copy = add_data_file(box.workspace, source)
         assert box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}").success
-        yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest())
+        if neighbour is not None:
+            assert neighbour.run("secret = open('other-session.csv').read()", check_policy=False).success
+        yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest(), neighbour)
+    if neighbour is not None:
+        neighbour.close()
+    if zygote is not None:
+        zygote.close()
     monkeypatch.undo()
     remove_workspace(box.workspace)
     shutil.rmtree(base, ignore_errors=True)
@@ -288,6 +304,22 @@ def test_controller_process_is_out_of_reach(arena: Arena) -> None:
 def test_cannot_signal_the_controller(arena: Arena) -> None:
     result = arena.hostile(f"import os, signal\nos.kill({os.getpid()}, signal.SIGTERM)")
     assert not result.success  # ESRCH (other PID namespace) or EPERM (Landlock scope)
+
+
+def test_another_session_of_the_same_zygote_is_out_of_reach(arena: Arena) -> None:
+    if arena.neighbour is None or arena.neighbour.pid is None:
+        pytest.skip("only sandboxes forked from one zygote live side by side")
+    holder = arena.neighbour.ready["pid"]  # as the sandboxes' PID namespace numbers it
+    for code in (
+        f"import os, signal\nos.kill({holder}, signal.SIGKILL)",
+        f"print(open('/proc/{holder}/environ').read())",
+        f"import os\nprint(os.listdir('/proc/{holder}/cwd'))",
+        f"print(open('/proc/{holder}/cwd/other-session.csv').read())",
+    ):
+        result = arena.hostile(code)
+        assert not result.success, code
+        _no_secret(result)
+    assert arena.neighbour.run("print(secret.strip()[-8:])", check_policy=False).stdout == SECRET[-8:] + "\n"
 
 
 def test_kill_everything_is_refused(arena: Arena) -> None:

@@ -36,6 +36,8 @@ from bunseki.settings import Settings
 INSIDE_DIR = Path(__file__).resolve().parent / "inside"
 ROOT_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 INNER_WORKSPACE = "/workspace"  # where bubblewrap shows the session's workspace
+ZYGOTE_ROOT = "/workspaces"  # where a zygote's bubblewrap shows the workspace root
+ZYGOTE_HOME = "/zygote"  # and the zygote's own directory (matplotlib's cache, its temporary files)
 SETPRIV = "/usr/bin/setpriv"
 # Root's bubblewrap keeps only what dropping to the sandbox uid needs; setpriv then clears them all.
 DROP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
@@ -259,6 +261,18 @@ class Interpreter:
         return Interpreter(str(executable), inside, [*paths, inside])
 
 
+def landlock_rules(writable: list[str], interpreter: Interpreter) -> list[tuple[str, str]]:
+    """What a sandbox process may touch: the system and Python read-only, ``writable`` read-write."""
+    rules = [("/usr", "rx"), ("/bin", "rx"), ("/lib", "rx"), ("/lib64", "rx"), ("/sbin", "rx")]
+    rules += [(path, "r") for path in ETC_FILES]
+    rules += [(str(path), "rx") for path in interpreter.paths]
+    rules += [("/proc", "r"), ("/sys/devices/system/cpu", "r"), ("/sys/fs/cgroup", "r")]
+    # Not /dev/shm: it is shared with every process of the user (joblib then runs n_jobs=1).
+    rules += [("/dev/null", "dev"), ("/dev/zero", "dev"), ("/dev/urandom", "dev")]
+    rules += [(path, "rw") for path in writable]
+    return rules
+
+
 def sandbox_env(workspace: Path) -> dict[str, str]:
     """The worker's whole environment: nothing of ours (no keys, no tokens) goes in."""
     internal = workspace / ".bunseki"
@@ -310,10 +324,33 @@ def build_launch(
     interpreter: Interpreter | None = None,
 ) -> Launch:
     """How to start the worker for ``workspace`` (for Landlock, the directory it actually uses)."""
-    interpreter = interpreter or Interpreter.current()
     inner = inner_workspace(report, workspace)
+    binds = [("--bind", str(workspace), inner)]
+    binds += [("--ro-bind", str(workspace / name), f"{inner}/{name}") for name in READ_ONLY_DIRS]
+    return _launch(report, binds, inner, sandbox_env(Path(inner)), config_json, pass_fds, interpreter)
+
+
+def build_zygote_launch(
+    report: IsolationReport, root: Path, home: Path, config_json: str, pass_fds: list[int]
+) -> Launch:
+    """How to start a zygote that sees every workspace under ``root`` (at `ZYGOTE_ROOT` in bwrap)."""
+    inner_root = ZYGOTE_ROOT if report.tier == "bwrap" else str(root)
+    inner_home = ZYGOTE_HOME if report.tier == "bwrap" else str(home)
+    binds = [("--bind", str(root), inner_root), ("--bind", str(home), inner_home)]
+    return _launch(report, binds, inner_home, sandbox_env(Path(inner_home)), config_json, pass_fds, None)
+
+
+def _launch(
+    report: IsolationReport,
+    binds: list[tuple[str, str, str]],
+    chdir: str,
+    env: dict[str, str],
+    config_json: str,
+    pass_fds: list[int],
+    interpreter: Interpreter | None,
+) -> Launch:
+    interpreter = interpreter or Interpreter.current()
     python = [interpreter.executable, "-I", "-B", str(interpreter.inside / "main.py"), config_json]
-    env = sandbox_env(Path(inner))
     user = _drop_to(report.run_as_uid)
     if report.tier != "bwrap":
         return Launch(argv=python, env=env, pass_fds=pass_fds, user=user)
@@ -327,10 +364,9 @@ def build_launch(
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     for directory in interpreter.paths:
         argv += ["--ro-bind", str(directory), str(directory)]
-    argv += ["--bind", str(workspace), inner]
-    for name in READ_ONLY_DIRS:
-        argv += ["--ro-bind", str(workspace / name), f"{inner}/{name}"]
-    argv += ["--chdir", inner, "--clearenv"]
+    for flag, source, target in binds:
+        argv += [flag, source, target]
+    argv += ["--chdir", chdir, "--clearenv"]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     argv += ["--", *drop_command(report.run_as_uid, privileged), *python]

@@ -1,10 +1,10 @@
 """A few warm sandboxes, started ahead of time, each in a fresh workspace of its own.
 
-A sandbox takes a second or two to start (the analysis stack is imported once per worker), so a
-server keeps ``BUNSEKI_SANDBOX_POOL_SIZE`` of them ready and hands one to each new session: the
-session then adopts the sandbox's workspace. Taking one starts its replacement in the
-background. Starts, ahead of time or on demand, never run more at once than there are cores,
-so a burst of sessions does not make every start slower.
+A sandbox started on its own takes a second or two (the analysis stack is imported once per
+worker). A pool forks its sandboxes from one `Zygote` that imported the stack once, so a start
+costs milliseconds, and keeps ``BUNSEKI_SANDBOX_POOL_SIZE`` of them ready: a new session adopts
+one and its workspace, and its replacement starts in the background. Starts, ahead of time or on
+demand, never run more at once than there are cores.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bunseki.errors import SandboxError
+from bunseki.sandbox import isolation
 from bunseki.sandbox.inside import procs
 from bunseki.sandbox.session import Sandbox
 from bunseki.sandbox.workspace import new_workspace, remove_workspace
+from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 
 
@@ -48,6 +50,8 @@ class SandboxPool:
         self._lock = threading.Lock()
         self._starts = threading.BoundedSemaphore(os.cpu_count() or 1)
         self._executor = ThreadPoolExecutor(max_workers=max(1, min(self.size, os.cpu_count() or 1)))
+        report = isolation.probe(settings)
+        self.zygote = Zygote(settings, report) if report.tier and Zygote.supported(settings, report) else None
         self.failures: list[str] = []  # why background starts failed (the last few)
 
     def fill(self) -> None:
@@ -70,6 +74,10 @@ class SandboxPool:
             remove_workspace(sandbox.workspace)
             return None
         return sandbox
+
+    def sandbox_for(self, workspace_dir: Path) -> Sandbox:
+        """A sandbox (not started) for an existing workspace, forked from the zygote if it serves it."""
+        return Sandbox(workspace_dir, settings=self.settings, zygote=self.zygote)
 
     def start(self, sandbox: Sandbox) -> None:
         """Start a sandbox on demand, under the same cap on concurrent starts as the pool's own."""
@@ -106,11 +114,13 @@ class SandboxPool:
         for sandbox in ready:
             sandbox.close()
             remove_workspace(sandbox.workspace)
+        if self.zygote is not None:
+            self.zygote.close()
 
     def _start_one(self) -> None:
         sandbox: Sandbox | None = None
         try:
-            sandbox = Sandbox(new_workspace(self.settings.workspace_root), settings=self.settings)
+            sandbox = self.sandbox_for(new_workspace(self.settings.workspace_root))
             self.start(sandbox)
         except (SandboxError, OSError) as exc:
             self.failures = [*self.failures[-4:], f"{type(exc).__name__}: {exc}"]

@@ -25,6 +25,7 @@ from bunseki.errors import SandboxError, SandboxStartError
 from bunseki.sandbox import isolation, policy, staging, workspace
 from bunseki.sandbox.inside import procs, protocol
 from bunseki.sandbox.models import ExecutionResult, IsolationReport, Limits, TableResult
+from bunseki.sandbox.zygote import WorkerProcess, Zygote
 from bunseki.settings import Settings
 
 if TYPE_CHECKING:
@@ -51,19 +52,26 @@ class Sandbox:
         settings: Settings | None = None,
         limits: Limits | None = None,
         isolation_report: IsolationReport | None = None,
+        zygote: Zygote | None = None,
     ) -> None:
+        """``zygote``: fork the worker from this warm parent when it serves the workspace."""
         self.settings = settings or Settings()
         self.workspace = Path(workspace_dir).resolve()
         self.limits = limits or Limits.from_settings(self.settings)
         self.isolation = isolation_report or isolation.require(self.settings)
+        self.zygote = zygote if zygote is not None and zygote.covers(self.workspace) else None
         # Where the worker works (a working copy for Landlock when the sandbox user cannot reach
         # the workspace) and that directory's path as the worker sees it.
         self.work_dir = self.workspace
-        self.inner = isolation.inner_workspace(self.isolation, self.workspace)
+        self.inner = (
+            self.zygote.inner(self.workspace)
+            if self.zygote
+            else isolation.inner_workspace(self.isolation, self.workspace)
+        )
         self.restarts = 0
         self.ready: dict[str, Any] = {}
         self.started_s: float | None = None
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | WorkerProcess | None = None
         self._req: int | None = None
         self._resp: int | None = None
         self._frames = protocol.FrameBuffer()
@@ -101,7 +109,7 @@ class Sandbox:
         uid = self.isolation.run_as_uid
         log = workspace.prepare(self.workspace, owner=uid)
         interpreter = isolation.Interpreter.current()
-        if self.isolation.tier != "bwrap" and uid != os.geteuid():
+        if self.isolation.tier != "bwrap" and uid != os.geteuid() and self.zygote is None:
             log, interpreter = self._reachable_copies(uid, log, interpreter)
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
@@ -112,28 +120,17 @@ class Sandbox:
             "state_dir": str(workspace.internal(Path(self.inner), "state")),
             "tier": self.isolation.tier,
             "seccomp": self.isolation.seccomp,
-            "landlock_rules": _landlock_rules(self.work_dir, interpreter),
+            "landlock_rules": isolation.landlock_rules([self.inner], interpreter),
             "tasks_base": self._tasks_base(),
             "limits": self.limits.model_dump(),
         }
-        launch = isolation.build_launch(self.isolation, self.work_dir, json.dumps(config), [req_r, resp_w], interpreter)
         try:
-            with log.open("ab") as log_file:
-                self._process = subprocess.Popen(
-                    launch.argv,
-                    env=launch.env,
-                    pass_fds=launch.pass_fds,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log_file,
-                    start_new_session=True,
-                    cwd=self.work_dir,
-                    user=launch.user,
-                    group=launch.user,
-                    extra_groups=None if launch.user is None else [],
-                )
-        except OSError as exc:
-            raise SandboxStartError(f"could not start the sandbox worker: {exc}") from exc
+            if self.zygote is not None:  # a fork of a warm parent: milliseconds, not seconds
+                config.update(landlock_layer=True, env=isolation.sandbox_env(Path(self.inner)))
+                config["log"] = str(workspace.internal(Path(self.inner), "worker.log"))
+                self._process = self.zygote.spawn(config, [req_r, resp_w])
+            else:
+                self._process = self._launch(config, interpreter, log, [req_r, resp_w])
         finally:
             os.close(req_r)
             os.close(resp_w)
@@ -149,6 +146,28 @@ class Sandbox:
             raise SandboxStartError(f"the sandbox worker did not start: {reason}")
         self.ready = ready
         self.started_s = time.monotonic() - began
+
+    def _launch(
+        self, config: dict[str, Any], interpreter: isolation.Interpreter, log: Path, fds: list[int]
+    ) -> subprocess.Popen[bytes]:
+        launch = isolation.build_launch(self.isolation, self.work_dir, json.dumps(config), fds, interpreter)
+        try:
+            with log.open("ab") as log_file:
+                return subprocess.Popen(
+                    launch.argv,
+                    env=launch.env,
+                    pass_fds=launch.pass_fds,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log_file,
+                    start_new_session=True,
+                    cwd=self.work_dir,
+                    user=launch.user,
+                    group=launch.user,
+                    extra_groups=None if launch.user is None else [],
+                )
+        except OSError as exc:
+            raise SandboxStartError(f"could not start the sandbox worker: {exc}") from exc
 
     def _reachable_copies(
         self, uid: int, log: Path, interpreter: isolation.Interpreter
@@ -360,10 +379,10 @@ def _lost_note(ready: dict[str, Any]) -> list[str]:
     return [f"Not restored after the restart (they cannot be saved): {', '.join(lost)}."] if lost else []
 
 
-def _terminate(process: subprocess.Popen[bytes], tier: str | None) -> None:
+def _terminate(process: subprocess.Popen[bytes] | WorkerProcess, tier: str | None) -> None:
     """Kill a worker and everything below it, whatever it did to escape its process group."""
     if process.poll() is None:
-        if tier == "bwrap":
+        if tier == "bwrap" and not isinstance(process, WorkerProcess):
             # bwrap's PID namespace ends every process in it when its init dies.
             _signal_group(process.pid, signal.SIGKILL)
         else:
@@ -416,17 +435,6 @@ def _tasks_of(uid: int) -> int:
         if int(fields.get(b"Uid", b"-1 ").split()[0]) == uid:
             count += int(fields.get(b"Threads", b"1").strip())
     return count
-
-
-def _landlock_rules(work_dir: Path, interpreter: isolation.Interpreter) -> list[tuple[str, str]]:
-    rules = [("/usr", "rx"), ("/bin", "rx"), ("/lib", "rx"), ("/lib64", "rx"), ("/sbin", "rx")]
-    rules += [(path, "r") for path in isolation.ETC_FILES]
-    rules += [(str(path), "rx") for path in interpreter.paths]
-    rules += [("/proc", "r"), ("/sys/devices/system/cpu", "r"), ("/sys/fs/cgroup", "r")]
-    # Not /dev/shm: it is shared with every process of the user (joblib then runs n_jobs=1).
-    rules += [("/dev/null", "dev"), ("/dev/zero", "dev"), ("/dev/urandom", "dev")]
-    rules.append((str(work_dir), "rw"))
-    return rules
 
 
 def _tail(log: Path, size: int = 2000) -> str:

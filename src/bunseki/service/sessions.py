@@ -312,6 +312,8 @@ class AnalysisService(DataOperations):
         table, state = self._load_state(record, take=True)
         with self._guard:
             adopted = self._adopted.pop(record.id, None)
+        if adopted is None and self.pool is not None:  # forked from the pool's zygote when it can be
+            adopted = self.pool.sandbox_for(Path(record.workspace))
         runtime = SessionRuntime(
             table=table,
             workspace=Path(record.workspace),

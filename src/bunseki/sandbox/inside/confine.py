@@ -31,15 +31,19 @@ def apply(config: dict[str, Any]) -> dict[str, Any]:
     set_limit(resource.RLIMIT_DATA, (2 * limits["memory_mb"] + 1024) * MB)
     set_limit(resource.RLIMIT_NPROC, config.get("tasks_base", 0) + limits["max_processes"])
     set_oom_score_adj(800)
-    if config["tier"] == "landlock":
-        rules = [(path, bundle) for path, bundle in config["landlock_rules"]]
-        applied["landlock_abi"] = landlock.restrict(rules)
+    if config["tier"] == "landlock" or config.get("landlock_layer"):  # zygote workers: on every tier
+        applied["landlock_abi"] = restrict_view(config["landlock_rules"])
     if config.get("seccomp"):
         syscall_filter.install()
         applied["seccomp"] = True
     if _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
     return applied
+
+
+def restrict_view(rules: list[list[str]] | list[tuple[str, str]]) -> int:
+    """Landlock: from now on only these paths, with these rights; returns the ABI applied."""
+    return landlock.restrict([(path, bundle) for path, bundle in rules])
 
 
 def set_limit(kind: int, value: int) -> None:

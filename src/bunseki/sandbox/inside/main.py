@@ -31,18 +31,29 @@ import protocol
 def main() -> NoReturn:
     started = time.monotonic()
     config: dict[str, Any] = json.loads(sys.argv[1])
-    reg_r, reg_w = os.pipe()
-    config["reg_fd"] = reg_w
+    if config.get("zygote"):
+        import zygote
+
+        zygote.serve(config)
     try:
         applied = confine.apply(config)
         versions = preload.warm_up()
     except BaseException as exc:  # report why we could not start, then give up
         protocol.send(config["resp_fd"], {"event": "failed", "error": f"{type(exc).__name__}: {exc}"})
         os._exit(2)
+    info = {"confinement": applied, "versions": versions, "warmup_s": time.monotonic() - started}
+    start_worker(config, info, confined_before_imports=True)
+
+
+def start_worker(config: dict[str, Any], info: dict[str, Any], *, confined_before_imports: bool) -> NoReturn:
+    """Become the anchor: confine (unless done before the imports), fork the first holder, watch."""
+    reg_r, reg_w = os.pipe()
+    config["reg_fd"] = reg_w
+    if not confined_before_imports:  # a fork of the zygote: the stack is imported already
+        info = {**info, "confinement": confine.apply(config)}
     gc.collect()
     gc.freeze()
     anchor = os.getpid()
-    info = {"confinement": applied, "versions": versions, "warmup_s": time.monotonic() - started}
     first = os.fork()
     if first == 0:
         os.close(reg_r)

@@ -1,0 +1,200 @@
+"""The controller's side of the zygote (see ``inside/zygote.py``): sandboxes started by a fork.
+
+A `Zygote` serves the workspaces directly under one workspace root. It is itself confined like
+a sandbox (bubblewrap, or Landlock + seccomp) and sees that root and nothing of the host beyond
+what a worker sees; each worker it forks adds a Landlock layer of its own that reaches only its
+workspace. Between sessions, that layer (and its scoping of signals and abstract sockets, Landlock
+ABI 6) is the wall; so a zygote is only used where the kernel has it and seccomp is on.
+Elsewhere, and for workspaces outside its root, each sandbox is started on its own as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from bunseki.errors import SandboxStartError
+from bunseki.sandbox import isolation, staging, workspace
+from bunseki.sandbox.inside import landlock
+from bunseki.sandbox.models import IsolationReport
+from bunseki.settings import Settings
+
+START_TIMEOUT_S = 60.0
+SPAWN_TIMEOUT_S = 20.0
+MIN_LANDLOCK_ABI = 6  # signals and abstract Unix sockets scoped to the worker's own domain
+
+
+class WorkerProcess:
+    """A worker forked by the zygote, followed through a pidfd (it is not our child)."""
+
+    def __init__(self, pidfd: int) -> None:
+        self.pidfd = pidfd
+        self.pid = _pid_of(pidfd)
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self.pidfd], [], [], 0)[0]:
+            self._ended()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            if not select.select([self.pidfd], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired(f"sandbox worker {self.pid}", timeout or 0)
+            self._ended()
+        assert self.returncode is not None
+        return self.returncode
+
+    def _ended(self) -> None:
+        self.returncode = -1  # the zygote reaps it; its status is not ours to read
+        os.close(self.pidfd)
+
+
+class Zygote:
+    """One warm parent for the sandboxes of the workspaces under ``settings.workspace_root``."""
+
+    def __init__(self, settings: Settings, report: IsolationReport) -> None:
+        self.settings = settings
+        self.report = report
+        self.root = settings.workspace_root.resolve()
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._channel: socket.socket | None = None
+        self._home: Path | None = None
+        self.ready: dict[str, Any] = {}
+
+    @staticmethod
+    def supported(settings: Settings, report: IsolationReport) -> bool:
+        """Whether workers may share a zygote here (the Landlock layer keeps them apart)."""
+        if report.tier not in ("bwrap", "landlock") or not report.seccomp:
+            return False
+        if landlock.abi_version() < MIN_LANDLOCK_ABI:
+            return False
+        # Landlock without a mount namespace works from copies where the uid cannot reach the
+        # root; those are made per session, so such sandboxes start on their own.
+        uid = report.run_as_uid
+        root = settings.workspace_root.resolve()
+        return report.tier == "bwrap" or uid == os.geteuid() or staging.reachable(root, uid)
+
+    def covers(self, workspace_dir: Path) -> bool:
+        return workspace_dir.resolve().parent == self.root
+
+    def inner(self, workspace_dir: Path) -> str:
+        """Where a worker of this zygote finds ``workspace_dir``."""
+        if self.report.tier == "bwrap":
+            return f"{isolation.ZYGOTE_ROOT}/{workspace_dir.resolve().name}"
+        return str(workspace_dir.resolve())
+
+    def spawn(self, config: dict[str, Any], fds: list[int]) -> WorkerProcess:
+        """Fork a worker for ``config`` with the pipe ends ``fds``; raises SandboxStartError."""
+        with self._lock:
+            self._ensure()
+            assert self._channel is not None
+            try:
+                socket.send_fds(self._channel, [json.dumps(config).encode()], fds)
+                self._channel.settimeout(SPAWN_TIMEOUT_S)
+                message, pidfds, _, _ = socket.recv_fds(self._channel, 1 << 16, 1)
+            except OSError as exc:
+                self._stop()
+                raise SandboxStartError(f"the sandbox zygote did not answer: {exc}") from exc
+            reply = json.loads(message or b"{}")
+            if not reply.get("ok") or len(pidfds) != 1:
+                for fd in pidfds:
+                    os.close(fd)
+                raise SandboxStartError(f"the sandbox zygote could not start a worker: {reply.get('error')}")
+            return WorkerProcess(pidfds[0])
+
+    def start(self) -> None:
+        with self._lock:
+            self._ensure()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def _ensure(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            return
+        self._stop()
+        uid = self.report.run_as_uid
+        self.root.mkdir(parents=True, exist_ok=True)
+        home = Path(tempfile.mkdtemp(prefix="bunseki-zygote-"))
+        for name in workspace.INTERNAL_DIRS:
+            (home / name).mkdir()
+        workspace.seed_font_cache(home / "mplconfig")
+        if uid != os.geteuid():
+            for directory, _, files in os.walk(home):
+                os.chown(directory, uid, uid)
+                for name in files:
+                    os.chown(os.path.join(directory, name), uid, uid)
+        self._home = home
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        inner_root = isolation.ZYGOTE_ROOT if self.report.tier == "bwrap" else str(self.root)
+        inner_home = isolation.ZYGOTE_HOME if self.report.tier == "bwrap" else str(home)
+        config = {
+            "zygote": True,
+            "socket_fd": theirs.fileno(),
+            "seccomp": self.report.seccomp,
+            "landlock_rules": isolation.landlock_rules([inner_root, inner_home], isolation.Interpreter.current()),
+        }
+        launch = isolation.build_zygote_launch(self.report, self.root, home, json.dumps(config), [theirs.fileno()])
+        try:
+            self._process = subprocess.Popen(
+                launch.argv,
+                env=launch.env,
+                pass_fds=launch.pass_fds,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                cwd=home,
+                user=launch.user,
+                group=launch.user,
+                extra_groups=None if launch.user is None else [],
+            )
+        except OSError as exc:
+            raise SandboxStartError(f"could not start the sandbox zygote: {exc}") from exc
+        finally:
+            theirs.close()
+        self._channel = mine
+        mine.settimeout(START_TIMEOUT_S)
+        try:
+            ready = json.loads(mine.recv(1 << 16) or b"{}")
+        except (OSError, ValueError) as exc:
+            ready = {"error": str(exc)}
+        if ready.get("event") != "ready":
+            self._stop()
+            raise SandboxStartError(f"the sandbox zygote did not start: {ready.get('error', 'no answer')}")
+        self.ready = ready
+
+    def _stop(self) -> None:
+        if self._channel is not None:
+            self._channel.close()  # the zygote exits when its socket closes
+            self._channel = None
+        if self._process is not None:
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+        if self._home is not None:
+            shutil.rmtree(self._home, ignore_errors=True)
+            self._home = None
+
+
+def _pid_of(pidfd: int) -> int:
+    """The pid a pidfd refers to, as our PID namespace numbers it."""
+    with open(f"/proc/self/fdinfo/{pidfd}", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("Pid:"):
+                return int(line.split()[1])
+    raise SandboxStartError("the kernel does not tell the pid behind a pidfd (Linux ≥ 5.3 needed)")
