@@ -31,7 +31,7 @@ from pathlib import Path
 import httpx
 import pandas as pd
 
-from bunseki.sandbox import SandboxPool
+from bunseki.sandbox.pool import measure
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 
@@ -122,27 +122,6 @@ def serve(root: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("bunseki serve did not come up within 60 s")
 
 
-def pool_memory() -> dict[str, float | int]:
-    """What the server's warm sandboxes cost: one measured, times the pool size."""
-    with tempfile.TemporaryDirectory(prefix="bunseki-pool-") as directory:
-        pool = SandboxPool(Settings(workspace_root=Path(directory)), size=1)
-        try:
-            pool.fill()
-            deadline = time.monotonic() + 60
-            while (stats := pool.stats()).ready < 1 and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            pool.close()
-    size = Settings().sandbox_pool_size
-    mb = 1024 * 1024
-    return {
-        "size": size,
-        "idle_worker_rss_mb": round(stats.worker_rss_bytes / mb, 1),
-        "idle_worker_pss_mb": round(stats.worker_pss_bytes / mb, 1),
-        "pool_pss_mb": round(size * stats.worker_pss_bytes / mb, 1),
-    }
-
-
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
@@ -196,7 +175,7 @@ def main() -> None:
         "baseline_alone_p50_s": round(statistics.median(alone.latencies), 3) if alone.latencies else None,
         "baseline_alone_turns_per_s": round(len(alone.latencies) / alone_s, 2),
         "cpus": os.cpu_count(),
-        "warm_pool": pool_memory(),
+        "warm_pool": measure(Settings()),
     }
     if alone.latencies and latencies:
         report["p50_ratio_vs_alone"] = round(statistics.median(latencies) / statistics.median(alone.latencies), 2)

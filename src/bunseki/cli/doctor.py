@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import platform
-import shutil
 import sys
-import tempfile
-import time
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -15,7 +11,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, print_json
-from bunseki.sandbox import Limits, SandboxPool, probe, staging
+from bunseki.sandbox import Limits, probe, staging
+from bunseki.sandbox.pool import measure
 from bunseki.settings import Settings
 
 MB = 1024 * 1024
@@ -34,35 +31,13 @@ def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON 
         "workspace_root": str(settings.workspace_root.resolve()),
         "workspace_staging": staging.where(settings.workspace_root, report.tier, report.run_as_uid),
         "japanese_font": _japanese_font(),
-        "warm_pool": _warm_pool(settings) if report.tier else None,
+        "warm_pool": measure(settings) if report.tier else None,
     }
     if as_json:
         print_json(facts)
     else:
         _show(facts)
     raise typer.Exit(EXIT_OK if report.tier else EXIT_FAILED)
-
-
-def _warm_pool(settings: Settings) -> dict[str, Any]:
-    """Start one warm sandbox in a scratch workspace and measure it: what each pooled one costs."""
-    scratch = Path(tempfile.mkdtemp(prefix="bunseki-doctor-"))
-    pool = SandboxPool(settings.model_copy(update={"workspace_root": scratch}), size=1)
-    try:
-        pool.fill()
-        deadline = time.monotonic() + 60
-        while (stats := pool.stats()).ready < 1 and not pool.failures and time.monotonic() < deadline:
-            time.sleep(0.05)
-    finally:
-        pool.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-    size = settings.sandbox_pool_size
-    return {
-        "size": size,
-        "worker_rss_mb": round(stats.worker_rss_bytes / MB, 1),
-        "worker_pss_mb": round(stats.worker_pss_bytes / MB, 1),
-        "pool_pss_mb": round(size * stats.worker_pss_bytes / MB, 1),
-        "error": pool.failures[-1] if pool.failures else None,
-    }
 
 
 def _japanese_font() -> str:
@@ -103,8 +78,10 @@ def _show(facts: dict[str, Any]) -> None:
     pool = facts["warm_pool"]
     if pool is not None:
         measured = (
-            f"an idle warm sandbox holds {pool['worker_rss_mb']:g} MB resident "
-            f"({pool['worker_pss_mb']:g} MB its own share), so the pool ≈ {pool['pool_pss_mb']:g} MB"
+            f"a start takes {pool['start_s'] * 1000:.0f} ms; an idle warm sandbox holds "
+            f"{pool['worker_rss_mb']:g} MB resident ({pool['worker_pss_mb']:g} MB its own share)"
+            + (f", the zygote it is forked from {pool['zygote_pss_mb']:g} MB" if pool["zygote"] else "")
+            + f"; the pool ≈ {pool['pool_pss_mb']:g} MB"
             if not pool["error"]
             else f"could not start one to measure: {pool['error']}"
         )

@@ -10,11 +10,15 @@ demand, never run more at once than there are cores.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
+import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bunseki.errors import SandboxError
 from bunseki.sandbox import isolation
@@ -137,11 +141,48 @@ class SandboxPool:
             remove_workspace(sandbox.workspace)
 
 
+def measure(settings: Settings) -> dict[str, Any]:
+    """What a server's warm pool costs here: its zygote and one idle worker, measured in a scratch root.
+
+    RSS counts every page each process maps; PSS splits the shared ones among their sharers,
+    which is what a worker really adds (its pages are the zygote's until written).
+    """
+    mb = 1024 * 1024
+    scratch = Path(tempfile.mkdtemp(prefix="bunseki-measure-"))
+    pool = SandboxPool(settings.model_copy(update={"workspace_root": scratch / "workspace"}), size=0)
+    facts: dict[str, Any] = {"size": settings.sandbox_pool_size, "zygote": pool.zygote is not None}
+    try:
+        zygote_pid = pool.zygote.start() if pool.zygote is not None else None
+        zygote = _tree_memory(zygote_pid) if zygote_pid is not None else (0, 0)
+        sandbox = pool.sandbox_for(new_workspace(pool.settings.workspace_root))
+        began = time.monotonic()
+        pool.start(sandbox)
+        start_s = time.monotonic() - began
+        worker = _tree_memory(sandbox.pid) if sandbox.pid is not None else (0, 0)
+        sandbox.close()
+    except (SandboxError, OSError) as exc:
+        return {**facts, "error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        pool.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {
+        **facts,
+        "start_s": round(start_s, 3),
+        "zygote_rss_mb": round(zygote[0] / mb, 1),
+        "zygote_pss_mb": round(zygote[1] / mb, 1),
+        "worker_rss_mb": round(worker[0] / mb, 1),
+        "worker_pss_mb": round(worker[1] / mb, 1),
+        "pool_pss_mb": round((zygote[1] + facts["size"] * worker[1]) / mb, 1),
+        "error": None,
+    }
+
+
 def _memory(sandbox: Sandbox) -> tuple[int, int]:
     """Resident and proportional bytes of every process of a sandbox."""
-    pid = sandbox.pid
-    if pid is None:
-        return 0, 0
+    return _tree_memory(sandbox.pid) if sandbox.pid is not None else (0, 0)
+
+
+def _tree_memory(pid: int) -> tuple[int, int]:
     tree = {pid, *procs.descendants(pid)}
     return sum(procs.resident_bytes(p) for p in tree), sum(_pss(p) for p in tree)
 

@@ -112,9 +112,12 @@ class Zygote:
                 raise SandboxStartError(f"the sandbox zygote could not start a worker: {reply.get('error')}")
             return WorkerProcess(pidfds[0])
 
-    def start(self) -> None:
+    def start(self) -> int:
+        """Start the zygote if it is not running; returns its outermost process id."""
         with self._lock:
             self._ensure()
+            assert self._process is not None
+            return self._process.pid
 
     def close(self) -> None:
         with self._lock:
@@ -126,6 +129,8 @@ class Zygote:
         self._stop()
         uid = self.report.run_as_uid
         self.root.mkdir(parents=True, exist_ok=True)
+        if uid != os.geteuid():  # the workers pass through the root to their own workspace (never list it)
+            self.root.chmod(self.root.stat().st_mode | 0o001)
         home = Path(tempfile.mkdtemp(prefix="bunseki-zygote-"))
         for name in workspace.INTERNAL_DIRS:
             (home / name).mkdir()
