@@ -25,8 +25,9 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import IO
 
-from bunseki.errors import IsolationUnavailable
+from bunseki.errors import IsolationUnavailable, SandboxStartError
 from bunseki.sandbox import staging
 from bunseki.sandbox.inside import landlock
 from bunseki.sandbox.models import IsolationReport, Tier
@@ -233,6 +234,25 @@ class Launch:
     env: dict[str, str]
     pass_fds: list[int]
     user: int | None = None  # switch to this uid (and gid) before exec, with no extra groups
+
+    def start(self, cwd: Path, stderr: IO[bytes] | int, what: str) -> subprocess.Popen[bytes]:
+        """Start it in a session of its own; SandboxStartError (saying ``what``) if it cannot."""
+        try:
+            return subprocess.Popen(
+                self.argv,
+                env=self.env,
+                pass_fds=self.pass_fds,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                start_new_session=True,
+                cwd=cwd,
+                user=self.user,
+                group=self.user,
+                extra_groups=None if self.user is None else [],
+            )
+        except OSError as exc:
+            raise SandboxStartError(f"could not start the sandbox {what}: {exc}") from exc
 
 
 @dataclass(frozen=True)

@@ -151,23 +151,8 @@ class Sandbox:
         self, config: dict[str, Any], interpreter: isolation.Interpreter, log: Path, fds: list[int]
     ) -> subprocess.Popen[bytes]:
         launch = isolation.build_launch(self.isolation, self.work_dir, json.dumps(config), fds, interpreter)
-        try:
-            with log.open("ab") as log_file:
-                return subprocess.Popen(
-                    launch.argv,
-                    env=launch.env,
-                    pass_fds=launch.pass_fds,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log_file,
-                    start_new_session=True,
-                    cwd=self.work_dir,
-                    user=launch.user,
-                    group=launch.user,
-                    extra_groups=None if launch.user is None else [],
-                )
-        except OSError as exc:
-            raise SandboxStartError(f"could not start the sandbox worker: {exc}") from exc
+        with log.open("ab") as log_file:
+            return launch.start(self.work_dir, log_file, "worker")
 
     def _reachable_copies(
         self, uid: int, log: Path, interpreter: isolation.Interpreter

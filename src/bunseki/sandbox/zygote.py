@@ -152,21 +152,7 @@ class Zygote:
         }
         launch = isolation.build_zygote_launch(self.report, self.root, home, json.dumps(config), [theirs.fileno()])
         try:
-            self._process = subprocess.Popen(
-                launch.argv,
-                env=launch.env,
-                pass_fds=launch.pass_fds,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-                cwd=home,
-                user=launch.user,
-                group=launch.user,
-                extra_groups=None if launch.user is None else [],
-            )
-        except OSError as exc:
-            raise SandboxStartError(f"could not start the sandbox zygote: {exc}") from exc
+            self._process = launch.start(home, subprocess.DEVNULL, "zygote")
         finally:
             theirs.close()
         self._channel = mine
