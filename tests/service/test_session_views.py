@@ -154,7 +154,7 @@ def test_a_shown_data_state_is_rebuilt_only_when_the_steps_change(
     for _ in range(3):
         assert page.data_state(session.id)["rows"] == len(sales)
         page.preview(session.id)
-    assert len(loads) == 1
+    assert loads == []  # the table read when the session was created serves them all
 
     other.run_turn(session.id, "地域は関東だけにして")  # a step recorded elsewhere
     assert page.data_state(session.id)["rows"] == int((sales["地域"] == "関東").sum())

@@ -9,6 +9,7 @@ next time the session is opened, and the data state is rebuilt from the recorded
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import tempfile
 import threading
@@ -152,6 +153,9 @@ class AnalysisService(DataOperations):
                 sandbox.close()
                 remove_workspace(workspace)
             raise
+        state = DataState(table.frame, workspace, source=record.dataset_name)
+        state.rebuild([])
+        self._keep(record.id, (0, dataclasses.replace(table, path=copy), state))  # the first turn reads no file
         if sandbox is not None:
             with self._guard:
                 self._adopted[record.id] = sandbox
@@ -356,12 +360,15 @@ class AnalysisService(DataOperations):
         ]
         state.rebuild(steps)
         if not take:
-            with self._guard:
-                self._rebuilt[record.id] = (latest, table, state)
-                self._rebuilt.move_to_end(record.id)
-                while len(self._rebuilt) > self.max_open:
-                    self._rebuilt.popitem(last=False)
+            self._keep(record.id, (latest, table, state))
         return table, state
+
+    def _keep(self, session_id: str, rebuilt: tuple[int, LoadedTable, DataState]) -> None:
+        with self._guard:
+            self._rebuilt[session_id] = rebuilt
+            self._rebuilt.move_to_end(session_id)
+            while len(self._rebuilt) > self.max_open:
+                self._rebuilt.popitem(last=False)
 
     def _busy(self, session_id: str) -> bool:
         lock = self._locks.get(session_id)
