@@ -40,7 +40,7 @@ FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
 SAVER_TIMEOUT_S = 60
-SAVE_DURING_CELL_S = POLL_S  # a cell running this long takes the fork of the saver off the path
+SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
 SAVE_DEFER_MAX_S = 1.0  # in a stream of back-to-back cells, save at least this often
 
 
@@ -147,8 +147,8 @@ class Holder:
             if reply is not None:
                 protocol.send(self.resp, {"id": message.get("id"), **reply})
 
-    def register(self) -> None:
-        os.write(self.reg, f"holder {os.getpid()}\n".encode())
+    def register(self, pid: int | None = None) -> None:
+        os.write(self.reg, f"holder {pid or os.getpid()}\n".encode())
 
     def shutdown(self) -> NoReturn:
         if self.unsaved_since is not None:
@@ -251,7 +251,6 @@ class Holder:
         self.unsaved_since = inherited["unsaved_since"]
         self.cell, self.files = number, after
         self.changed()
-        self.register()
         os.dup2(self.log, 2)
         handover.sendall(b"ack")
         handover.close()
@@ -287,6 +286,7 @@ class Holder:
         if succeeded:
             if self.hand_over(spare):
                 protocol.send(self.resp, {"id": message_id, **reply})
+                self.register(spare.pid)  # after the reply: the anchor follows the chain before we exit
                 os._exit(0)
             # the child died during the handover: the cell's state is gone with it
             reply.update(success=False, error=failure_error("handover", None, limits), limit=None)
