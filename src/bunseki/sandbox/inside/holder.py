@@ -391,6 +391,7 @@ class Holder:
 
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
             signal.signal(signal.SIGUSR1, superseded)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM, signal.SIGUSR1})  # a cell may block them
             os.nice(19)  # behind the cell that runs meanwhile
             snapshot.save(self.namespace, self.injected, self.state_dir, self.cell, self.generation, locked)
         finally:
