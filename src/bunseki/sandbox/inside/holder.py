@@ -358,7 +358,10 @@ class Holder:
     def start_saver(self, running: Spare | None = None) -> None:
         """Fork a saver of the current state; ``running`` is the spare of a cell under way."""
         older = self.saver_pids()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # out of processes (a fork bomb under way, say): the save stays pending
+            return
         if pid == 0:
             self.save(running)
         self.unsaved_since = None
