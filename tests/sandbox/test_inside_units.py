@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import threading
+from pathlib import Path
 
 import pytest
 
-from bunseki.sandbox.inside import landlock, procs, protocol
+from bunseki.sandbox.inside import landlock, procs, protocol, snapshot
 from bunseki.sandbox.inside.outcome import Capture, failure_error, limit_for_error
 
 
@@ -93,3 +96,44 @@ def test_landlock_abi_is_reported() -> None:
     assert landlock.abi_version() >= 0
     assert landlock.handled_fs(1) == (1 << 13) - 1
     assert landlock.handled_fs(7) == (1 << 16) - 1
+
+
+def test_a_late_save_of_an_older_state_never_replaces_a_newer_one(tmp_path: Path) -> None:
+    assert snapshot.save({"answer": 5}, set(), str(tmp_path), cell=4, generation=5) == []
+    assert snapshot.save({"answer": 3}, set(), str(tmp_path), cell=3, generation=3) is None
+    assert snapshot.save({"answer": 5}, set(), str(tmp_path), cell=4, generation=5) is None
+    assert snapshot.load(str(tmp_path)) == ({"answer": 5}, 4, 5, [])
+    assert sorted(os.listdir(tmp_path)) == ["5", "CURRENT", "LOCK"]
+
+
+def test_saves_wait_for_the_one_under_way(tmp_path: Path) -> None:
+    lock = (tmp_path / "LOCK").open("a")
+    fcntl.flock(lock, fcntl.LOCK_EX)  # a saver is writing
+    saver = threading.Thread(target=snapshot.save, args=({"answer": 7}, set(), str(tmp_path), 7, 8))
+    saver.start()
+    saver.join(0.3)
+    assert saver.is_alive()
+    assert snapshot.load(str(tmp_path))[0] == {}
+    lock.close()
+    saver.join(10)
+    assert snapshot.load(str(tmp_path)) == ({"answer": 7}, 7, 8, [])
+
+
+def test_snapshots_of_before_generations_still_load(tmp_path: Path) -> None:
+    (tmp_path / "3").mkdir()
+    (tmp_path / "3" / "manifest.json").write_text('{"cell": 3, "names": {}, "lost": ["f"]}')
+    (tmp_path / "CURRENT").write_text("3")
+    assert snapshot.load(str(tmp_path)) == ({}, 3, 3, ["f"])
+
+
+def test_start_time_tells_a_process_from_a_later_one_with_its_pid() -> None:
+    pid = os.fork()
+    if pid == 0:
+        os.pause()
+        os._exit(0)
+    try:
+        assert procs.start_time(pid) is not None
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    assert procs.start_time(pid) is None

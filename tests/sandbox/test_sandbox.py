@@ -13,6 +13,8 @@ import pandas as pd
 import pytest
 
 from bunseki.sandbox import Limits, Sandbox, add_data_file, new_workspace, remove_workspace
+from bunseki.sandbox.session import _terminate
+from bunseki.sandbox.workspace import internal
 from bunseki.settings import Settings
 from tests.support import available_tiers
 
@@ -151,9 +153,27 @@ def test_variables_lists_what_cells_defined(sandbox: Sandbox, sales: pd.DataFram
     assert "pd" not in variables
 
 
+def saved_cell(box: Sandbox) -> int:
+    """The cell whose state the newest complete snapshot holds (-1 before the first)."""
+    state = internal(box.work_dir, "state")  # a working copy's, where Landlock works from one
+    try:
+        generation = (state / "CURRENT").read_text().strip()
+        return int(json.loads((state / generation / "manifest.json").read_text())["cell"])
+    except (OSError, ValueError):
+        return -1
+
+
+def wait_until_saved(box: Sandbox, cell: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while saved_cell(box) < cell:
+        assert time.monotonic() < deadline, f"the state after cell {cell} was not saved in time"
+        time.sleep(0.02)
+
+
 def test_worker_death_restarts_and_restores_the_last_state(sandbox: Sandbox) -> None:
     sandbox.run("kept = {'a': 1}")
-    sandbox.run("kept['b'] = 2\nfunc = lambda: 1")
+    assert sandbox.run("kept['b'] = 2\nfunc = lambda: 1").cell == 2
+    wait_until_saved(sandbox, 2)  # saves run beside the cells; the newest complete one is restored
     died = sandbox.run(
         "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)",
         check_policy=False,
@@ -165,6 +185,39 @@ def test_worker_death_restarts_and_restores_the_last_state(sandbox: Sandbox) -> 
     assert sandbox.restarts == 1
     after = sandbox.run("print(sorted(kept.items()))")
     assert after.stdout == "[('a', 1), ('b', 2)]\n"
+
+
+def test_a_sandbox_killed_outright_restores_the_last_saved_cell(sandbox: Sandbox) -> None:
+    sandbox.run("answer = 1")
+    sandbox.run("answer += 1\nrows = [answer] * 3")
+    wait_until_saved(sandbox, 2)
+    assert sandbox._process is not None
+    _terminate(sandbox._process, sandbox.isolation.tier)  # SIGKILL, the whole worker, anchor and all
+    assert not sandbox.alive
+    result = sandbox.run("print(answer, rows)")  # starts a new worker first
+    assert sandbox.ready["restored_cell"] == 2
+    assert result.stdout == "2 [2, 2, 2]\n"
+
+
+def test_a_slow_save_neither_delays_the_next_cell_nor_replaces_a_newer_one(sandbox: Sandbox) -> None:
+    sandbox.run(
+        "class Slow:\n"
+        "    def __reduce__(self):  # pickling it takes 3 s\n"
+        "        import time\n"
+        "        time.sleep(3)\n"
+        "        return (int, ())\n"
+        "slow = Slow()"
+    )
+    began = time.monotonic()
+    for number in range(3):
+        assert sandbox.run(f"step = {number}").success
+    assert time.monotonic() - began < 2.5  # the old design waited for each save before the next cell
+    sandbox.run("del slow")
+    wait_until_saved(sandbox, 5)
+    sandbox.close()
+    with Sandbox(sandbox.workspace, settings=sandbox.settings) as again:  # reads the snapshot
+        assert again.ready["restored_cell"] == 5
+        assert again.run("print(step, 'slow' in dir())").stdout == "2 False\n"
 
 
 def test_a_new_sandbox_on_the_same_workspace_resumes_its_state(settings: Settings) -> None:
@@ -253,10 +306,7 @@ def test_a_workspace_in_a_private_directory_works_on_every_tier(tier: str, tmp_p
         assert (workspace / "out.csv").read_text().startswith(",地域,売上")  # results come back to the workspace
         assert [path.parent.name for path in first.figures] == ["figures"]
         assert all(path.is_relative_to(workspace) and path.exists() for path in first.artifacts)
-        current = box.work_dir / ".bunseki" / "state" / "CURRENT"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not (current.exists() and current.read_text() == "1"):
-            time.sleep(0.05)  # the state is saved in the background after the cell
+        wait_until_saved(box, 1)  # the state is saved in the background after the cell
         box._kill()  # the worker dies outright: the restart reloads the saved state
         again = box.run("print(frame['売上'].sum())")
         assert again.stdout == "180\n", again.error

@@ -6,15 +6,21 @@ child is killed and the old holder, with the state from before the cell, carries
 controller's pipes are handed to the new holder over a socket, so cell code never holds them.
 
 To keep ``fork()`` off the critical path, the holder forks the next cell's process ahead of
-time (the "spare"), which waits for code; and it saves the state in a forked "saver" while
-the next cell already runs.
+time (the "spare"), which waits for code. It saves its state in a forked "saver", never on the
+way of a reply or of the next cell: at once when no request is waiting, otherwise while the
+next cell runs (once it has run ``SAVE_DURING_CELL_S``); a holder that succeeds before the save
+started makes it moot, as its own state is newer. Savers outlive the holder that forked them
+and commit in the order of the state's generation (see snapshot.py); a newer saver tells older
+ones that have not started writing to give up.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -33,7 +39,9 @@ POLL_S = 0.05
 FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
-SAVER_TIMEOUT_S = 60.0
+SAVER_TIMEOUT_S = 60
+SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
+SAVE_DEFER_MAX_S = 1.0  # in a stream of back-to-back cells, save at least this often
 
 
 def fresh_namespace() -> tuple[dict[str, Any], set[str]]:
@@ -88,14 +96,18 @@ class Holder:
         os.set_inheritable(self.log, False)
         self.namespace, self.injected = fresh_namespace()
         self.cell = 0
+        self.generation = 0  # grows with every change of the state; orders the snapshots
         self.files: dict[str, tuple[int, int]] = {}
-        self.saver: int | None = None
+        self.unsaved_since: float | None = None  # when the state first differed from any save
+        self.saver: int | None = None  # our newest saver
+        self.children: set[int] = set()  # our savers not yet reaped
+        self.savers: list[tuple[int, int]] = []  # live savers, ours and inherited: (pid, start time)
         self.spare: Spare | None = None
 
     # --- life cycle ---
 
     def serve(self) -> NoReturn:
-        variables, self.cell, lost = snapshot.load(self.state_dir)
+        variables, self.cell, self.generation, lost = snapshot.load(self.state_dir)
         self.namespace.update(variables)
         self.files = cell.scan_workspace(self.workspace)
         self.register()
@@ -120,6 +132,10 @@ class Holder:
                 if pipes is not None:  # we are the spare
                     self.become_cell(*pipes)
                     continue  # we took over: now we are the holder
+            if self.unsaved_since is not None and (
+                not select.select([self.req], [], [], 0)[0] or time.monotonic() - self.unsaved_since > SAVE_DEFER_MAX_S
+            ):
+                self.start_saver()
             message = protocol.receive(self.req)
             if message is None or message.get("op") == "shutdown":
                 self.shutdown()
@@ -131,10 +147,12 @@ class Holder:
             if reply is not None:
                 protocol.send(self.resp, {"id": message.get("id"), **reply})
 
-    def register(self) -> None:
-        os.write(self.reg, f"holder {os.getpid()}\n".encode())
+    def register(self, pid: int | None = None) -> None:
+        os.write(self.reg, f"holder {pid or os.getpid()}\n".encode())
 
     def shutdown(self) -> NoReturn:
+        if self.unsaved_since is not None:
+            self.start_saver()
         self.wait_for_saver()
         os.write(self.reg, b"shutdown\n")
         os._exit(0)
@@ -152,7 +170,7 @@ class Holder:
             value = pickle.load(handle)
         self.namespace[message["name"]] = value
         self.discard_spare()  # it has the namespace from before
-        self.start_saver()
+        self.changed()
         return {"ok": True, "name": message["name"], "type": type(value).__name__}
 
     def inspect(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -204,7 +222,7 @@ class Holder:
         for fd in (self.req, self.resp, self.reg, self.log):
             os.close(fd)
         self.spare = None
-        self.saver = None  # the holder's saver is not ours to wait for
+        self.saver, self.children = None, set()  # the holder's savers are not ours to wait for
         request = protocol.receive(code_r)
         os.close(code_r)
         if request is None:
@@ -224,17 +242,19 @@ class Holder:
         _flush_and_detach_stdio()
         protocol.send(res_w, outcome)
         os.close(res_w)
-        verdict, fds, _, _ = socket.recv_fds(handover, 16, 4)
-        if verdict != b"take" or len(fds) != 4:
+        verdict, fds, _, _ = socket.recv_fds(handover, 1 << 16, 4)
+        if not verdict.startswith(b"take") or len(fds) != 4:
             os._exit(0)
         self.req, self.resp, self.reg, self.log = fds
+        inherited = json.loads(verdict[4:])
+        self.savers = [(pid, start) for pid, start in inherited["savers"]]
+        self.unsaved_since = inherited["unsaved_since"]
         self.cell, self.files = number, after
-        self.register()
+        self.changed()
         os.dup2(self.log, 2)
         handover.sendall(b"ack")
         handover.close()
-        self.start_saver()
-        # Back in serve(): the old holder sends the reply, we wait for the next request.
+        # Back in serve(): the old holder sends the reply; we fork the next spare, then save.
 
     # --- running a cell ---
 
@@ -257,16 +277,16 @@ class Holder:
     ) -> dict[str, Any] | None:
         result = watch.result
         succeeded = result is not None and result.get("error") is None and watch.limit is None
-        keep = {self.anchor, os.getpid(), self.saver or -1, *([spare.pid] if succeeded else [])}
+        keep = {self.anchor, os.getpid(), *self.saver_pids(), *([spare.pid] if succeeded else [])}
         procs.kill_all(self.anchor, keep=keep)
         if not succeeded:
             _reap(spare.pid)
         watch.drain()
         reply = self.reply(number, limits, watch, succeeded)
         if succeeded:
-            self.wait_for_saver()  # snapshots are written in order
             if self.hand_over(spare):
                 protocol.send(self.resp, {"id": message_id, **reply})
+                self.register(spare.pid)  # after the reply: the anchor follows the chain before we exit
                 os._exit(0)
             # the child died during the handover: the cell's state is gone with it
             reply.update(success=False, error=failure_error("handover", None, limits), limit=None)
@@ -274,7 +294,10 @@ class Holder:
 
     def hand_over(self, spare: Spare) -> bool:
         try:
-            socket.send_fds(spare.handover, [b"take"], [self.req, self.resp, self.reg, self.log])
+            # The new holder keeps our savers alive and saves at once if we were behind.
+            inherited = {"savers": self.live_savers(), "unsaved_since": self.unsaved_since}
+            payload = b"take" + json.dumps(inherited).encode()
+            socket.send_fds(spare.handover, [payload], [self.req, self.resp, self.reg, self.log])
             spare.handover.settimeout(HANDOVER_TIMEOUT_S)
             if spare.handover.recv(16) == b"ack":
                 return True
@@ -327,18 +350,73 @@ class Holder:
 
     # --- saving state ---
 
-    def start_saver(self) -> None:
-        self.wait_for_saver()
-        pid = os.fork()
+    def changed(self) -> None:
+        self.generation += 1
+        if self.unsaved_since is None:
+            self.unsaved_since = time.monotonic()
+
+    def start_saver(self, running: Spare | None = None) -> None:
+        """Fork a saver of the current state; ``running`` is the spare of a cell under way."""
+        older = self.saver_pids()
+        try:
+            pid = os.fork()
+        except OSError:  # out of processes (a fork bomb under way, say): the save stays pending
+            return
         if pid == 0:
-            try:
-                os.nice(5)  # behind the cell that runs meanwhile
-                snapshot.save(self.namespace, self.injected, self.state_dir, self.cell)
-            finally:
-                os._exit(0)
+            self.save(running)
+        self.unsaved_since = None
         self.saver = pid
+        self.children.add(pid)
+        start = procs.start_time(pid)
+        if start is not None:
+            self.savers.append((pid, start))
+        for old in older:  # superseded: one that has not started writing gives up
+            _signal(old, signal.SIGUSR1)
+
+    def save(self, running: Spare | None) -> NoReturn:
+        """In the saver: write the snapshot at low priority, then exit."""
+        try:
+            for spare in (self.spare, running):
+                if spare is not None:
+                    spare.close()
+            for fd in (self.req, self.resp, self.reg):
+                os.close(fd)
+            writing = False
+
+            def superseded(signum: int, frame: object) -> None:
+                if not writing:
+                    os._exit(0)
+
+            def locked() -> None:
+                nonlocal writing
+                writing = True
+                signal.alarm(SAVER_TIMEOUT_S)  # a pathological object: the previous snapshot stands
+
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.signal(signal.SIGUSR1, superseded)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM, signal.SIGUSR1})  # a cell may block them
+            os.nice(19)  # behind the cell that runs meanwhile
+            snapshot.save(self.namespace, self.injected, self.state_dir, self.cell, self.generation, locked)
+        finally:
+            os._exit(0)
+
+    def live_savers(self) -> list[tuple[int, int]]:
+        """Savers still running (ours and our predecessors'); reaps ours that ended."""
+        for pid in list(self.children):
+            try:
+                ended = os.waitpid(pid, os.WNOHANG)[0] != 0
+            except ChildProcessError:
+                ended = True
+            if ended:
+                self.children.discard(pid)
+        self.savers = [(pid, start) for pid, start in self.savers if procs.start_time(pid) == start]
+        return self.savers
+
+    def saver_pids(self) -> set[int]:
+        return {pid for pid, _ in self.live_savers()}
 
     def wait_for_saver(self) -> None:
+        """Wait for our newest saver (it commits after any older one), within the saver timeout."""
         if self.saver is None:
             return
         deadline = time.monotonic() + SAVER_TIMEOUT_S
@@ -346,7 +424,7 @@ class Holder:
             if os.waitpid(self.saver, os.WNOHANG)[0]:
                 break
             time.sleep(0.001)
-        else:  # a pathological object never finished pickling: the previous snapshot stands
+        else:
             _kill(self.saver)
             _reap(self.saver)
         self.saver = None
@@ -356,7 +434,8 @@ class Watch:
     """Follows one cell: collects its output and result, enforces the limits while it runs."""
 
     def __init__(self, holder: Holder, spare: Spare, limits: dict[str, Any], started: float) -> None:
-        self.holder, self.pid, self.limits, self.started = holder, spare.pid, limits, started
+        self.holder, self.spare, self.limits, self.started = holder, spare, limits, started
+        self.pid = spare.pid
         self.stdout = Capture(limits["output_bytes"])
         self.stderr = Capture(limits["output_bytes"])
         self.frames = protocol.FrameBuffer()
@@ -390,6 +469,8 @@ class Watch:
             if now >= self.next_check:
                 self.next_check = now + POLL_S
                 self.limit = self.check_usage(now)
+                if self.holder.unsaved_since is not None and now - self.started >= SAVE_DURING_CELL_S:
+                    self.holder.start_saver(self.spare)
 
     def settled(self) -> bool:
         return self.result is not None or self.status is not None or self.limit is not None
@@ -428,12 +509,7 @@ class Watch:
         if now >= self.next_scan:
             self.next_scan = now + FULL_SCAN_S
             holder = self.holder
-            others = procs.descendants(holder.anchor) - {
-                holder.anchor,
-                os.getpid(),
-                self.pid,
-                holder.saver or -1,
-            }
+            others = procs.descendants(holder.anchor) - {holder.anchor, os.getpid(), self.pid, *holder.saver_pids()}
             cpu += sum(procs.cpu_seconds(pid) for pid in others)
             memory += sum(procs.private_bytes(pid) for pid in others)
             written = sum(size for _, size in cell.scan_workspace(holder.workspace).values())
@@ -479,8 +555,12 @@ def _flush_and_detach_stdio() -> None:
 
 
 def _kill(pid: int) -> None:
+    _signal(pid, signal.SIGKILL)
+
+
+def _signal(pid: int, number: int) -> None:
     try:
-        os.kill(pid, signal.SIGKILL)
+        os.kill(pid, number)
     except ProcessLookupError:
         pass
 

@@ -68,6 +68,7 @@ def start_worker(config: dict[str, Any], info: dict[str, Any], *, confined_befor
 def watch_holders(anchor: int, current: int, reg_r: int) -> NoReturn:
     """Reap everything; exit (killing all below) when the holder chain ends, cleanly or not."""
     pending = b""
+    reaped: list[int] = []  # recent exits: a holder may be named after it died
     while True:
         readable, _, _ = select.select([reg_r], [], [], 0.2)
         if readable:
@@ -81,6 +82,8 @@ def watch_holders(anchor: int, current: int, reg_r: int) -> NoReturn:
                     finish(anchor, 0)
                 if line.startswith(b"holder "):
                     current = int(line.split()[1])
+                    if current in reaped:
+                        finish(anchor, 3)
         while True:
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -88,6 +91,7 @@ def watch_holders(anchor: int, current: int, reg_r: int) -> NoReturn:
                 break
             if pid == 0:
                 break
+            reaped = [*reaped[-63:], pid]
             if pid == current and not select.select([reg_r], [], [], 0)[0]:
                 finish(anchor, 3)  # the holder died without handing over
 

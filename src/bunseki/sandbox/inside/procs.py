@@ -45,6 +45,14 @@ def descendants(root: int, parents: dict[int, int] | None = None) -> set[int]:
     return found
 
 
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot): tells a process from a later one with its pid."""
+    fields = _stat_fields(pid)
+    if fields is None or fields[0] in ("Z", "X"):
+        return None
+    return int(fields[19])
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system time of ``pid`` and of its children it has waited for."""
     fields = _stat_fields(pid)
