@@ -1,0 +1,590 @@
+"""A deterministic profile of a table, computed once and vectorised (no loops over rows).
+
+The profile is what the EDA planner and its reviewers see: rows and duplicate rows; per column
+its kind, missing and distinct counts and most frequent values; for numbers the moments,
+quartiles, zeros and 1.5×IQR outliers; for dates the range and the step between them; and
+Pearson and Spearman correlations between numeric columns, strongest first. Its JSON field names
+are an external contract (the EDA API and `bunseki eda --format json`).
+
+Each numeric column is sorted once; quartiles, distinct values, frequent values, outliers and
+ranks all come from that one sort. Other columns are factorized once. Duplicate rows are found by
+combining the per-column codes into one integer key per row, so no column is hashed twice. The
+size of the profile is bounded however wide the table: a few frequent values per column, each
+cut short, and at most `MAX_CORRELATION_PAIRS` pairs among `MAX_CORRELATION_COLUMNS` columns.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import re
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+ProfileKind = Literal["numeric", "categorical", "datetime", "boolean", "text", "id"]
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+Words = npt.NDArray[np.uint64]
+
+TOP_VALUES: Final = 5
+VALUE_CHARS: Final = 40
+MAX_CORRELATION_COLUMNS: Final = 50  # 1,225 pairs at most are computed …
+MAX_CORRELATION_PAIRS: Final = 100  # … and the strongest of them kept
+CATEGORY_VALUES: Final = 50  # text with at most this many distinct values is categorical
+CATEGORY_SHARE: Final = 0.5  # … as is text whose values repeat on average (distinct ≤ half the filled)
+IQR_FENCE: Final = 1.5
+MIN_ID_ROWS: Final = 20  # fewer rows than this are too few to call unique values identifiers
+ID_SHARE: Final = 0.95  # identifiers are distinct in at least this share of the filled rows
+FREQUENCY_SHARE: Final = 0.5  # dates have a frequency when at least this share of steps is the same
+_ID_NAME: Final = re.compile(r"(?i)(?:^|[^a-z])(?:id|code|no|key|uuid)$|(?:ID|Id)$|番号$|コード$|ＩＤ$")
+_CODE_VALUE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{0,39}")
+_FREQUENCY_SAMPLE: Final = 10_000  # distinct dates pandas infers a frequency from
+_CODE_SAMPLE: Final = 1000  # unique text values checked for looking like codes
+MAX_WORKERS: Final = 4
+_HASH_MULTIPLIER: Final = np.uint64(0x9E3779B97F4A7C15)  # odd, with well-mixed bits (golden ratio)
+
+
+class TopValue(BaseModel):
+    """One of a column's most frequent values, as text cut to `VALUE_CHARS`, and how often it occurs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: str
+    count: int
+
+
+class ColumnProfile(BaseModel):
+    """Facts about one column; the numeric ones are None for other kinds, and so on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: ProfileKind
+    dtype: str
+    missing: int
+    missing_pct: float = Field(description="Missing values as a percentage of the rows, 0-100.")
+    distinct: int = Field(description="Distinct values, missing not counted.")
+    top_values: list[TopValue] = Field(default_factory=list, description=f"At most {TOP_VALUES}, most frequent first.")
+    mean: float | None = None
+    std: float | None = Field(default=None, description="Sample standard deviation (n - 1).")
+    min: float | str | None = Field(default=None, description="A number, or an ISO date for dates.")
+    p25: float | None = None
+    median: float | None = None
+    p75: float | None = None
+    max: float | str | None = Field(default=None, description="A number, or an ISO date for dates.")
+    skew: float | None = Field(default=None, description="Adjusted Fisher-Pearson skewness, as pandas computes it.")
+    zeros: int | None = None
+    outliers: int | None = Field(default=None, description="Values beyond 1.5×IQR below Q1 or above Q3.")
+    frequency: str | None = Field(
+        default=None, description="Dates: the pandas frequency of their steps (D, h, MS…), None when irregular."
+    )
+
+
+class Correlation(BaseModel):
+    """The correlation of two numeric columns over the rows where both have a value."""
+
+    model_config = ConfigDict(frozen=True)
+
+    a: str
+    b: str
+    pearson: float
+    spearman: float
+
+
+class TableProfile(BaseModel):
+    """The profile of a whole table: the JSON shape is a contract, so fields are only ever added."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rows: int
+    duplicates: int = Field(description="Rows that repeat an earlier row exactly (pandas' duplicated()).")
+    columns: list[ColumnProfile]
+    correlations: list[Correlation] = Field(
+        default_factory=list, description=f"Strongest |Pearson| first; at most {MAX_CORRELATION_PAIRS}."
+    )
+    uncorrelated_columns: int = Field(
+        default=0, description=f"Numeric columns left out of correlations beyond the first {MAX_CORRELATION_COLUMNS}."
+    )
+
+    def column(self, name: str) -> ColumnProfile | None:
+        return next((column for column in self.columns if column.name == name), None)
+
+
+def profile_table(frame: pd.DataFrame, *, workers: int | None = None) -> TableProfile:
+    """The profile of ``frame``: every statistic computed once, column by column, without row loops.
+
+    Columns are profiled on ``workers`` threads (default: one per core, at most `MAX_WORKERS`);
+    numpy, pandas and Arrow release the GIL while they sort and hash, so threads share the work.
+    """
+    rows = len(frame.index)
+    threads = workers if workers is not None else min(MAX_WORKERS, os.cpu_count() or 1)
+    row_hash = _RowHash(rows)
+    columns: list[ColumnProfile] = []
+    ranked: dict[str, _Ranked] = {}
+    numeric_seen = 0
+    names = [str(label) for label in frame.columns]
+    series = [frame.iloc[:, position] for position in range(len(names))]
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        # map() yields in column order and lets go of each result once read, so codes do not pile up.
+        for result in pool.map(_profile_column, names, series, itertools.repeat(rows)):
+            row_hash.add(result.identity)
+            columns.append(result.profile)
+            if result.ranked is not None:
+                numeric_seen += 1
+                if len(ranked) < MAX_CORRELATION_COLUMNS:
+                    ranked[result.profile.name] = result.ranked
+        correlations = _correlations(ranked, pool)
+    return TableProfile(
+        rows=rows,
+        duplicates=row_hash.duplicates(frame),
+        columns=columns,
+        correlations=correlations,
+        uncorrelated_columns=numeric_seen - len(ranked),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class _ColumnResult:
+    profile: ColumnProfile
+    identity: Words  # per row, a word equal for equal values (missing too), for finding duplicate rows
+    ranked: _Ranked | None  # numeric columns that can be correlated (not constant, not identifiers)
+
+
+def _profile_column(name: str, column: pd.Series, rows: int) -> _ColumnResult:
+    if _is_number(column):
+        values = column.to_numpy(dtype="float64", na_value=np.nan)
+        order = _sorted_values(column, values)
+        profile = _numeric_profile(name, column, order, rows)
+        correlated = profile.kind == "numeric" and order.distinct > 1
+        ranked = _Ranked(values, order, profile.mean or 0.0) if correlated else None
+        return _ColumnResult(profile, _value_bits(values), ranked)
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    identity = (codes + 1).astype("uint64", copy=False)  # 0 for missing
+    return _ColumnResult(_other_profile(name, column, codes, uniques, rows), identity, None)
+
+
+def _value_bits(values: Floats) -> Words:
+    """Numbers as 64-bit words that are equal exactly when the numbers are (0.0 is -0.0, NaN is NaN)."""
+    canonical = values + 0.0  # -0.0 + 0.0 is +0.0
+    canonical[np.isnan(canonical)] = np.nan
+    return canonical.view("uint64")
+
+
+# Kinds ------------------------------------------------------------------------------------------
+
+
+def _is_number(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def looks_like_id_name(name: str) -> bool:
+    """Whether a column's name says it holds identifiers (customer_id, 顧客ID, 会員番号, 商品コード…)."""
+    return _ID_NAME.search(name.strip()) is not None
+
+
+def _text_kind(name: str, uniques: pd.Index, filled: int) -> ProfileKind:
+    """Categorical, free text or identifiers, for a column of text (or other objects)."""
+    distinct = len(uniques)
+    if _nearly_unique(distinct, filled):
+        if looks_like_id_name(name):
+            return "id"
+        sample = pd.Series(uniques[:_CODE_SAMPLE], dtype="str")
+        if sample.str.fullmatch(_CODE_VALUE.pattern).all():
+            return "id"
+    if distinct <= CATEGORY_VALUES or distinct <= CATEGORY_SHARE * filled:
+        return "categorical"
+    return "text"
+
+
+def _number_kind(name: str, order: _SortedValues, integral: bool) -> ProfileKind:
+    """Numbers are numeric, unless they are (nearly) unique integers named like identifiers or counting rows."""
+    filled = len(order.values)
+    if not integral or not _nearly_unique(order.distinct, filled):
+        return "numeric"
+    consecutive = order.distinct == filled and order.values[-1] - order.values[0] == filled - 1  # 1, 2 … n
+    return "id" if looks_like_id_name(name) or consecutive else "numeric"
+
+
+def _nearly_unique(distinct: int, filled: int) -> bool:
+    """Whether values are unique but for a few repeats (duplicated rows repeat identifiers too)."""
+    return filled >= MIN_ID_ROWS and distinct >= ID_SHARE * filled
+
+
+# Numbers ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _SortedValues:
+    """A numeric column's filled values sorted once, with where each came from and its ties."""
+
+    order: Ints  # row positions of the filled values, in ascending order of value
+    values: Floats  # the filled values, ascending
+    starts: Ints  # positions in ``values`` where a new distinct value starts
+
+    @property
+    def distinct(self) -> int:
+        return len(self.starts)
+
+    def run_lengths(self) -> Ints:
+        return np.diff(np.append(self.starts, len(self.values)))
+
+    def sorted_ranks(self) -> Floats:
+        """The average rank (1-based, ties share their mean) of each value in ``values``."""
+        lengths = self.run_lengths()
+        return np.repeat(self.starts + (lengths + 1) / 2, lengths)
+
+    def ranks(self, rows: int) -> Floats:
+        """Per row, the average rank of its value; NaN where it is missing."""
+        ranks = np.full(rows, np.nan)
+        ranks[self.order] = self.sorted_ranks()
+        return ranks
+
+    def ranks_within(self, keep: Bools) -> tuple[Ints, Floats]:
+        """The filled rows that ``keep`` selects, in ascending order of value, and their ranks among them."""
+        kept_in_order = keep[self.order]
+        rows = self.order[kept_in_order]
+        if self.distinct == len(self.values):  # no ties: the ranks are the positions
+            return rows, np.arange(1, len(rows) + 1, dtype="float64")
+        kept_per_value = np.add.reduceat(kept_in_order.astype("int64"), self.starts)
+        before = np.cumsum(kept_per_value) - kept_per_value
+        present = kept_per_value > 0
+        average = before[present] + (kept_per_value[present] + 1) / 2
+        return rows, np.repeat(average, kept_per_value[present])
+
+
+def _sorted_values(column: pd.Series, values: Floats) -> _SortedValues:
+    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+        order = np.argsort(column.to_numpy(), kind="stable")  # a radix sort for integers: several times faster
+    else:
+        order = np.argsort(values)  # NaN sorts last
+    filled = int(np.count_nonzero(~np.isnan(values)))
+    order = order[:filled]
+    ordered = values[order]
+    change = np.empty(filled, dtype=bool)
+    if filled:
+        change[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
+    return _SortedValues(order.astype("int64", copy=False), ordered, np.flatnonzero(change))
+
+
+def _numeric_profile(name: str, column: pd.Series, order: _SortedValues, rows: int) -> ColumnProfile:
+    values = order.values
+    filled = len(values)
+    integral = pd.api.types.is_integer_dtype(column)
+    kind = _number_kind(name, order, integral)
+    facts: dict[str, Any] = {}
+    if filled and kind == "numeric":
+        q1, median, q3 = (_quantile(values, share) for share in (0.25, 0.5, 0.75))
+        spread = q3 - q1
+        low = np.searchsorted(values, q1 - IQR_FENCE * spread, side="left")
+        high = filled - np.searchsorted(values, q3 + IQR_FENCE * spread, side="right")
+        zeros = np.searchsorted(values, 0.0, side="right") - np.searchsorted(values, 0.0, side="left")
+        mean, std, skew = _moments(values)
+        facts = {
+            "mean": mean,
+            "std": std,
+            "min": _finite(values[0]),
+            "p25": _finite(q1),
+            "median": _finite(median),
+            "p75": _finite(q3),
+            "max": _finite(values[-1]),
+            "skew": skew,
+            "zeros": int(zeros),
+            "outliers": int(low + high),
+        }
+    elif filled:  # identifiers: their range, not their moments
+        facts = {"min": _finite(values[0]), "max": _finite(values[-1])}
+    lengths = order.run_lengths()
+    top = _top_positions(lengths)
+    top_values = [
+        TopValue(value=_show_number(values[order.starts[at]], integral), count=int(lengths[at])) for at in top
+    ]
+    return _column(name, kind, column, rows - filled, rows, order.distinct, top_values, facts)
+
+
+def _quantile(ordered: Floats, share: float) -> float:
+    """The ``share`` quantile of sorted values, interpolated linearly (pandas' and numpy's default)."""
+    position = (len(ordered) - 1) * share
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    fraction = position - below
+    return float(ordered[below] + (ordered[above] - ordered[below]) * fraction)
+
+
+def _moments(values: Floats) -> tuple[float | None, float | None, float | None]:
+    """Mean, sample standard deviation and adjusted skewness, by pandas' formulas."""
+    count = len(values)
+    mean = float(values.mean())
+    centred = values - mean
+    squares = centred * centred
+    m2 = float(squares.sum())
+    m3 = float((squares * centred).sum())
+    std = math.sqrt(m2 / (count - 1)) if count > 1 else None
+    if count < 3:
+        skew = None
+    elif m2 <= 1e-14 * max(1.0, mean * mean) * count:  # constant, up to rounding: pandas says 0
+        skew = 0.0
+    else:
+        skew = (count * (count - 1) ** 0.5 / (count - 2)) * (m3 / m2**1.5)
+    return _finite(mean), _finite(std), _finite(skew)
+
+
+# Other kinds ------------------------------------------------------------------------------------
+
+
+def _other_profile(name: str, column: pd.Series, codes: npt.NDArray[Any], uniques: Any, rows: int) -> ColumnProfile:
+    present = codes[codes >= 0]
+    filled = len(present)
+    counts = np.bincount(present, minlength=len(uniques)).astype("int64")
+    index = pd.Index(uniques)
+    if pd.api.types.is_bool_dtype(column):
+        kind: ProfileKind = "boolean"
+    elif pd.api.types.is_datetime64_any_dtype(column):
+        kind = "datetime"
+    elif isinstance(column.dtype, pd.CategoricalDtype):
+        kind = "categorical"
+    else:
+        kind = _text_kind(name, index, filled)
+    facts: dict[str, Any] = {}
+    if kind == "datetime" and len(index):
+        dates = pd.DatetimeIndex(index)
+        dates = dates.take(np.argsort(dates.asi8, kind="stable"))  # a radix sort; NaT is never a distinct value
+        facts = {"min": _iso(dates[0]), "max": _iso(dates[-1]), "frequency": _frequency(dates)}
+    top_values = [TopValue(value=_show(index[at]), count=int(counts[at])) for at in _top_positions(counts)]
+    return _column(name, kind, column, rows - filled, rows, len(index), top_values, facts)
+
+
+def _frequency(dates: pd.DatetimeIndex) -> str | None:
+    """The regular step between the first distinct dates, or the step most of them take; None if irregular."""
+    if len(dates) < 3:
+        return None
+    regular = pd.DatetimeIndex(dates[:_FREQUENCY_SAMPLE], freq="infer").freq  # pandas' infer_freq
+    if regular is not None:
+        return regular.freqstr
+    midnight = bool((dates == dates.normalize()).all())
+    if midnight and bool((dates.day == 1).all()):
+        return "YS" if bool((dates.month == 1).all()) else "MS"
+    if midnight and bool(dates.is_month_end.all()):
+        return "ME"
+    steps = np.diff(dates.asi8)
+    codes, uniques = pd.factorize(steps)
+    counts = np.bincount(codes)
+    if counts.max() < FREQUENCY_SHARE * len(steps):
+        return None
+    step = pd.Timedelta(int(uniques[counts.argmax()]), unit=dates.unit)
+    days, rest = divmod(step, pd.Timedelta(days=1))
+    if days and not rest:  # pandas would write a day as "24h"
+        return "D" if days == 1 else f"{days}D"
+    return pd.tseries.frequencies.to_offset(step).freqstr
+
+
+# Shared -----------------------------------------------------------------------------------------
+
+
+def _column(
+    name: str,
+    kind: ProfileKind,
+    column: pd.Series,
+    missing: int,
+    rows: int,
+    distinct: int,
+    top_values: list[TopValue],
+    facts: dict[str, Any],
+) -> ColumnProfile:
+    return ColumnProfile(
+        name=name,
+        kind=kind,
+        dtype=str(column.dtype),
+        missing=missing,
+        missing_pct=round(100 * missing / rows, 4) if rows else 0.0,
+        distinct=distinct,
+        top_values=top_values,
+        **facts,
+    )
+
+
+def _top_positions(counts: Ints) -> list[int]:
+    """Positions of the largest counts, largest first (ties: the earlier position first)."""
+    if len(counts) > TOP_VALUES:
+        candidates = np.argpartition(-counts, TOP_VALUES - 1)[:TOP_VALUES]
+    else:
+        candidates = np.arange(len(counts))
+    ranked = sorted(candidates.tolist(), key=lambda at: (-counts[at], at))
+    return ranked[:TOP_VALUES]
+
+
+def _finite(value: float | np.floating[Any] | None) -> float | None:
+    if value is None:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _show_number(value: float, integral: bool) -> str:
+    return str(int(value)) if integral or (float(value).is_integer() and abs(value) < 1e15) else repr(float(value))
+
+
+def _show(value: object) -> str:
+    text = _iso(value) if isinstance(value, pd.Timestamp) else str(value)
+    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+def _iso(value: Any) -> str:
+    """ISO date, with the time only when there is one."""
+    stamp = pd.Timestamp(value)
+    return stamp.date().isoformat() if stamp == stamp.normalize() else stamp.isoformat()
+
+
+# Duplicate rows ---------------------------------------------------------------------------------
+
+
+class _RowHash:
+    """A 64-bit hash per row, folded from its values as words; equal rows always hash alike.
+
+    Rows whose hash is unique cannot be duplicates. The few that share a hash are then compared
+    exactly by pandas, so the count is exact, whatever the collisions.
+    """
+
+    def __init__(self, rows: int) -> None:
+        self.hash = np.zeros(rows, dtype="uint64")
+
+    def add(self, identity: Words) -> None:
+        """Fold in one column's values as words (missing equals missing, as in pandas' duplicated)."""
+        self.hash *= _HASH_MULTIPLIER  # wraps around modulo 2**64, as intended
+        self.hash += identity
+
+    def duplicates(self, frame: pd.DataFrame) -> int:
+        if len(self.hash) == 0:
+            return 0
+        candidates = pd.Series(self.hash, copy=False).duplicated(keep=False).to_numpy()
+        if not candidates.any():
+            return 0
+        return int(frame.iloc[np.flatnonzero(candidates)].duplicated().sum())
+
+
+# Correlations -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Ranked:
+    """A numeric column kept for correlations: its values, their mean and their one sort."""
+
+    values: Floats
+    order: _SortedValues
+    mean: float
+
+    @property
+    def complete(self) -> bool:
+        return len(self.order.values) == len(self.values)
+
+    @cached_property
+    def present(self) -> Bools:
+        return ~np.isnan(self.values)
+
+    @cached_property
+    def ranks(self) -> Floats:
+        return self.order.ranks(len(self.values))
+
+
+def _correlations(columns: dict[str, _Ranked], pool: Executor) -> list[Correlation]:
+    """Pearson for every pair at once, then Spearman for the strongest `MAX_CORRELATION_PAIRS`."""
+    names = list(columns)
+    if len(names) < 2:
+        return []
+    pearson = _pearson_matrix([columns[name] for name in names])
+    first, second = np.triu_indices(len(names), k=1)
+    strength = np.abs(np.nan_to_num(pearson[first, second], nan=-1.0))
+    kept = [(int(first[at]), int(second[at])) for at in np.argsort(-strength, kind="stable")[:MAX_CORRELATION_PAIRS]]
+    complete = sorted({at for pair in kept for at in pair if columns[names[at]].complete})
+    block = _rank_products([columns[names[at]] for at in complete])
+    where = {at: place for place, at in enumerate(complete)}
+
+    def spearman(pair: tuple[int, int]) -> float:
+        a, b = pair
+        if a in where and b in where:
+            return float(block[where[a], where[b]])
+        return _spearman(columns[names[a]], columns[names[b]])
+
+    pairs = []
+    for (a, b), rank_coefficient in zip(kept, pool.map(spearman, kept), strict=True):
+        linear, monotonic = _finite(pearson[a, b]), _finite(rank_coefficient)
+        if linear is not None and monotonic is not None:
+            pairs.append(Correlation(a=names[a], b=names[b], pearson=linear, spearman=monotonic))
+    return pairs
+
+
+def _pearson_matrix(columns: list[_Ranked]) -> Floats:
+    """Pairwise-complete Pearson coefficients (as pandas' corr), from a few matrix products."""
+    rows = len(columns[0].values)
+    centred = np.empty((rows, len(columns)), order="F")
+    for at, column in enumerate(columns):  # centring first keeps the sums accurate; r is shift-invariant
+        np.subtract(column.values, column.mean, out=centred[:, at])
+    if all(column.complete for column in columns):
+        return _normalised(centred.T @ centred)
+    weights = np.empty_like(centred)
+    for at, column in enumerate(columns):
+        weights[:, at] = column.present
+    np.nan_to_num(centred, copy=False, nan=0.0)
+    counts = weights.T @ weights  # rows where both are present
+    sums = centred.T @ weights  # [a, b]: the sum of a over the rows where b is present
+    products = centred.T @ centred
+    np.multiply(centred, centred, out=centred)
+    squares = centred.T @ weights
+    with np.errstate(divide="ignore", invalid="ignore"):
+        covariance = products - sums * sums.T / counts
+        variance = squares - sums * sums / counts  # [a, b]: a's, over the rows where b is present
+        return np.asarray(covariance / np.sqrt(variance * variance.T), dtype="float64")
+
+
+def _rank_products(columns: list[_Ranked]) -> Floats:
+    """Spearman coefficients of complete columns: Pearson's of their ranks, in one product."""
+    if not columns:
+        return np.empty((0, 0))
+    rows = len(columns[0].values)
+    centred = np.empty((rows, len(columns)), order="F")
+    for at, column in enumerate(columns):
+        np.subtract(column.ranks, (rows + 1) / 2, out=centred[:, at])  # ranks 1…n average (n + 1) / 2
+    return _normalised(centred.T @ centred)
+
+
+def _normalised(products: Floats) -> Floats:
+    scale = np.sqrt(np.diag(products))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(products / np.outer(scale, scale), dtype="float64")
+
+
+def _spearman(a: _Ranked, b: _Ranked) -> float:
+    """Pearson's coefficient of the ranks, each column ranked anew over the rows both have (as pandas).
+
+    A column that has a value on all of those rows keeps its own ranks; the other is re-ranked
+    from its one sort, in its own order, so no column is sorted again.
+    """
+    both = a.present & b.present
+    kept = int(np.count_nonzero(both))
+    if kept < 2:
+        return math.nan
+    if kept == len(b.order.values):
+        a, b = b, a
+    if kept == len(a.order.values):  # a keeps its ranks; b, in b's order, is ranked among the rows kept
+        rows, y = b.order.ranks_within(both)
+        x = a.ranks[rows]
+    else:
+        rows_a, ranks_a = a.order.ranks_within(both)
+        by_row = np.empty(len(a.values))
+        by_row[rows_a] = ranks_a
+        rows, y = b.order.ranks_within(both)
+        x = by_row[rows]
+    centre = (kept + 1) / 2  # the mean of ranks 1…k, ties averaged or not
+    x -= centre
+    y -= centre
+    denominator = math.sqrt(float(x @ x) * float(y @ y))
+    return float(x @ y) / denominator if denominator else math.nan
