@@ -248,17 +248,15 @@ class _SortedValues:
         ranks[self.order] = self.sorted_ranks()
         return ranks
 
-    def ranks_within(self, keep: Bools) -> tuple[Ints, Floats]:
-        """The filled rows that ``keep`` selects, in ascending order of value, and their ranks among them."""
-        kept_in_order = keep[self.order]
-        rows = self.order[kept_in_order]
+    def ranks_of_kept(self, kept: Bools) -> Floats:
+        """The ranks of the values that ``kept`` (in the order of ``values``) keeps, among those alone."""
         if self.distinct == len(self.values):  # no ties: the ranks are the positions
-            return rows, np.arange(1, len(rows) + 1, dtype="float64")
-        kept_per_value = np.add.reduceat(kept_in_order.astype("int64"), self.starts)
+            return np.arange(1, np.count_nonzero(kept) + 1, dtype="float64")
+        kept_per_value = np.add.reduceat(kept, self.starts, dtype="int64")
         before = np.cumsum(kept_per_value) - kept_per_value
         present = kept_per_value > 0
         average = before[present] + (kept_per_value[present] + 1) / 2
-        return rows, np.repeat(average, kept_per_value[present])
+        return np.repeat(average, kept_per_value[present])
 
 
 def _sorted_values(column: pd.Series, values: Floats) -> _SortedValues:
@@ -327,7 +325,7 @@ def _moments(values: Floats) -> tuple[float | None, float | None, float | None]:
     centred = values - mean
     squares = centred * centred
     m2 = float(squares.sum())
-    m3 = float((squares * centred).sum())
+    m3 = float(squares @ centred)
     std = math.sqrt(m2 / (count - 1)) if count > 1 else None
     if count < 3:
         skew = None
@@ -413,7 +411,9 @@ def _column(
 
 
 def _top_positions(counts: Ints) -> list[int]:
-    """Positions of the largest counts, largest first (ties: the earlier position first)."""
+    """Positions of the largest counts, largest first; which of equal counts make the cut is up to numpy."""
+    if len(counts) > TOP_VALUES and counts.max() == 1:  # all values unique: any five are the top five
+        return list(range(TOP_VALUES))
     if len(counts) > TOP_VALUES:
         candidates = np.argpartition(-counts, TOP_VALUES - 1)[:TOP_VALUES]
     else:
@@ -523,25 +523,37 @@ def _correlations(columns: dict[str, _Ranked], pool: Executor) -> list[Correlati
 
 
 def _pearson_matrix(columns: list[_Ranked]) -> Floats:
-    """Pairwise-complete Pearson coefficients (as pandas' corr), from a few matrix products."""
-    rows = len(columns[0].values)
-    centred = np.empty((rows, len(columns)), order="F")
+    """Pairwise-complete Pearson coefficients (as pandas' corr), from one matrix product.
+
+    Missing values count as 0 in the product, so it sums over the rows both columns have. The
+    other sums a pair needs start from each column's totals; for a column with missing values,
+    what the other columns hold on its missing rows (usually few) is taken off again.
+    """
+    rows, width = len(columns[0].values), len(columns)
+    centred = np.empty((rows, width), order="F")
     for at, column in enumerate(columns):  # centring first keeps the sums accurate; r is shift-invariant
         np.subtract(column.values, column.mean, out=centred[:, at])
-    if all(column.complete for column in columns):
-        return _normalised(centred.T @ centred)
-    weights = np.empty_like(centred)
-    for at, column in enumerate(columns):
-        weights[:, at] = column.present
-    np.nan_to_num(centred, copy=False, nan=0.0)
-    counts = weights.T @ weights  # rows where both are present
-    sums = centred.T @ weights  # [a, b]: the sum of a over the rows where b is present
+        if not column.complete:
+            centred[~column.present, at] = 0.0
     products = centred.T @ centred
-    np.multiply(centred, centred, out=centred)
-    squares = centred.T @ weights
+    if all(column.complete for column in columns):
+        return _normalised(products)
+    filled = np.array([len(column.order.values) for column in columns], dtype="float64")
+    # [a, b]: over the rows where b has a value (and a too: a is 0 where it has none)
+    counts = np.repeat(filled[:, None], width, axis=1)
+    sums = np.repeat(centred.sum(axis=0)[:, None], width, axis=1)
+    squares = np.repeat(np.diag(products)[:, None], width, axis=1)
+    for at, column in enumerate(columns):
+        if column.complete:
+            continue
+        gaps = np.flatnonzero(~column.present)
+        lost = centred[gaps]
+        sums[:, at] -= lost.sum(axis=0)
+        squares[:, at] -= np.einsum("ij,ij->j", lost, lost)
+        counts[:, at] -= [np.count_nonzero(other.present[gaps]) for other in columns]
     with np.errstate(divide="ignore", invalid="ignore"):
         covariance = products - sums * sums.T / counts
-        variance = squares - sums * sums / counts  # [a, b]: a's, over the rows where b is present
+        variance = squares - sums * sums / counts  # [a, b]: a's, over the rows where b has a value
         return np.asarray(covariance / np.sqrt(variance * variance.T), dtype="float64")
 
 
@@ -565,24 +577,24 @@ def _normalised(products: Floats) -> Floats:
 def _spearman(a: _Ranked, b: _Ranked) -> float:
     """Pearson's coefficient of the ranks, each column ranked anew over the rows both have (as pandas).
 
-    A column that has a value on all of those rows keeps its own ranks; the other is re-ranked
-    from its one sort, in its own order, so no column is sorted again.
+    Both are read in b's order of values. A column that has a value on all of the rows both have
+    keeps its own ranks; the other is re-ranked from its one sort, so no column is sorted again.
     """
-    both = a.present & b.present
-    kept = int(np.count_nonzero(both))
+    kept = int(np.count_nonzero(a.present & b.present))
     if kept < 2:
         return math.nan
-    if kept == len(b.order.values):
-        a, b = b, a
-    if kept == len(a.order.values):  # a keeps its ranks; b, in b's order, is ranked among the rows kept
-        rows, y = b.order.ranks_within(both)
-        x = a.ranks[rows]
+    if kept == len(b.order.values) and kept != len(a.order.values):
+        a, b = b, a  # a keeps its ranks
+    if kept == len(a.order.values):
+        ranks_a = a.ranks
     else:
-        rows_a, ranks_a = a.order.ranks_within(both)
-        by_row = np.empty(len(a.values))
-        by_row[rows_a] = ranks_a
-        rows, y = b.order.ranks_within(both)
-        x = by_row[rows]
+        kept_by_a = b.present[a.order.order]
+        ranks_a = np.full(len(a.values), np.nan)
+        ranks_a[a.order.order[kept_by_a]] = a.order.ranks_of_kept(kept_by_a)
+    x = ranks_a[b.order.order]  # a's ranks in b's order of values; NaN where a has none
+    kept_by_b = ~np.isnan(x)
+    x = x[kept_by_b]
+    y = b.order.ranks_of_kept(kept_by_b)
     centre = (kept + 1) / 2  # the mean of ranks 1…k, ties averaged or not
     x -= centre
     y -= centre
