@@ -161,15 +161,22 @@ class _ColumnResult:
 
 def _profile_column(name: str, column: pd.Series, rows: int) -> _ColumnResult:
     if _is_number(column):
-        values = column.to_numpy(dtype="float64", na_value=np.nan)
-        order = _sorted_values(column, values)
-        profile = _numeric_profile(name, column, order, rows)
+        values = _floats(column)
+        order, ordered = _sort(column, values)
+        profile = _numeric_profile(name, column, order, ordered, rows)
         correlated = profile.kind == "numeric" and order.distinct > 1
         ranked = _Ranked(values, order, profile.mean or 0.0) if correlated else None
         return _ColumnResult(profile, _value_bits(values), ranked)
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     identity = (codes + 1).astype("uint64", copy=False)  # 0 for missing
     return _ColumnResult(_other_profile(name, column, codes, uniques, rows), identity, None)
+
+
+def _floats(column: pd.Series) -> Floats:
+    """The column as float64 with NaN for missing: the frame's own array when it already is one."""
+    if column.dtype == np.float64:
+        return np.asarray(column.to_numpy(), dtype="float64")
+    return column.to_numpy(dtype="float64", na_value=np.nan)
 
 
 def _value_bits(values: Floats) -> Words:
@@ -205,12 +212,12 @@ def _text_kind(name: str, uniques: pd.Index, filled: int) -> ProfileKind:
     return "text"
 
 
-def _number_kind(name: str, order: _SortedValues, integral: bool) -> ProfileKind:
+def _number_kind(name: str, order: _Order, ordered: Floats, integral: bool) -> ProfileKind:
     """Numbers are numeric, unless they are (nearly) unique integers named like identifiers or counting rows."""
-    filled = len(order.values)
+    filled = order.filled
     if not integral or not _nearly_unique(order.distinct, filled):
         return "numeric"
-    consecutive = order.distinct == filled and order.values[-1] - order.values[0] == filled - 1  # 1, 2 … n
+    consecutive = order.distinct == filled and ordered[-1] - ordered[0] == filled - 1  # 1, 2 … n
     return "id" if looks_like_id_name(name) or consecutive else "numeric"
 
 
@@ -223,34 +230,37 @@ def _nearly_unique(distinct: int, filled: int) -> bool:
 
 
 @dataclass(frozen=True, eq=False)
-class _SortedValues:
-    """A numeric column's filled values sorted once, with where each came from and its ties."""
+class _Order:
+    """A numeric column's filled values in ascending order: the rows they are in, and where ties start."""
 
-    order: Ints  # row positions of the filled values, in ascending order of value
-    values: Floats  # the filled values, ascending
-    starts: Ints  # positions in ``values`` where a new distinct value starts
+    rows: Ints  # row positions of the filled values, in ascending order of value
+    starts: Ints  # positions in that order where a new distinct value starts
+
+    @property
+    def filled(self) -> int:
+        return len(self.rows)
 
     @property
     def distinct(self) -> int:
         return len(self.starts)
 
     def run_lengths(self) -> Ints:
-        return np.diff(np.append(self.starts, len(self.values)))
+        return np.diff(np.append(self.starts, self.filled))
 
     def sorted_ranks(self) -> Floats:
-        """The average rank (1-based, ties share their mean) of each value in ``values``."""
+        """The average rank (1-based, ties share their mean) of each value, in ascending order."""
         lengths = self.run_lengths()
         return np.repeat(self.starts + (lengths + 1) / 2, lengths)
 
     def ranks(self, rows: int) -> Floats:
         """Per row, the average rank of its value; NaN where it is missing."""
         ranks = np.full(rows, np.nan)
-        ranks[self.order] = self.sorted_ranks()
+        ranks[self.rows] = self.sorted_ranks()
         return ranks
 
     def ranks_of_kept(self, kept: Bools) -> Floats:
-        """The ranks of the values that ``kept`` (in the order of ``values``) keeps, among those alone."""
-        if self.distinct == len(self.values):  # no ties: the ranks are the positions
+        """The ranks of the values that ``kept`` (in ascending order) keeps, among those alone."""
+        if self.distinct == self.filled:  # no ties: the ranks are the positions
             return np.arange(1, np.count_nonzero(kept) + 1, dtype="float64")
         kept_per_value = np.add.reduceat(kept, self.starts, dtype="int64")
         before = np.cumsum(kept_per_value) - kept_per_value
@@ -259,7 +269,8 @@ class _SortedValues:
         return np.repeat(average, kept_per_value[present])
 
 
-def _sorted_values(column: pd.Series, values: Floats) -> _SortedValues:
+def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
+    """The column's order of values, and its filled values in that order."""
     if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
         order = np.argsort(column.to_numpy(), kind="stable")  # a radix sort for integers: several times faster
     else:
@@ -271,14 +282,13 @@ def _sorted_values(column: pd.Series, values: Floats) -> _SortedValues:
     if filled:
         change[0] = True
         np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
-    return _SortedValues(order.astype("int64", copy=False), ordered, np.flatnonzero(change))
+    return _Order(order.astype("int64", copy=False), np.flatnonzero(change)), ordered
 
 
-def _numeric_profile(name: str, column: pd.Series, order: _SortedValues, rows: int) -> ColumnProfile:
-    values = order.values
+def _numeric_profile(name: str, column: pd.Series, order: _Order, values: Floats, rows: int) -> ColumnProfile:
     filled = len(values)
     integral = pd.api.types.is_integer_dtype(column)
-    kind = _number_kind(name, order, integral)
+    kind = _number_kind(name, order, values, integral)
     facts: dict[str, Any] = {}
     if filled and kind == "numeric":
         q1, median, q3 = (_quantile(values, share) for share in (0.25, 0.5, 0.75))
@@ -479,12 +489,12 @@ class _Ranked:
     """A numeric column kept for correlations: its values, their mean and their one sort."""
 
     values: Floats
-    order: _SortedValues
+    order: _Order
     mean: float
 
     @property
     def complete(self) -> bool:
-        return len(self.order.values) == len(self.values)
+        return self.order.filled == len(self.values)
 
     @cached_property
     def present(self) -> Bools:
@@ -538,7 +548,7 @@ def _pearson_matrix(columns: list[_Ranked]) -> Floats:
     products = centred.T @ centred
     if all(column.complete for column in columns):
         return _normalised(products)
-    filled = np.array([len(column.order.values) for column in columns], dtype="float64")
+    filled = np.array([column.order.filled for column in columns], dtype="float64")
     # [a, b]: over the rows where b has a value (and a too: a is 0 where it has none)
     counts = np.repeat(filled[:, None], width, axis=1)
     sums = np.repeat(centred.sum(axis=0)[:, None], width, axis=1)
@@ -583,15 +593,15 @@ def _spearman(a: _Ranked, b: _Ranked) -> float:
     kept = int(np.count_nonzero(a.present & b.present))
     if kept < 2:
         return math.nan
-    if kept == len(b.order.values) and kept != len(a.order.values):
+    if kept == b.order.filled and kept != a.order.filled:
         a, b = b, a  # a keeps its ranks
-    if kept == len(a.order.values):
+    if kept == a.order.filled:
         ranks_a = a.ranks
     else:
-        kept_by_a = b.present[a.order.order]
+        kept_by_a = b.present[a.order.rows]
         ranks_a = np.full(len(a.values), np.nan)
-        ranks_a[a.order.order[kept_by_a]] = a.order.ranks_of_kept(kept_by_a)
-    x = ranks_a[b.order.order]  # a's ranks in b's order of values; NaN where a has none
+        ranks_a[a.order.rows[kept_by_a]] = a.order.ranks_of_kept(kept_by_a)
+    x = ranks_a[b.order.rows]  # a's ranks in b's order of values; NaN where a has none
     kept_by_b = ~np.isnan(x)
     x = x[kept_by_b]
     y = b.order.ranks_of_kept(kept_by_b)
