@@ -12,6 +12,7 @@ The original file is never changed; the typed table is written next to the other
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
@@ -48,9 +49,13 @@ _SAMPLE: Final = 200  # values tried before a whole column is
 MISSING_MARKERS: Final = frozenset(
     {"-", "--", "---", "?", "??", "ー", "－", "―", "—", "不明", "欠損", "未入力", "未記入", "n.a.", "missing", "#n/a"}
 )
-# "1,234円", "$1,234.5", "▲500" (minus), "12%", after NFKC has made full-width digits ASCII.
-_DECORATED_NUMBER: Final = r"[▲△+-]?[¥$€£]?\s*(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?\s*(?:円|%)?"
-_LEADING_ZERO: Final = r"[+-]?0[0-9]"  # 0123: a code, as the loader says
+# "1,234円", "$1,234.5", "▲500" (minus), "12%", "１，２００", in half- or full-width characters alike
+# (so that Arrow matches them whole columns at a time; only the matches are NFKC-normalised).
+_DIGIT: Final = "[0-9０-９]"
+_DECORATED_NUMBER: Final = (
+    rf"[▲△+\-＋－]?[¥$€£￥＄]?\s*(?:{_DIGIT}{{1,3}}(?:[,，]{_DIGIT}{{3}})+|{_DIGIT}+)(?:[.．]{_DIGIT}+)?\s*(?:円|%|％)?"
+)
+_LEADING_ZERO: Final = rf"[+\-＋－]?[0０]{_DIGIT}"  # 0123: a code, as the loader says
 _BOOLEAN_PAIRS: Final = (
     ("yes", "no"),
     ("y", "n"),
@@ -109,7 +114,7 @@ def validate_data(source: Path, destination: Path, *, max_bytes: int | None = No
         OSError: ``destination`` cannot be written.
     """
     loaded = load_table(source, max_bytes=max_bytes)
-    frame, problems, profile = check_table(loaded.frame)
+    frame, problems, profile = check_table(loaded.frame, inferred=loaded.format != "parquet")
     destination.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(destination, index=False, engine="pyarrow")
     return ValidatedTable(
@@ -124,12 +129,15 @@ def validate_data(source: Path, destination: Path, *, max_bytes: int | None = No
     )
 
 
-def check_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[DataProblem], TableProfile]:
-    """The table with its text columns typed where they clearly hold other types, what was found, and its profile."""
+def check_table(frame: pd.DataFrame, *, inferred: bool = False) -> tuple[pd.DataFrame, list[DataProblem], TableProfile]:
+    """The table with its text columns typed where they clearly hold other types, what was found, and its profile.
+
+    ``inferred``: the loader has already typed the text columns it could (CSV, TSV, Excel).
+    """
     typed = frame.copy(deep=False)
     problems: list[DataProblem] = []
     for position, label in enumerate(frame.columns):
-        column, found = type_column(str(label), frame.iloc[:, position])
+        column, found = type_column(str(label), frame.iloc[:, position], inferred=inferred)
         if column is not None:
             typed.isetitem(position, column.array)
         problems.extend(found)
@@ -144,14 +152,17 @@ def check_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[DataProblem], T
 # Typing text columns ----------------------------------------------------------------------------
 
 
-def type_column(name: str, column: pd.Series) -> tuple[pd.Series | None, list[DataProblem]]:
-    """``column`` typed anew if it is text that holds something else (None: leave it), and what was found."""
+def type_column(name: str, column: pd.Series, *, inferred: bool = False) -> tuple[pd.Series | None, list[DataProblem]]:
+    """``column`` typed anew if it is text that holds something else (None: leave it), and what was found.
+
+    ``inferred``: the loader has already tried its own types on this column as it is.
+    """
     if not (pd.api.types.is_string_dtype(column) or pd.api.types.is_object_dtype(column)):
         return None, []
     text = column.astype("str")  # objects from Excel or Parquet, mixed numbers and text among them
     stripped = text.str.strip()
     problems = []
-    markers = stripped.str.casefold().isin(MISSING_MARKERS) | (stripped == "")
+    markers = stripped.str.lower().isin(MISSING_MARKERS) | (stripped == "")
     changed = column.dtype != text.dtype or bool(markers.any())
     if markers.any():
         problems.append(_missing_markers(name, stripped[markers]))
@@ -160,7 +171,10 @@ def type_column(name: str, column: pd.Series) -> tuple[pd.Series | None, list[Da
     filled = stripped.dropna()
     if filled.empty:
         return (text if changed else None), problems
-    for convert in (_loader_types, _decorated_numbers, _more_dates, _more_booleans):
+    converters: tuple[Converter, ...] = (_decorated_numbers, _more_dates, _more_booleans)
+    if changed or not inferred:  # the loader's types are worth trying again
+        converters = (_loader_types, *converters)
+    for convert in converters:
         converted = convert(name, text, stripped, filled)
         if converted is not None:
             typed, found = converted
@@ -172,6 +186,8 @@ def type_column(name: str, column: pd.Series) -> tuple[pd.Series | None, list[Da
 
 
 Converted = tuple[pd.Series, list[DataProblem]]
+# (name, text, stripped text, its filled values) -> the typed column and what was found, or None
+Converter = Callable[[str, pd.Series, pd.Series, pd.Series], Converted | None]
 
 
 def _loader_types(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Series) -> Converted | None:
@@ -191,15 +207,13 @@ def _loader_types(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Se
 
 def _decorated_numbers(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Series) -> Converted | None:
     """Numbers with currency signs, 円 or %, thousands separators, full-width digits or ▲ for minus."""
-    normal = filled.str.normalize("NFKC")
-    if normal.str.match(_LEADING_ZERO).any():
-        return None
-    sample = normal.iloc[:_SAMPLE]
-    if sample.str.fullmatch(_DECORATED_NUMBER).mean() < MIXED_SHARE:
+    if filled.iloc[:_SAMPLE].str.fullmatch(_DECORATED_NUMBER).mean() < MIXED_SHARE:
         return None  # cheap refusal before the whole column is matched
-    numbers = normal.str.fullmatch(_DECORATED_NUMBER)
-    if numbers.mean() < MIXED_SHARE:
+    numbers = filled.str.fullmatch(_DECORATED_NUMBER)
+    if numbers.mean() < MIXED_SHARE or filled.str.match(_LEADING_ZERO).any():
         return None
+    matched = filled[numbers]
+    normal = matched if matched.str.isascii().all() else matched.str.normalize("NFKC")
     negative = normal.str.match(r"[▲△-]")
     digits = normal.str.replace(r"[^0-9.]", "", regex=True)
     values = pd.to_numeric(digits.where(numbers), errors="coerce")
@@ -221,20 +235,21 @@ def _more_dates(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Seri
 
 def _more_booleans(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Series) -> Converted | None:
     """Yes/no answers (yes/no, y/n, はい/いいえ, 有/無, あり/なし, ○/×) as booleans."""
-    folded = filled.str.casefold()
+    sample = filled.iloc[:_SAMPLE].str.lower()
     for yes, no in _BOOLEAN_PAIRS:
-        if folded.isin((yes, no)).all():
-            answers = stripped.str.casefold().map({yes: True, no: False}).astype("boolean")
+        if sample.isin((yes, no)).all() and filled.str.lower().isin((yes, no)).all():
+            answers = stripped.str.lower().map({yes: True, no: False}).astype("boolean")
             return answers, _as_text("booleans_as_text", name, filled, filled.iloc[:0])
     return None
 
 
 def _mostly_numbers(name: str, filled: pd.Series) -> DataProblem | None:
     """A text column at least half of whose values are numbers: mixed, kept as text."""
-    normal = filled.str.normalize("NFKC")
-    numbers = normal.str.fullmatch(_DECORATED_NUMBER)
+    if filled.iloc[:_SAMPLE].str.fullmatch(_DECORATED_NUMBER).mean() < MIXED_FLOOR / 2:
+        return None  # cheap refusal: text, by the look of its first values
+    numbers = filled.str.fullmatch(_DECORATED_NUMBER)
     share = float(numbers.mean())
-    if share < MIXED_FLOOR or share == 1 or normal.str.match(_LEADING_ZERO).any():
+    if share < MIXED_FLOOR or share == 1 or filled.str.match(_LEADING_ZERO).any():
         return None  # text, or codes such as 0123
     strays = filled[~numbers]
     examples = _examples(strays)
