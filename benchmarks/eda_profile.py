@@ -261,6 +261,8 @@ def report(rows: int, repeat: int, results: dict[str, dict[str, Any]]) -> None:
         pair = f"r={result['pearson']:.6f}" + (f" ρ={result['spearman']:.6f}" if result["spearman"] is not None else "")
         duplicates = "-" if result["duplicates"] is None else f"{result['duplicates']:,}"
         print(f"  {key:<7} dup {duplicates:>7}  {pair}  {checked}")
+    if "ydata" in results:
+        print("  (ydata-profiling's n_duplicates counts groups of repeated rows, not the rows that repeat)")
     ours = results["ours"]
     print()
     if ydata:
