@@ -266,3 +266,23 @@ def test_a_cp932_file_profiles_with_japanese_names(tmp_path: Path) -> None:
     pair = profile.correlations[0]
     assert {pair.a, pair.b} == {"売上金額", "来店数"}
     assert math.isclose(pair.pearson, loaded.frame["売上金額"].corr(loaded.frame["来店数"]), abs_tol=1e-12)
+
+
+def test_other_dtypes_and_infinities_profile_without_warnings() -> None:
+    rows = 50
+    frame = pd.DataFrame(
+        {
+            "件数": pd.array([*range(rows - 1), None], dtype="Int64"),
+            "比率": pd.array([0.5 * index for index in range(rows)], dtype="Float64"),
+            "区分": pd.Categorical(["甲", "乙"] * (rows // 2)),
+            "時刻": pd.date_range("2024-01-01", periods=rows, freq="D", tz="Asia/Tokyo"),
+            "倍率": np.r_[np.inf, np.arange(rows - 1.0)],
+        }
+    )
+    profile = profile_table(frame)  # pytest turns warnings into errors
+    assert column(profile, "件数").missing == 1 and column(profile, "件数").max == rows - 2
+    assert column(profile, "比率").mean == pytest.approx(frame["比率"].mean())
+    assert column(profile, "区分").kind == "categorical" and column(profile, "区分").distinct == 2
+    assert column(profile, "時刻").min == "2024-01-01" and column(profile, "時刻").frequency == "D"
+    ratio = column(profile, "倍率")
+    assert ratio.max is None and ratio.mean is None and ratio.min == 0.0  # infinite, so not a number to report

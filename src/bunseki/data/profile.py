@@ -8,9 +8,10 @@ are an external contract (the EDA API and `bunseki eda --format json`).
 
 Each numeric column is sorted once; quartiles, distinct values, frequent values, outliers and
 ranks all come from that one sort. Other columns are factorized once. Duplicate rows are found by
-combining the per-column codes into one integer key per row, so no column is hashed twice. The
-size of the profile is bounded however wide the table: a few frequent values per column, each
-cut short, and at most `MAX_CORRELATION_PAIRS` pairs among `MAX_CORRELATION_COLUMNS` columns.
+folding every column into one 64-bit hash per row (no column is hashed twice) and comparing
+exactly only the few rows whose hashes repeat. The size of the profile is bounded however wide
+the table: a few frequent values per column, each cut short, and at most `MAX_CORRELATION_PAIRS`
+pairs among `MAX_CORRELATION_COLUMNS` columns.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def profile_table(frame: pd.DataFrame, *, workers: int | None = None) -> TablePr
     names = [str(label) for label in frame.columns]
     series = [frame.iloc[:, position] for position in range(len(names))]
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        # map() yields in column order and lets go of each result once read, so codes do not pile up.
+        # map() yields in column order and lets go of each result once read: identities do not pile up.
         for result in pool.map(_profile_column, names, series, itertools.repeat(rows)):
             row_hash.add(result.identity)
             columns.append(result.profile)
@@ -291,12 +292,13 @@ def _numeric_profile(name: str, column: pd.Series, order: _Order, values: Floats
     kind = _number_kind(name, order, values, integral)
     facts: dict[str, Any] = {}
     if filled and kind == "numeric":
-        q1, median, q3 = (_quantile(values, share) for share in (0.25, 0.5, 0.75))
-        spread = q3 - q1
-        low = np.searchsorted(values, q1 - IQR_FENCE * spread, side="left")
-        high = filled - np.searchsorted(values, q3 + IQR_FENCE * spread, side="right")
-        zeros = np.searchsorted(values, 0.0, side="right") - np.searchsorted(values, 0.0, side="left")
-        mean, std, skew = _moments(values)
+        with np.errstate(invalid="ignore", over="ignore"):  # infinities make NaN (reported as None), not noise
+            q1, median, q3 = (_quantile(values, share) for share in (0.25, 0.5, 0.75))
+            spread = q3 - q1
+            low = np.searchsorted(values, q1 - IQR_FENCE * spread, side="left")
+            high = filled - np.searchsorted(values, q3 + IQR_FENCE * spread, side="right")
+            zeros = np.searchsorted(values, 0.0, side="right") - np.searchsorted(values, 0.0, side="left")
+            mean, std, skew = _moments(values)
         facts = {
             "mean": mean,
             "std": std,
