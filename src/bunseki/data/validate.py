@@ -216,7 +216,7 @@ def _decorated_numbers(name: str, text: pd.Series, stripped: pd.Series, filled: 
     normal = matched if matched.str.isascii().all() else matched.str.normalize("NFKC")
     negative = normal.str.match(r"[▲△-]")
     digits = normal.str.replace(r"[^0-9.]", "", regex=True)
-    values = pd.to_numeric(digits.where(numbers), errors="coerce")
+    values = pd.to_numeric(digits, errors="coerce")
     values = values.where(~negative, -values).reindex(text.index)
     return values, _as_text("numbers_as_text", name, filled, filled[~numbers])
 
