@@ -337,7 +337,7 @@ def _moments(values: Floats) -> tuple[float | None, float | None, float | None]:
     centred = values - mean
     squares = centred * centred
     m2 = float(squares.sum())
-    m3 = float(squares @ centred)
+    m3 = _dot(squares, centred)
     std = math.sqrt(m2 / (count - 1)) if count > 1 else None
     if count < 3:
         skew = None
@@ -610,5 +610,10 @@ def _spearman(a: _Ranked, b: _Ranked) -> float:
     centre = (kept + 1) / 2  # the mean of ranks 1…k, ties averaged or not
     x -= centre
     y -= centre
-    denominator = math.sqrt(float(x @ x) * float(y @ y))
-    return float(x @ y) / denominator if denominator else math.nan
+    denominator = math.sqrt(_dot(x, x) * _dot(y, y))
+    return _dot(x, y) / denominator if denominator else math.nan
+
+
+def _dot(x: Floats, y: Floats) -> float:
+    """x · y without BLAS, whose threads would wake for each product and then spin, taking cores from ours."""
+    return float(np.einsum("i,i->", x, y))
