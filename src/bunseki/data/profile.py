@@ -366,11 +366,16 @@ def _other_profile(name: str, column: pd.Series, codes: npt.NDArray[Any], unique
         kind = _text_kind(name, index, filled)
     facts: dict[str, Any] = {}
     if kind == "datetime" and len(index):
-        dates = pd.DatetimeIndex(index)
-        dates = dates.take(np.argsort(dates.asi8, kind="stable"))  # a radix sort; NaT is never a distinct value
+        dates = _sorted_dates(pd.DatetimeIndex(index))
         facts = {"min": _iso(dates[0]), "max": _iso(dates[-1]), "frequency": _frequency(dates)}
     top_values = [TopValue(value=_show(index[at]), count=int(counts[at])) for at in _top_positions(counts)]
     return _column(name, kind, column, rows - filled, rows, len(index), top_values, facts)
+
+
+def _sorted_dates(dates: pd.DatetimeIndex) -> pd.DatetimeIndex:
+    """Distinct dates in ascending order, sorted as integers (NaT is never a distinct value)."""
+    stamps = np.sort(dates.asi8).view(f"M8[{dates.unit}]")  # UTC for dates with a time zone
+    return pd.DatetimeIndex(stamps) if dates.tz is None else pd.DatetimeIndex(stamps, tz="UTC").tz_convert(dates.tz)
 
 
 def _frequency(dates: pd.DatetimeIndex) -> str | None:
@@ -380,11 +385,11 @@ def _frequency(dates: pd.DatetimeIndex) -> str | None:
     regular = pd.DatetimeIndex(dates[:_FREQUENCY_SAMPLE], freq="infer").freq  # pandas' infer_freq
     if regular is not None:
         return regular.freqstr
-    midnight = bool((dates == dates.normalize()).all())
-    if midnight and bool((dates.day == 1).all()):
-        return "YS" if bool((dates.month == 1).all()) else "MS"
-    if midnight and bool(dates.is_month_end.all()):
-        return "ME"
+    if _at_midnight(dates[:_FREQUENCY_SAMPLE]) and _at_midnight(dates):  # the sample refuses cheaply
+        if bool((dates.day == 1).all()):
+            return "YS" if bool((dates.month == 1).all()) else "MS"
+        if bool(dates.is_month_end.all()):
+            return "ME"
     steps = np.diff(dates.asi8)
     codes, uniques = pd.factorize(steps)
     counts = np.bincount(codes)
@@ -395,6 +400,10 @@ def _frequency(dates: pd.DatetimeIndex) -> str | None:
     if days and not rest:  # pandas would write a day as "24h"
         return "D" if days == 1 else f"{days}D"
     return pd.tseries.frequencies.to_offset(step).freqstr
+
+
+def _at_midnight(dates: pd.DatetimeIndex) -> bool:
+    return bool((dates == dates.normalize()).all())
 
 
 # Shared -----------------------------------------------------------------------------------------
