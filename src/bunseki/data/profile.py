@@ -51,6 +51,7 @@ _CODE_VALUE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{0,39}")
 _FREQUENCY_SAMPLE: Final = 10_000  # distinct dates pandas infers a frequency from
 _CODE_SAMPLE: Final = 1000  # unique text values checked for looking like codes
 MAX_WORKERS: Final = 4
+_KEY_SPAN: Final = 65535  # whole numbers within this span sort as 16-bit keys
 _HASH_MULTIPLIER: Final = np.uint64(0x9E3779B97F4A7C15)  # odd, with well-mixed bits (golden ratio)
 
 
@@ -272,11 +273,11 @@ class _Order:
 
 def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
     """The column's order of values, and its filled values in that order."""
-    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
-        order = np.argsort(column.to_numpy(), kind="stable")  # a radix sort for integers: several times faster
-    else:
-        order = np.argsort(values)  # NaN sorts last
-    filled = int(np.count_nonzero(~np.isnan(values)))
+    missing = np.isnan(values)
+    keys = _small_integer_keys(values, missing, pd.api.types.is_integer_dtype(column.dtype))
+    # numpy radix-sorts 16-bit keys (stable), several times faster than it sorts 64-bit numbers
+    order = np.argsort(values) if keys is None else np.argsort(keys, kind="stable")  # missing values last
+    filled = len(values) - int(np.count_nonzero(missing))
     order = order[:filled]
     ordered = values[order]
     change = np.empty(filled, dtype=bool)
@@ -284,6 +285,19 @@ def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
         change[0] = True
         np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
     return _Order(order.astype("int64", copy=False), np.flatnonzero(change)), ordered
+
+
+def _small_integer_keys(values: Floats, missing: Bools, integral: bool) -> npt.NDArray[np.uint16] | None:
+    """Whole numbers spanning fewer than 65,535 values as 16-bit keys (missing: the largest); else None."""
+    if missing.all():
+        return None
+    with np.errstate(invalid="ignore"):  # infinities
+        low, high = np.nanmin(values), np.nanmax(values)
+        if not high - low < _KEY_SPAN:
+            return None
+        if not integral and not bool((np.floor(values) == values)[~missing].all()):
+            return None
+        return np.where(missing, _KEY_SPAN, values - low).astype("uint16")
 
 
 def _numeric_profile(name: str, column: pd.Series, order: _Order, values: Floats, rows: int) -> ColumnProfile:
