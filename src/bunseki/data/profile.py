@@ -264,11 +264,29 @@ class _Order:
         """The ranks of the values that ``kept`` (in ascending order) keeps, among those alone."""
         if self.distinct == self.filled:  # no ties: the ranks are the positions
             return np.arange(1, np.count_nonzero(kept) + 1, dtype="float64")
-        kept_per_value = np.add.reduceat(kept, self.starts, dtype="int64")
-        before = np.cumsum(kept_per_value) - kept_per_value
-        present = kept_per_value > 0
-        average = before[present] + (kept_per_value[present] + 1) / 2
-        return np.repeat(average, kept_per_value[present])
+        starts, lengths, positions = self.ties
+        if 2 * len(positions) > self.filled:  # mostly ties: rank value by value
+            kept_per_value = np.add.reduceat(kept, self.starts, dtype="int64")
+            before = np.cumsum(kept_per_value) - kept_per_value
+            present = kept_per_value > 0
+            average = before[present] + (kept_per_value[present] + 1) / 2
+            return np.repeat(average, kept_per_value[present])
+        # few ties: rank by position, then give each run of ties the mean of the ranks it spans
+        counted = np.cumsum(kept)
+        ranks = counted.astype("float64")
+        before = np.where(starts > 0, counted[np.maximum(starts - 1, 0)], 0)
+        ranks[positions] = np.repeat((before + 1 + counted[starts + lengths - 1]) / 2, lengths)
+        return ranks[kept]
+
+    @cached_property
+    def ties(self) -> tuple[Ints, Ints, Ints]:
+        """Where runs of two or more equal values start, how long they are, and every position in them."""
+        lengths = self.run_lengths()
+        tied = lengths > 1
+        starts, lengths = self.starts[tied], lengths[tied]
+        offsets = np.cumsum(lengths) - lengths
+        positions = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
+        return starts, lengths, positions
 
 
 def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
