@@ -251,8 +251,13 @@ class _Order:
 
     def sorted_ranks(self) -> Floats:
         """The average rank (1-based, ties share their mean) of each value, in ascending order."""
-        lengths = self.run_lengths()
-        return np.repeat(self.starts + (lengths + 1) / 2, lengths)
+        starts, lengths, positions = self.ties
+        if 2 * len(positions) > self.filled:  # mostly ties: value by value
+            lengths = self.run_lengths()
+            return np.repeat(self.starts + (lengths + 1) / 2, lengths)
+        ranks = np.arange(1, self.filled + 1, dtype="float64")  # by position, then the runs of ties
+        ranks[positions] = np.repeat(starts + (lengths + 1) / 2, lengths)
+        return ranks
 
     def ranks(self, rows: int) -> Floats:
         """Per row, the average rank of its value; NaN where it is missing."""
