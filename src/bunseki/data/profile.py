@@ -252,7 +252,7 @@ class _Order:
     def sorted_ranks(self) -> Floats:
         """The average rank (1-based, ties share their mean) of each value, in ascending order."""
         starts, lengths, positions = self.ties
-        if 2 * len(positions) > self.filled:  # mostly ties: value by value
+        if positions is None:  # mostly ties: value by value
             lengths = self.run_lengths()
             return np.repeat(self.starts + (lengths + 1) / 2, lengths)
         ranks = np.arange(1, self.filled + 1, dtype="float64")  # by position, then the runs of ties
@@ -270,7 +270,7 @@ class _Order:
         if self.distinct == self.filled:  # no ties: the ranks are the positions
             return np.arange(1, np.count_nonzero(kept) + 1, dtype="float64")
         starts, lengths, positions = self.ties
-        if 2 * len(positions) > self.filled:  # mostly ties: rank value by value
+        if positions is None:  # mostly ties: rank value by value
             kept_per_value = np.add.reduceat(kept, self.starts, dtype="int64")
             before = np.cumsum(kept_per_value) - kept_per_value
             present = kept_per_value > 0
@@ -284,14 +284,19 @@ class _Order:
         return ranks[kept]
 
     @cached_property
-    def ties(self) -> tuple[Ints, Ints, Ints]:
-        """Where runs of two or more equal values start, how long they are, and every position in them."""
+    def ties(self) -> tuple[Ints, Ints, Ints | None]:
+        """Where runs of two or more equal values start, how long they are, and every position in them.
+
+        The positions are None when most values are tied: then ranking goes value by value.
+        """
         lengths = self.run_lengths()
         tied = lengths > 1
         starts, lengths = self.starts[tied], lengths[tied]
+        total = int(lengths.sum())
+        if 2 * total > self.filled:
+            return starts, lengths, None
         offsets = np.cumsum(lengths) - lengths
-        positions = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
-        return starts, lengths, positions
+        return starts, lengths, np.repeat(starts - offsets, lengths) + np.arange(total)
 
 
 def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
