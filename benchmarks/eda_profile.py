@@ -225,13 +225,15 @@ def run(runner: str, python: Path, data: Path) -> dict[str, Any]:
 
 
 def report(rows: int, repeat: int, results: dict[str, dict[str, Any]]) -> None:
+    from bunseki.data.profile import default_workers
+
     floor = results["pandas"]["seconds"]
     ydata = results.get("ydata", {}).get("seconds")
     names = {
         "ydata": "ydata-profiling (minimal + correlations)",
         "pandas": "bare pandas floor (describe, isna, corr)",
         "ours-1": "Bunseki profile_table, 1 thread",
-        "ours": f"Bunseki profile_table, {min(4, os.cpu_count() or 1)} threads",
+        "ours": f"Bunseki profile_table, {default_workers()} threads",
     }
     print(f"\nProfiling {rows:,} rows × 20 columns (mixed); best of {repeat} rounds, each run after a warm-up\n")
     header = (

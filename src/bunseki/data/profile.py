@@ -128,7 +128,7 @@ def profile_table(frame: pd.DataFrame, *, workers: int | None = None) -> TablePr
     numpy, pandas and Arrow release the GIL while they sort and hash, so threads share the work.
     """
     rows = len(frame.index)
-    threads = workers if workers is not None else min(MAX_WORKERS, os.cpu_count() or 1)
+    threads = workers if workers is not None else default_workers()
     row_hash = _RowHash(rows)
     columns: list[ColumnProfile] = []
     ranked: dict[str, _Ranked] = {}
@@ -152,6 +152,12 @@ def profile_table(frame: pd.DataFrame, *, workers: int | None = None) -> TablePr
         correlations=correlations,
         uncorrelated_columns=numeric_seen - len(ranked),
     )
+
+
+def default_workers() -> int:
+    """One thread per core this process may run on, at most `MAX_WORKERS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
 
 
 @dataclass(frozen=True, eq=False)
