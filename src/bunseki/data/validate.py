@@ -3,11 +3,14 @@
 The file is read by the one loader (encoding, delimiter, numbers and dates it can be sure of).
 Columns the loader left as text are looked at again: placeholders such as "-" or "不明" become
 missing, and numbers written with currency signs, units, full-width digits or ▲ for minus, other
-date styles, and yes/no answers get their types. A column that is mostly numbers keeps the
-numbers; its few other values become missing and are reported. Then the profile of the typed
-table gives the rest: missing values, empty and constant columns, identifiers, duplicate rows.
+date styles, and yes/no answers get their types. A column that is nearly all numbers (90%) keeps
+the numbers, and its few other values become missing; one that is at least half numbers stays
+text; both are reported as mixed. Then the profile of the typed table gives the rest: missing
+values, empty and constant columns, identifiers, duplicate rows.
 
-The original file is never changed; the typed table is written next to the other workspace files.
+Every check works on whole columns (Arrow string kernels), and the costlier ones first refuse on
+a sample of the first values. The original file is never changed; the typed table is written
+where the caller says (the workspace).
 """
 
 from __future__ import annotations
