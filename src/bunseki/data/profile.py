@@ -174,6 +174,8 @@ def _profile_column(name: str, column: pd.Series, rows: int) -> _ColumnResult:
         profile = _numeric_profile(name, column, order, ordered, rows)
         correlated = profile.kind == "numeric" and order.distinct > 1
         ranked = _Ranked(values, order, profile.mean or 0.0) if correlated else None
+        if ranked is not None:  # on this worker thread, rather than later on the main one
+            ranked.warm()
         return _ColumnResult(profile, _value_bits(values), ranked)
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     identity = (codes + 1).astype("uint64", copy=False)  # 0 for missing
@@ -555,6 +557,10 @@ class _Ranked:
     def complete(self) -> bool:
         return self.order.filled == len(self.values)
 
+    def warm(self) -> None:
+        """Compute what correlations will read: which rows have a value, and the ranks."""
+        _ = self.present, self.ranks
+
     @cached_property
     def present(self) -> Bools:
         return ~np.isnan(self.values)
@@ -565,30 +571,40 @@ class _Ranked:
 
 
 def _correlations(columns: dict[str, _Ranked], pool: Executor) -> list[Correlation]:
-    """Pearson for every pair at once, then Spearman for the strongest `MAX_CORRELATION_PAIRS`."""
+    """Pearson for every pair at once, then Spearman for the strongest `MAX_CORRELATION_PAIRS`.
+
+    Spearman for pairs of complete columns comes from one product of their ranks; pairs with
+    missing values are re-ranked on the pool. When every pair will be kept anyway, those start
+    at once, while Pearson is being computed.
+    """
     names = list(columns)
     if len(names) < 2:
         return []
-    pearson = _pearson_matrix([columns[name] for name in names])
     first, second = np.triu_indices(len(names), k=1)
-    strength = np.abs(np.nan_to_num(pearson[first, second], nan=-1.0))
-    kept = [(int(first[at]), int(second[at])) for at in np.argsort(-strength, kind="stable")[:MAX_CORRELATION_PAIRS]]
-    complete = sorted({at for pair in kept for at in pair if columns[names[at]].complete})
-    block = _rank_products([columns[names[at]] for at in complete])
-    where = {at: place for place, at in enumerate(complete)}
+    pairs = [(int(a), int(b)) for a, b in zip(first, second, strict=True)]
+
+    def complete(pair: tuple[int, int]) -> bool:
+        return columns[names[pair[0]]].complete and columns[names[pair[1]]].complete
 
     def spearman(pair: tuple[int, int]) -> float:
-        a, b = pair
-        if a in where and b in where:
-            return float(block[where[a], where[b]])
-        return _spearman(columns[names[a]], columns[names[b]])
+        return _spearman(columns[names[pair[0]]], columns[names[pair[1]]])
 
-    pairs = []
-    for (a, b), rank_coefficient in zip(kept, pool.map(spearman, kept), strict=True):
+    every_pair_kept = len(pairs) <= MAX_CORRELATION_PAIRS
+    started = {pair: pool.submit(spearman, pair) for pair in pairs if every_pair_kept and not complete(pair)}
+    pearson = _pearson_matrix([columns[name] for name in names])
+    strength = np.abs(np.nan_to_num(pearson[first, second], nan=-1.0))
+    kept = [pairs[at] for at in np.argsort(-strength, kind="stable")[:MAX_CORRELATION_PAIRS]]
+    started |= {pair: pool.submit(spearman, pair) for pair in kept if not complete(pair) and pair not in started}
+    ranked = sorted({at for pair in kept if complete(pair) for at in pair})
+    block = _rank_products([columns[names[at]] for at in ranked])
+    where = {at: place for place, at in enumerate(ranked)}
+    correlations = []
+    for a, b in kept:
+        rank_coefficient = block[where[a], where[b]] if complete((a, b)) else started[a, b].result()
         linear, monotonic = _finite(pearson[a, b]), _finite(rank_coefficient)
         if linear is not None and monotonic is not None:
-            pairs.append(Correlation(a=names[a], b=names[b], pearson=linear, spearman=monotonic))
-    return pairs
+            correlations.append(Correlation(a=names[a], b=names[b], pearson=linear, spearman=monotonic))
+    return correlations
 
 
 def _pearson_matrix(columns: list[_Ranked]) -> Floats:
