@@ -286,3 +286,23 @@ def test_other_dtypes_and_infinities_profile_without_warnings() -> None:
     assert column(profile, "時刻").min == "2024-01-01" and column(profile, "時刻").frequency == "D"
     ratio = column(profile, "倍率")
     assert ratio.max is None and ratio.mean is None and ratio.min == 0.0  # infinite, so not a number to report
+
+
+def test_correlations_over_many_blocks_of_rows() -> None:
+    rows = 150_000  # more than two blocks of the Pearson products
+    rng = np.random.default_rng(12)
+    base = rng.normal(size=rows)
+    frame = pd.DataFrame(
+        {
+            "x": base * 1000 + 5e6,  # far from 0: the sums must be centred to stay exact
+            "y": np.where(rng.random(rows) < 0.2, np.nan, base + rng.normal(size=rows)),
+            "z": np.where(rng.random(rows) < 0.3, np.nan, rng.integers(0, 50, rows)),
+            "w": rng.exponential(size=rows),
+        }
+    )
+    pearson, spearman = frame.corr(), frame.corr(method="spearman")
+    profile = profile_table(frame)
+    assert len(profile.correlations) == 6
+    for pair in profile.correlations:
+        assert pair.pearson == pytest.approx(pearson.loc[pair.a, pair.b], abs=1e-12), (pair.a, pair.b)
+        assert pair.spearman == pytest.approx(spearman.loc[pair.a, pair.b], abs=1e-12), (pair.a, pair.b)

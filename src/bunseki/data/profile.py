@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ProfileKind = Literal["numeric", "categorical", "datetime", "boolean", "text", "id"]
 Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]  # int32 positions where they fit: half the memory
 Bools = npt.NDArray[np.bool_]
 Words = npt.NDArray[np.uint64]
 
@@ -51,6 +51,8 @@ _CODE_VALUE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{0,39}")
 _FREQUENCY_SAMPLE: Final = 10_000  # distinct dates pandas infers a frequency from
 _CODE_SAMPLE: Final = 1000  # unique text values checked for looking like codes
 MAX_WORKERS: Final = 4
+_INT32_ROWS: Final = 2**31 - 1
+_PEARSON_BLOCK: Final = 65_536  # rows at a time, so the centred copy stays small however long the table
 _KEY_SPAN: Final = 65535  # whole numbers within this span sort as 16-bit keys
 _HASH_MULTIPLIER: Final = np.uint64(0x9E3779B97F4A7C15)  # odd, with well-mixed bits (golden ratio)
 
@@ -320,7 +322,11 @@ def _sort(column: pd.Series, values: Floats) -> tuple[_Order, Floats]:
     if filled:
         change[0] = True
         np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
-    return _Order(order.astype("int64", copy=False), np.flatnonzero(change)), ordered
+    return _Order(_positions(order), _positions(np.flatnonzero(change))), ordered
+
+
+def _positions(positions: Ints) -> Ints:
+    return positions.astype("int32") if len(positions) < _INT32_ROWS else positions
 
 
 def _small_integer_keys(values: Floats, missing: Bools, integral: bool) -> npt.NDArray[np.uint16] | None:
@@ -608,34 +614,41 @@ def _correlations(columns: dict[str, _Ranked], pool: Executor) -> list[Correlati
 
 
 def _pearson_matrix(columns: list[_Ranked]) -> Floats:
-    """Pairwise-complete Pearson coefficients (as pandas' corr), from one matrix product.
+    """Pairwise-complete Pearson coefficients (as pandas' corr), from matrix products over blocks of rows.
 
-    Missing values count as 0 in the product, so it sums over the rows both columns have. The
+    Missing values count as 0 in the products, so they sum over the rows both columns have. The
     other sums a pair needs start from each column's totals; for a column with missing values,
     what the other columns hold on its missing rows (usually few) is taken off again.
     """
     rows, width = len(columns[0].values), len(columns)
-    centred = np.empty((rows, width), order="F")
-    for at, column in enumerate(columns):  # centring first keeps the sums accurate; r is shift-invariant
-        np.subtract(column.values, column.mean, out=centred[:, at])
-        if not column.complete:
-            centred[~column.present, at] = 0.0
-    products = centred.T @ centred
-    if all(column.complete for column in columns):
+    products = np.zeros((width, width))
+    totals = np.zeros(width)
+    lost_sums = np.zeros((width, width))  # [a, b]: the sum of a over the rows where b has no value
+    lost_squares = np.zeros((width, width))
+    lost_counts = np.zeros((width, width))  # [a, b]: rows where a has a value and b has none
+    gaps = [at for at, column in enumerate(columns) if not column.complete]
+    for start in range(0, rows, _PEARSON_BLOCK):
+        block = slice(start, start + _PEARSON_BLOCK)
+        centred = np.empty((len(columns[0].values[block]), width), order="F")
+        for at, column in enumerate(columns):  # centring first keeps the sums accurate; r is shift-invariant
+            np.subtract(column.values[block], column.mean, out=centred[:, at])
+            if not column.complete:
+                centred[~column.present[block], at] = 0.0
+        products += centred.T @ centred
+        totals += centred.sum(axis=0)
+        for at in gaps:
+            missing = np.flatnonzero(~columns[at].present[block])
+            lost = centred[missing]
+            lost_sums[:, at] += lost.sum(axis=0)
+            lost_squares[:, at] += np.einsum("ij,ij->j", lost, lost)
+            lost_counts[:, at] += [np.count_nonzero(other.present[block][missing]) for other in columns]
+    if not gaps:
         return _normalised(products)
     filled = np.array([column.order.filled for column in columns], dtype="float64")
     # [a, b]: over the rows where b has a value (and a too: a is 0 where it has none)
-    counts = np.repeat(filled[:, None], width, axis=1)
-    sums = np.repeat(centred.sum(axis=0)[:, None], width, axis=1)
-    squares = np.repeat(np.diag(products)[:, None], width, axis=1)
-    for at, column in enumerate(columns):
-        if column.complete:
-            continue
-        gaps = np.flatnonzero(~column.present)
-        lost = centred[gaps]
-        sums[:, at] -= lost.sum(axis=0)
-        squares[:, at] -= np.einsum("ij,ij->j", lost, lost)
-        counts[:, at] -= [np.count_nonzero(other.present[gaps]) for other in columns]
+    counts = filled[:, None] - lost_counts
+    sums = totals[:, None] - lost_sums
+    squares = np.diag(products)[:, None] - lost_squares
     with np.errstate(divide="ignore", invalid="ignore"):
         covariance = products - sums * sums.T / counts
         variance = squares - sums * sums / counts  # [a, b]: a's, over the rows where b has a value
