@@ -656,14 +656,18 @@ def _pearson_matrix(columns: list[_Ranked]) -> Floats:
 
 
 def _rank_products(columns: list[_Ranked]) -> Floats:
-    """Spearman coefficients of complete columns: Pearson's of their ranks, in one product."""
+    """Spearman coefficients of complete columns: Pearson's of their ranks, from products over blocks of rows."""
     if not columns:
         return np.empty((0, 0))
-    rows = len(columns[0].values)
-    centred = np.empty((rows, len(columns)), order="F")
-    for at, column in enumerate(columns):
-        np.subtract(column.ranks, (rows + 1) / 2, out=centred[:, at])  # ranks 1…n average (n + 1) / 2
-    return _normalised(centred.T @ centred)
+    rows, width = len(columns[0].values), len(columns)
+    products = np.zeros((width, width))
+    for start in range(0, rows, _PEARSON_BLOCK):
+        block = slice(start, start + _PEARSON_BLOCK)
+        centred = np.empty((len(columns[0].ranks[block]), width), order="F")
+        for at, column in enumerate(columns):
+            np.subtract(column.ranks[block], (rows + 1) / 2, out=centred[:, at])  # ranks 1…n average (n + 1) / 2
+        products += centred.T @ centred
+    return _normalised(products)
 
 
 def _normalised(products: Floats) -> Floats:
