@@ -198,8 +198,8 @@ def _reset_peak() -> bool:
 # The parent: the table, the ydata-profiling environment, the runs and the report -----------------
 
 
-def ydata_python() -> Path:
-    """The Python of a virtual environment with ydata-profiling, created on first use."""
+def ydata_python() -> Path | None:
+    """The Python of a virtual environment with ydata-profiling, created on first use; None if it cannot be."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bunseki"
     venv = cache / "ydata-profiling-venv"
     python = venv / "bin" / "python"
@@ -207,9 +207,13 @@ def ydata_python() -> Path:
     if python.exists() and subprocess.run(probe, capture_output=True, check=False).returncode == 0:
         return python
     print(f"Creating {venv} with {YDATA_REQUIREMENT} (once) …", flush=True)
-    cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", YDATA_REQUIREMENT, "pyarrow"], check=True)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", YDATA_REQUIREMENT, "pyarrow"], check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:  # offline, say: the other runners still run
+        print(f"ydata-profiling is left out: its environment could not be set up ({exc}).", flush=True)
+        return None
     return python
 
 
@@ -312,8 +316,9 @@ def main() -> int:
         data = directory / "table.parquet"
         make_table(arguments.rows).to_parquet(data, index=False)
         runners = {"pandas": Path(sys.executable), "ours-1": Path(sys.executable), "ours": Path(sys.executable)}
-        if not arguments.skip_ydata:
-            runners = {"ydata": ydata_python(), **runners}
+        ydata = None if arguments.skip_ydata else ydata_python()
+        if ydata is not None:
+            runners = {"ydata": ydata, **runners}
         rounds: dict[str, list[dict[str, Any]]] = {runner: [] for runner in runners}
         for round_number in range(1, max(1, arguments.repeat) + 1):
             # Rounds interleave the runners, so that other work on the machine weighs on all of them alike.
