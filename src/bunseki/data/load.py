@@ -428,6 +428,8 @@ def _plain_numbers(column: Column, filled: Column, name: str) -> Column | None:
 
 def _booleans(column: Column, filled: Column, name: str) -> Column | None:
     """True/False columns as booleans (missing values stay missing)."""
+    if not filled.iloc[:_SAMPLE].str.casefold().isin(("true", "false")).all():
+        return None  # cheap refusal on a sample: casefold is not vectorised
     folded = filled.str.casefold()
     if not folded.isin(("true", "false")).all():
         return None
