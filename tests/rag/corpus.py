@@ -11,8 +11,8 @@ import pandas as pd
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib_fontja  # noqa: E402, F401  (registers a Japanese font)
+import matplotlib.pyplot as plt
+import matplotlib_fontja  # noqa: F401  (registers a Japanese font)
 
 SETUP_MD = """\
 # Bunseki 導入ガイド
@@ -39,7 +39,8 @@ Python 3.11 以上が必要です。仮想環境を作成してから pip でイ
 ## トラブルシューティング
 
 文字化けする場合は、ファイルの文字コードを確認してください。UTF-8、CP932、EUC-JP は自動で判定されます。
-それでも読めない場合は UTF-8 で保存し直してください。グラフの日本語が豆腐になる場合は、フォントが入っているか確認します。
+それでも読めない場合は UTF-8 で保存し直してください。
+グラフの日本語が豆腐になる場合は、フォントが入っているか確認します。
 メモリ不足で処理が止まる場合は、データを分割して読み込むか、サンドボックスのメモリ上限を引き上げてください。
 サンドボックスが起動しない場合は bubblewrap がインストールされているか確認します。
 """
@@ -116,13 +117,19 @@ Quicksort picks a pivot and partitions the list around it. Its worst case is qua
 """
 
 FAQ_CSV_ROWS = [
-    ("パスワードを忘れました", "ログイン画面の「パスワードを忘れた方」を選び、登録メールアドレスに届くリンクから再設定してください。"),
+    (
+        "パスワードを忘れました",
+        "ログイン画面の「パスワードを忘れた方」を選び、登録メールアドレスに届くリンクから再設定してください。",
+    ),
     ("領収書は発行できますか", "注文履歴の画面から PDF の領収書をダウンロードできます。"),
     ("支払い方法は何がありますか", "クレジットカード、銀行振込、コンビニ払いに対応しています。"),
 ]
 
 FAQ_XLSX_ROWS = [
-    ("How do I change my e-mail address?", "Go to Profile, choose Edit e-mail, and confirm the link we send to the new address."),
+    (
+        "How do I change my e-mail address?",
+        "Go to Profile, choose Edit e-mail, and confirm the link we send to the new address.",
+    ),
     ("Can I cancel an order?", "Orders can be cancelled until they are shipped, from the Orders page."),
 ]
 

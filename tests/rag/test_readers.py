@@ -49,6 +49,7 @@ def test_markdown_keeps_a_fenced_block_whole_and_ignores_hashes_inside_it(tmp_pa
 def test_japanese_legacy_encodings_are_detected(corpus: Path, source: str, phrase: str) -> None:
     document = read(corpus, source)
     assert document.kind == "text"
+    assert document.title == all_text(document).split("\n")[0]  # the first line, standing alone
     assert phrase in all_text(document)
     assert len(document.sections[0].blocks) == 3  # paragraphs split at blank lines
 
@@ -79,11 +80,11 @@ def test_pdf_text_is_read_page_by_page(corpus: Path) -> None:
 def test_pdf_without_text_and_a_damaged_pdf_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "scan.pdf"
     write_pdf(empty, [])
-    with pytest.raises(DocumentReadError, match="OCR"):
+    with pytest.raises(DocumentReadError, match=r"OCR"):
         read_document(empty, "scan.pdf", empty.read_bytes())
     damaged = tmp_path / "damaged.pdf"
     damaged.write_bytes(b"%PDF-1.7\n1 0 obj <</Type /Catalog" + b"\x00" * 50)
-    with pytest.raises(DocumentReadError, match="damaged.pdf"):
+    with pytest.raises(DocumentReadError, match=r"damaged.pdf"):
         read_document(damaged, "damaged.pdf", damaged.read_bytes())
 
 
@@ -121,16 +122,16 @@ def test_qa_table_rows_without_an_answer_are_left_out(tmp_path: Path) -> None:
 def test_a_table_without_question_and_answer_columns_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "sales.csv"
     path.write_text("地域,売上\n関東,100\n", encoding="utf-8")
-    with pytest.raises(DocumentReadError, match="question column.*地域, 売上"):
+    with pytest.raises(DocumentReadError, match=r"question column.*地域, 売上"):
         read_document(path, "sales.csv", path.read_bytes())
 
 
 def test_unsupported_types_and_undecodable_text_are_refused(tmp_path: Path) -> None:
     image = tmp_path / "photo.png"
     image.write_bytes(b"\x89PNG\r\n")
-    with pytest.raises(DocumentReadError, match="'.png' are not read"):
+    with pytest.raises(DocumentReadError, match=r"'.png' are not read"):
         read_document(image, "photo.png", image.read_bytes())
     utf16 = tmp_path / "notes.txt"
     utf16.write_bytes("メモ".encode("utf-16"))
-    with pytest.raises(DocumentReadError, match="notes.txt: .*UTF-16"):
+    with pytest.raises(DocumentReadError, match=r"notes.txt: .*UTF-16"):
         read_document(utf16, "notes.txt", utf16.read_bytes())

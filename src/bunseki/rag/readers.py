@@ -44,6 +44,8 @@ _QUESTION_NAMES: Final = ("question", "q", "質問", "問い", "問", "問合せ
 _ANSWER_NAMES: Final = ("answer", "a", "回答", "答え", "答", "返答")
 # Readable text in a table or PDF is bounded; beyond this a "document" is a data dump.
 _MAX_QA_PAIRS: Final = 100_000
+# A first line longer than this is a sentence, not a title.
+_MAX_TITLE_CHARS: Final = 80
 
 
 def document_kind(path: Path) -> DocumentKind | None:
@@ -89,7 +91,7 @@ def read_document(path: Path, source: str, raw: bytes) -> Document:
         elif kind == "code":
             title, sections = path.name, _read_code(text)
         else:
-            title, sections = path.stem, _read_plain(text)
+            title, sections = _read_plain(text, path.stem)
     kept = tuple(section for section in sections if section.blocks)
     if not kept:
         advice = "a scanned PDF needs OCR first" if kind == "pdf" else "the file holds no text"
@@ -110,8 +112,12 @@ def _paragraphs(text: str) -> tuple[str, ...]:
     return tuple(block.strip() for block in _BLANK_LINES.split(text) if block.strip())
 
 
-def _read_plain(text: str) -> list[Section]:
-    return [Section(heading="", blocks=_paragraphs(text))]
+def _read_plain(text: str, fallback_title: str) -> tuple[str, list[Section]]:
+    """One section of paragraphs; a short first line standing alone is the title."""
+    blocks = _paragraphs(text)
+    first = blocks[0] if blocks else ""
+    title = first if first and "\n" not in first and len(first) <= _MAX_TITLE_CHARS else fallback_title
+    return title, [Section(heading="", blocks=blocks)]
 
 
 def _read_markdown(text: str, fallback_title: str) -> tuple[str, list[Section]]:
@@ -280,7 +286,7 @@ def _read_pdf(raw: bytes, source: str) -> tuple[str, list[Section]]:
         for number, text in enumerate(pages, start=1)
     ]
     first_line = next((line.strip() for text in pages for line in text.split("\n") if line.strip()), "")
-    title = metadata_title.strip() or (first_line if len(first_line) <= 80 else "") or Path(source).stem
+    title = metadata_title.strip() or (first_line if len(first_line) <= _MAX_TITLE_CHARS else "") or Path(source).stem
     return title, sections
 
 
