@@ -251,3 +251,49 @@ def test_the_embedding_cache_is_shared_across_collections_and_stores(
     # The cached vectors are the model's own: the same hits either way.
     query = "返品の条件"
     assert [h.chunk_id for h in first.search(query, ["a"])] == [h.chunk_id for h in second.search(query, ["a"])]
+
+
+# --- embedded mode's in-memory lexical leg against Qdrant's own scoring ---
+
+PARITY_QUERIES = [
+    "返品 未使用品",
+    "パスワードを忘れた",
+    "QDRANT_URL QDRANT_API_KEY",
+    "two-factor authentication settings",
+    "binary_search bisect",
+    "ポンプ 点検 emergency stop",
+    "no such words anywhere xyzzy",
+    "設定 確認 場合 文字",  # common words: many chunks, close scores
+    "list sort password account",
+]
+
+
+@pytest.mark.parametrize("mode", ["sparse", "hybrid"])
+def test_embedded_lexical_leg_ranks_as_qdrant_does(memory_kb: KnowledgeBase, corpus: Path, mode: str) -> None:
+    memory_kb.ingest([corpus], "docs")
+    embedded = memory_kb.store
+    # The same Qdrant, queried the way a server is: both legs and the fusion inside query_points.
+    qdrant_side = VectorStore(embedded.client, "same client", server=True)
+    compared = 0
+    for text in PARITY_QUERIES:
+        dense = memory_kb.embedder.query(text).tolist()
+        lexical = memory_kb.lexicon.query_vector(text)
+        ours = embedded.query("docs", dense=dense, lexical=lexical, mode=mode, limit=8)  # type: ignore[arg-type]
+        theirs = qdrant_side.query("docs", dense=dense, lexical=lexical, mode=mode, limit=8)  # type: ignore[arg-type]
+        assert [str(p.id) for p in ours] == [str(p.id) for p in theirs], text
+        assert [p.score for p in ours] == pytest.approx([p.score for p in theirs], rel=1e-5)
+        assert [p.payload for p in ours] == [p.payload for p in theirs]
+        compared += len(ours)
+    assert compared > 20  # the queries did find things
+
+
+def test_the_lexical_index_follows_writes(memory_kb: KnowledgeBase, corpus: Path) -> None:
+    memory_kb.ingest([corpus / "notes"], "docs")
+    assert [hit.source for hit in memory_kb.search("返品", ["docs"], mode="sparse")] == ["returns.txt"]
+    (corpus / "notes" / "returns.txt").unlink()
+    (corpus / "notes" / "refunds.txt").write_text("返金と返品の条件\n\n返品は30日以内です。", encoding="utf-8")
+    memory_kb.ingest([corpus / "notes"], "docs")
+    assert [hit.source for hit in memory_kb.search("返品", ["docs"], mode="sparse")] == ["refunds.txt"]
+    memory_kb.delete("docs")
+    memory_kb.ingest([corpus / "guide"], "docs")
+    assert memory_kb.search("返品", ["docs"], mode="sparse") == []

@@ -1,14 +1,20 @@
 """Collections in Qdrant: embedded under the workspace root, or a server when QDRANT_URL is set.
 
-The same client calls serve both. Every Qdrant exception is translated here into KnowledgeBaseError
-or NotFound. A collection holds, per chunk, a dense vector ("dense", cosine) and a lexical sparse
-vector ("lexical", Qdrant's IDF modifier) plus the chunk's payload; which file a chunk came from and
-the hash of that file are in the payload too, so incremental ingest needs no state outside Qdrant.
+A collection holds, per chunk, a dense vector ("dense", cosine), a lexical sparse vector
+("lexical", Qdrant's IDF modifier) and the chunk's payload; which file a chunk came from and that
+file's hash are in the payload too, so incremental ingest needs no state outside Qdrant.
+
+The same client calls serve both, with one exception: embedded Qdrant scores sparse vectors in a
+Python loop over every point, so in embedded mode the lexical leg runs on an in-memory index of
+the same vectors (sparse_index.py) and the two legs are fused by qdrant-client's own RRF function;
+a server does both in one query_points call with two prefetches. Every Qdrant exception is
+translated here into KnowledgeBaseError or NotFound.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,10 +24,12 @@ from typing import Any, Final
 
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
+from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
 from bunseki.errors import InputError, KnowledgeBaseError, NotFound
 from bunseki.rag.lexical import SparseVector
 from bunseki.rag.models import SearchMode
+from bunseki.rag.sparse_index import SparseIndex
 
 DENSE: Final = "dense"
 LEXICAL: Final = "lexical"
@@ -74,6 +82,9 @@ class VectorStore:
         self.client = client
         self.location = location
         self._server = server
+        # Embedded mode: each collection's lexical index, built on first search after a write.
+        self._lexical_indexes: dict[str, SparseIndex] = {}
+        self._indexes_lock = threading.Lock()
 
     @classmethod
     def open(cls, *, url: str | None, api_key: str | None, path: Path) -> VectorStore:
@@ -109,6 +120,7 @@ class VectorStore:
             return self.client.collection_exists(name)
 
     def create(self, name: str, *, dimension: int, metadata: dict[str, str]) -> None:
+        self._forget_index(name)
         with _translated(self.location):
             self.client.create_collection(
                 name,
@@ -122,6 +134,7 @@ class VectorStore:
 
     def delete(self, name: str) -> None:
         self._require(name)
+        self._forget_index(name)
         with _translated(self.location):
             self.client.delete_collection(name)
 
@@ -160,6 +173,7 @@ class VectorStore:
         selector = models.FilterSelector(
             filter=models.Filter(must=[models.FieldCondition(key="source", match=models.MatchValue(value=source))])
         )
+        self._forget_index(name)
         with _translated(self.location):
             self.client.delete(name, points_selector=selector, wait=True)
 
@@ -177,6 +191,7 @@ class VectorStore:
             )
             for chunk in chunks
         ]
+        self._forget_index(name)
         with _translated(self.location):
             for start in range(0, len(points), _UPSERT_BATCH):
                 self.client.upsert(name, points=points[start : start + _UPSERT_BATCH], wait=True)
@@ -184,22 +199,26 @@ class VectorStore:
     def query(
         self, name: str, *, dense: Sequence[float], lexical: SparseVector, mode: SearchMode, limit: int
     ) -> list[models.ScoredPoint]:
-        """The best ``limit`` chunks: dense, lexical, or both legs fused by weighted RRF in Qdrant."""
+        """The best ``limit`` chunks: dense, lexical, or both legs fused by weighted RRF."""
         self._require(name)
-        sparse_query = models.SparseVector(indices=list(lexical.indices), values=list(lexical.values))
-        with _translated(self.location):
-            if mode == "dense" or (mode == "hybrid" and not lexical):
+        if mode == "sparse" and not lexical:
+            return []
+        if mode == "dense" or (mode == "hybrid" and not lexical):
+            with _translated(self.location):
                 response = self.client.query_points(
                     name, query=list(dense), using=DENSE, limit=limit, with_payload=True
                 )
-            elif mode == "sparse":
-                if not lexical:
-                    return []
+            return list(response.points)
+        if not self._server:
+            return self._query_embedded(name, dense=dense, lexical=lexical, mode=mode, limit=limit)
+        sparse_query = models.SparseVector(indices=list(lexical.indices), values=list(lexical.values))
+        with _translated(self.location):
+            if mode == "sparse":
                 response = self.client.query_points(
                     name, query=sparse_query, using=LEXICAL, limit=limit, with_payload=True
                 )
             else:
-                candidates = max(_PREFETCH_MIN, 4 * limit)
+                candidates = _candidates(limit)
                 response = self.client.query_points(
                     name,
                     prefetch=[
@@ -212,11 +231,69 @@ class VectorStore:
                 )
         return list(response.points)
 
+    def _query_embedded(
+        self, name: str, *, dense: Sequence[float], lexical: SparseVector, mode: SearchMode, limit: int
+    ) -> list[models.ScoredPoint]:
+        """The sparse or hybrid query of embedded mode: lexical leg in memory, RRF as Qdrant does it."""
+        index = self._lexical_index(name)
+        if mode == "sparse":
+            ranked = [_scored(point_id, score) for point_id, score in index.top(lexical, limit)]
+        else:
+            candidates = _candidates(limit)
+            with _translated(self.location):
+                dense_leg = self.client.query_points(name, query=list(dense), using=DENSE, limit=candidates).points
+            lexical_leg = [_scored(point_id, score) for point_id, score in index.top(lexical, candidates)]
+            ranked = reciprocal_rank_fusion([list(dense_leg), lexical_leg], limit=limit, weights=list(_RRF_WEIGHTS))
+        with _translated(self.location):
+            records = {record.id: record for record in self.client.retrieve(name, [p.id for p in ranked])}
+        return [
+            models.ScoredPoint(id=point.id, version=0, score=point.score, payload=records[point.id].payload)
+            for point in ranked
+            if point.id in records
+        ]
+
+    def _lexical_index(self, name: str) -> SparseIndex:
+        with self._indexes_lock:
+            index = self._lexical_indexes.get(name)
+            if index is None:
+                index = self._lexical_indexes[name] = self._build_index(name)
+            return index
+
+    def _build_index(self, name: str) -> SparseIndex:
+        ids: list[str] = []
+        vectors: list[SparseVector] = []
+        offset: models.ExtendedPointId | None = None
+        with _translated(self.location):
+            while True:
+                points, offset = self.client.scroll(
+                    name, limit=_SCROLL_PAGE, offset=offset, with_payload=False, with_vectors=[LEXICAL]
+                )
+                for point in points:
+                    vector = (point.vector or {}).get(LEXICAL) if isinstance(point.vector, dict) else None
+                    if isinstance(vector, models.SparseVector):
+                        ids.append(str(point.id))
+                        vectors.append(SparseVector(indices=tuple(vector.indices), values=tuple(vector.values)))
+                if offset is None:
+                    return SparseIndex(ids, vectors)
+
+    def _forget_index(self, name: str) -> None:
+        with self._indexes_lock:
+            self._lexical_indexes.pop(name, None)
+
     def _require(self, name: str) -> None:
         if not self.exists(name):
             raise NotFound(
                 f"there is no collection '{name}'; the collections are: {', '.join(self.names()) or 'none'}."
             )
+
+
+def _candidates(limit: int) -> int:
+    """How many candidates each leg of a hybrid query offers to the fusion."""
+    return max(_PREFETCH_MIN, 4 * limit)
+
+
+def _scored(point_id: str, score: float) -> models.ScoredPoint:
+    return models.ScoredPoint(id=point_id, version=0, score=score)
 
 
 @contextmanager
