@@ -64,13 +64,19 @@ class KnowledgeBase:
         Qdrant under the workspace root; the embedding cache under the workspace root either way."""
         api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         store = VectorStore.open(url=settings.qdrant_url, api_key=api_key, path=settings.qdrant_path)
-        return cls(
-            store,
-            embedder=embedder or E5Embedder(),
-            lexicon=Lexicon(),
-            cache=EmbeddingCache(settings.embedding_cache_path),
-            chunking=ChunkingOptions(chars=settings.rag_chunk_chars, overlap_chars=settings.rag_chunk_overlap_chars),
-        )
+        try:
+            return cls(
+                store,
+                embedder=embedder or E5Embedder(),
+                lexicon=Lexicon(),
+                cache=EmbeddingCache(settings.embedding_cache_path),
+                chunking=ChunkingOptions(
+                    chars=settings.rag_chunk_chars, overlap_chars=settings.rag_chunk_overlap_chars
+                ),
+            )
+        except BaseException:
+            store.close()  # embedded Qdrant's folder lock must not outlive a failed open
+            raise
 
     def close(self) -> None:
         self.store.close()
@@ -135,7 +141,7 @@ class KnowledgeBase:
             seen.add(source)
             try:
                 outcome = self._ingest_file(collection, root, path, source, known.get(source))
-            except DocumentReadError as exc:
+            except DocumentReadError as exc:  # its earlier chunks, if any, stay until it reads again
                 problems.append(FileProblem(source=source, message=str(exc)))
             else:
                 if outcome is None:
@@ -179,7 +185,8 @@ class KnowledgeBase:
             )
             for chunk, vector in zip(chunks, vectors, strict=True)
         ]
-        self.store.delete_source(collection, source)
+        if known is not None:  # a changed file: its old chunks go first (it may now have fewer)
+            self.store.delete_source(collection, source)
         self.store.upsert(collection, stored)
         return len(stored), embedded
 

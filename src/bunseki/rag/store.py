@@ -95,9 +95,14 @@ class VectorStore:
                 # time; an unreachable or incompatible server shows on the first call instead.
                 client = QdrantClient(url=url, api_key=api_key, check_compatibility=False)
             return cls(client, url, server=True)
-        path.mkdir(parents=True, exist_ok=True)
         try:
+            path.mkdir(parents=True, exist_ok=True)
             client = QdrantClient(path=str(path))
+        except OSError as exc:
+            raise KnowledgeBaseError(
+                f"the knowledge base folder {path} cannot be used ({exc.strerror or exc}); check the workspace "
+                "root's permissions and free disk space, or set BUNSEKI_WORKSPACE_ROOT."
+            ) from exc
         except RuntimeError as exc:  # embedded Qdrant takes an exclusive lock on its folder
             raise KnowledgeBaseError(
                 f"the knowledge base at {path} is open in another Bunseki process; close that one, or run a "
