@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pandas as pd
@@ -86,6 +87,31 @@ def test_pdf_without_text_and_a_damaged_pdf_are_refused(tmp_path: Path) -> None:
     damaged.write_bytes(b"%PDF-1.7\n1 0 obj <</Type /Catalog" + b"\x00" * 50)
     with pytest.raises(DocumentReadError, match=r"damaged.pdf"):
         read_document(damaged, "damaged.pdf", damaged.read_bytes())
+
+
+def test_damaged_pdfs_are_read_or_refused_never_crash(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    write_pdf(path, ["設備点検マニュアル", "ポンプは毎月点検する。", "Check the pump every month."])
+    raw = path.read_bytes()
+    rng = random.Random(12)
+    outcomes = set()
+    for attempt in range(60):
+        damaged = bytearray(raw)
+        if attempt % 3 == 0:
+            damaged = damaged[: rng.randrange(len(damaged))]
+        elif attempt % 3 == 1:
+            for _ in range(rng.randint(1, 20)):
+                damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        else:
+            start = rng.randrange(len(damaged))
+            del damaged[start : start + rng.randint(1, 500)]
+        try:
+            read_document(path, "manual.pdf", bytes(damaged))
+            outcomes.add("read")
+        except DocumentReadError as exc:
+            assert str(exc).startswith("manual.pdf: ")
+            outcomes.add("refused")
+    assert outcomes == {"read", "refused"}
 
 
 def test_source_code_is_split_at_top_level_definitions(corpus: Path) -> None:

@@ -44,6 +44,20 @@ _QUESTION_NAMES: Final = ("question", "q", "質問", "問い", "問", "問合せ
 _ANSWER_NAMES: Final = ("answer", "a", "回答", "答え", "答", "返答")
 # Readable text in a table or PDF is bounded; beyond this a "document" is a data dump.
 _MAX_QA_PAIRS: Final = 100_000
+# What pypdf raised on PDFs damaged on purpose (truncated, bytes flipped, ranges cut out), besides
+# its own errors: none of them ours to let out.
+_PDF_ERRORS: Final = (
+    PyPdfError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    NotImplementedError,  # a filter name garbled into one pypdf does not know
+    OSError,
+    RecursionError,
+    ZeroDivisionError,
+)
 # A first line longer than this is a sentence, not a title.
 _MAX_TITLE_CHARS: Final = 80
 
@@ -275,7 +289,7 @@ def _read_pdf(raw: bytes, source: str) -> tuple[str, list[Section]]:
             )
         pages = [page.extract_text() or "" for page in reader.pages]
         metadata_title = (reader.metadata.title if reader.metadata else None) or ""
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
+    except _PDF_ERRORS as exc:
         raise DocumentReadError(
             f"{source}: the PDF could not be read ({type(exc).__name__}: {exc}); "
             "open and re-save it (print to PDF), or export it as text.",
