@@ -80,6 +80,7 @@ bench: setup
 	$(BIN)/python benchmarks/offline_turn.py
 	$(BIN)/python benchmarks/api_load.py
 	$(BIN)/python benchmarks/eda_profile.py
+	$(BIN)/python benchmarks/rag_retrieval.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts

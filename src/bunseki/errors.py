@@ -9,12 +9,14 @@ BunsekiError
 ├── InputError                  what the person handed us cannot be used
 │   ├── DataLoadError           a data file is empty, binary, truncated, ragged or unsupported
 │   │   └── UnsupportedFileType a file type Bunseki does not read (by its name)
+│   ├── DocumentReadError       a document for a knowledge base cannot be read (type, encoding, damage)
 │   ├── UploadTooLarge          an uploaded file is over the configured size cap
 │   └── ToolRetry               a data tool got arguments that cannot work; says which would
 ├── Unauthorized                no API key, or one that is not valid (any more)
-├── NotFound                    no such session, snapshot, report or user (for this person)
+├── NotFound                    no such session, snapshot, report, user or collection (for this person)
 ├── Conflict                    the request clashes with the current state
 │   └── SessionBusy             a turn of this session is already running
+├── KnowledgeBaseError          Qdrant (embedded, or the server at QDRANT_URL) cannot be used
 ├── SandboxError                the sandbox itself (not the code in it) failed
 │   ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
 │   └── SandboxStartError       the sandbox worker did not come up
@@ -55,6 +57,14 @@ class UnsupportedFileType(DataLoadError):
     """The file's type (by its extension) is not one Bunseki reads; the message lists those it does."""
 
 
+class DocumentReadError(InputError):
+    """A document could not be read into a knowledge base; the message says why and what to try."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 class UploadTooLarge(InputError):
     """An uploaded file is larger than BUNSEKI_MAX_UPLOAD_MB."""
 
@@ -71,7 +81,7 @@ class Unauthorized(BunsekiError):
 
 
 class NotFound(BunsekiError):
-    """No such session, snapshot, report or user, or not one the caller may see."""
+    """No such session, snapshot, report, user or collection, or not one the caller may see."""
 
 
 class Conflict(BunsekiError):
@@ -84,6 +94,11 @@ class SessionBusy(Conflict):
 
 class StorageError(BunsekiError):
     """The database cannot be reached or used (BUNSEKI_DATABASE_URL, the server, the disk)."""
+
+
+class KnowledgeBaseError(BunsekiError):
+    """The vector store cannot be used: the server is unreachable or refuses, the embedded store is
+    locked by another process, or a collection was built by an incompatible pipeline."""
 
 
 class SandboxError(BunsekiError):

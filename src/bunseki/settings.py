@@ -45,6 +45,32 @@ class Settings(BaseSettings):
         """The database URL in force: the configured one, or SQLite under the workspace root."""
         return self.database_url or f"sqlite:///{(self.workspace_root / 'bunseki.db').resolve()}"
 
+    # --- knowledge bases (RAG) ---
+    qdrant_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("BUNSEKI_QDRANT_URL", "QDRANT_URL"),
+        description="A Qdrant server, e.g. http://localhost:6333; default: embedded Qdrant under the workspace root.",
+    )
+    qdrant_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("BUNSEKI_QDRANT_API_KEY", "QDRANT_API_KEY")
+    )
+    rag_chunk_chars: int = Field(
+        default=400, ge=100, le=4000, description="Target length of a knowledge-base chunk, in characters."
+    )
+    rag_chunk_overlap_chars: int = Field(
+        default=80, ge=0, le=1000, description="Text of the previous chunk repeated at the start of the next one."
+    )
+
+    @property
+    def qdrant_path(self) -> Path:
+        """Where embedded Qdrant keeps its collections (unused when QDRANT_URL names a server)."""
+        return self.workspace_root / "qdrant"
+
+    @property
+    def embedding_cache_path(self) -> Path:
+        """The SQLite file of passage embeddings by content hash, shared by every collection."""
+        return self.workspace_root / "embeddings.sqlite"
+
     # --- the analyst's brain ---
     model: str = Field(
         default="offline",

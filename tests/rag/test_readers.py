@@ -1,0 +1,163 @@
+"""Reading every document format and encoding into titled sections."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bunseki.errors import DocumentReadError
+from bunseki.rag.models import Document
+from bunseki.rag.readers import read_document
+from tests.rag.corpus import write_pdf
+
+
+def read(corpus: Path, source: str) -> Document:
+    path = corpus / source
+    return read_document(path, source, path.read_bytes())
+
+
+def all_text(document: Document) -> str:
+    return "\n".join(block for section in document.sections for block in section.blocks)
+
+
+def test_markdown_title_and_heading_paths(corpus: Path) -> None:
+    document = read(corpus, "manuals/setup.md")
+    assert document.kind == "markdown"
+    assert document.title == "Bunseki 導入ガイド"
+    headings = [section.heading for section in document.sections]
+    # "設定" has no text of its own, so it only shows in the paths of its subsections.
+    assert headings == ["", "インストール", "設定 > Qdrant サーバー", "設定 > ワークスペース", "トラブルシューティング"]
+    qdrant = document.sections[2]
+    assert "QDRANT_URL" in qdrant.blocks[0]
+
+
+def test_markdown_keeps_a_fenced_block_whole_and_ignores_hashes_inside_it(tmp_path: Path) -> None:
+    path = tmp_path / "code.md"
+    path.write_text("# T\n\n## Run\n\n```sh\n# not a heading\n\nmake demo\n```\n\nafter\n", encoding="utf-8")
+    document = read_document(path, "code.md", path.read_bytes())
+    assert [section.heading for section in document.sections] == ["Run"]
+    assert document.sections[0].blocks == ("```sh\n# not a heading\n\nmake demo\n```", "after")
+
+
+@pytest.mark.parametrize(
+    ("source", "phrase"),
+    [("notes/returns.txt", "商品到着後14日以内"), ("notes/delivery.txt", "通常3営業日以内に発送")],
+    ids=["cp932", "euc-jp"],
+)
+def test_japanese_legacy_encodings_are_detected(corpus: Path, source: str, phrase: str) -> None:
+    document = read(corpus, source)
+    assert document.kind == "text"
+    assert document.title == all_text(document).split("\n")[0]  # the first line, standing alone
+    assert phrase in all_text(document)
+    assert len(document.sections[0].blocks) == 3  # paragraphs split at blank lines
+
+
+def test_html_headings_title_and_no_script_or_style(corpus: Path) -> None:
+    document = read(corpus, "guide/security.html")
+    assert document.title == "Account security"
+    by_heading = {section.heading: section.blocks for section in document.sections}
+    assert "Open Settings > Security and choose Enable two-factor authentication." in by_heading[
+        "Two-factor authentication"
+    ][0].replace("\n", " ")
+    assert by_heading["Session timeout"] == ("Idle sessions are signed out automatically after 30 minutes.",)
+    text = all_text(document)
+    assert "tracking" not in text
+    assert "color" not in text
+
+
+def test_pdf_text_is_read_page_by_page(corpus: Path) -> None:
+    document = read(corpus, "papers/maintenance.pdf")
+    assert document.kind == "pdf"
+    assert document.title == "設備点検マニュアル"
+    assert document.sections[0].heading == "p. 1"
+    text = all_text(document)
+    assert "ポンプは毎月第1月曜日に点検し" in text
+    assert "emergency stop button" in text
+
+
+def test_pdf_without_text_and_a_damaged_pdf_are_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "scan.pdf"
+    write_pdf(empty, [])
+    with pytest.raises(DocumentReadError, match=r"OCR"):
+        read_document(empty, "scan.pdf", empty.read_bytes())
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.7\n1 0 obj <</Type /Catalog" + b"\x00" * 50)
+    with pytest.raises(DocumentReadError, match=r"damaged.pdf"):
+        read_document(damaged, "damaged.pdf", damaged.read_bytes())
+
+
+def test_damaged_pdfs_are_read_or_refused_never_crash(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    write_pdf(path, ["設備点検マニュアル", "ポンプは毎月点検する。", "Check the pump every month."])
+    raw = path.read_bytes()
+    rng = random.Random(12)
+    outcomes = set()
+    for attempt in range(60):
+        damaged = bytearray(raw)
+        if attempt % 3 == 0:
+            damaged = damaged[: rng.randrange(len(damaged))]
+        elif attempt % 3 == 1:
+            for _ in range(rng.randint(1, 20)):
+                damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        else:
+            start = rng.randrange(len(damaged))
+            del damaged[start : start + rng.randint(1, 500)]
+        try:
+            read_document(path, "manual.pdf", bytes(damaged))
+            outcomes.add("read")
+        except DocumentReadError as exc:
+            assert str(exc).startswith("manual.pdf: ")
+            outcomes.add("refused")
+    assert outcomes == {"read", "refused"}
+
+
+def test_source_code_is_split_at_top_level_definitions(corpus: Path) -> None:
+    document = read(corpus, "code/search.py")
+    assert document.kind == "code"
+    assert document.title == "search.py"
+    headings = [section.heading for section in document.sections]
+    assert headings == ["", "def binary_search(items, target)", "class LruCache"]
+    assert "二分探索" in document.sections[1].blocks[0]
+    assert "def __init__" in document.sections[2].blocks[0]  # methods stay with their class
+
+
+def test_qa_tables_give_one_section_per_pair(corpus: Path) -> None:
+    csv = read(corpus, "faq/faq.csv")  # CP932, columns 質問/回答
+    assert csv.kind == "qa"
+    assert [section.heading for section in csv.sections] == [
+        "パスワードを忘れました",
+        "領収書は発行できますか",
+        "支払い方法は何がありますか",
+    ]
+    assert csv.sections[0].blocks[0].startswith("Q: パスワードを忘れました\nA: ログイン画面の")
+    xlsx = read(corpus, "faq/account.xlsx")  # columns Question/Answer
+    assert len(xlsx.sections) == 2
+    assert "Edit e-mail" in xlsx.sections[0].blocks[0]
+
+
+def test_qa_table_rows_without_an_answer_are_left_out(tmp_path: Path) -> None:
+    path = tmp_path / "faq.csv"
+    pd.DataFrame({"question": ["Asked?", "Unanswered?"], "answer": ["Yes.", None]}).to_csv(path, index=False)
+    document = read_document(path, "faq.csv", path.read_bytes())
+    assert [section.heading for section in document.sections] == ["Asked?"]
+
+
+def test_a_table_without_question_and_answer_columns_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "sales.csv"
+    path.write_text("地域,売上\n関東,100\n", encoding="utf-8")
+    with pytest.raises(DocumentReadError, match=r"question column.*地域, 売上"):
+        read_document(path, "sales.csv", path.read_bytes())
+
+
+def test_unsupported_types_and_undecodable_text_are_refused(tmp_path: Path) -> None:
+    image = tmp_path / "photo.png"
+    image.write_bytes(b"\x89PNG\r\n")
+    with pytest.raises(DocumentReadError, match=r"'.png' are not read"):
+        read_document(image, "photo.png", image.read_bytes())
+    utf16 = tmp_path / "notes.txt"
+    utf16.write_bytes("メモ".encode("utf-16"))
+    with pytest.raises(DocumentReadError, match=r"notes.txt: .*UTF-16"):
+        read_document(utf16, "notes.txt", utf16.read_bytes())
