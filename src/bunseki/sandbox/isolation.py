@@ -377,11 +377,13 @@ def _launch(
     privileged = user is not None  # root: mounts by our rights, then setpriv drops to the uid
     argv = ["bwrap", *namespaces(privileged), "--new-session", "--hostname", "sandbox"]
     argv += ["--ro-bind", "/usr", "/usr", *root_links()]
-    for parent in _parents([Path(path) for path in ETC_FILES] + interpreter.paths):  # else 0700 as root
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    # After the /tmp tmpfs (a venv may live under /tmp), and made 0755: bubblewrap makes the
+    # directories above a mount point 0700 when it runs as root.
+    for parent in _parents([Path(path) for path in ETC_FILES] + interpreter.paths):
         argv += ["--perms", "0755", "--dir", str(parent)]
     for path in ETC_FILES:
         argv += ["--ro-bind-try", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     for directory in interpreter.paths:
         argv += ["--ro-bind", str(directory), str(directory)]
     for flag, source, target in binds:
