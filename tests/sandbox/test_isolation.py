@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bunseki.errors import IsolationUnavailable
-from bunseki.sandbox import Sandbox, isolation, new_workspace
+from bunseki.sandbox import IsolationReport, Sandbox, isolation, new_workspace
 from bunseki.settings import Settings
 from tests.support import available_tiers
 
@@ -76,3 +76,15 @@ def test_unsafe_local_mode_runs_only_when_asked(
         assert box.run("x = 2\n1 / 0").error_type == "ZeroDivisionError"  # rolled back
         assert box.run("import time\ntime.sleep(60)").limit == "wall_time"  # limits still hold
         assert box.run("print(x)").stdout == "1\n"
+
+
+def test_a_python_installation_under_tmp_is_mounted_after_the_tmpfs(tmp_path: Path) -> None:
+    report = IsolationReport(tier="bwrap", reason="", run_as_uid=4242, seccomp=True)
+    venv = Path("/tmp/project/.venv")
+    interpreter = isolation.Interpreter(str(venv / "bin" / "python"), venv / "inside", [venv])
+    argv = isolation.build_launch(report, tmp_path, "{}", [], interpreter).argv
+    tmpfs = argv.index("--tmpfs")
+    assert argv[tmpfs + 1] == "/tmp"
+    # bubblewrap's tmpfs on /tmp would hide anything made there before it
+    assert argv.index("/tmp/project") > tmpfs  # the --dir that makes the parent passable
+    assert argv.index(str(venv)) > tmpfs
