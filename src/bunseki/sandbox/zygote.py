@@ -4,7 +4,8 @@ A `Zygote` serves the workspaces directly under one workspace root. It is itself
 a sandbox (bubblewrap, or Landlock + seccomp) and sees that root and nothing of the host beyond
 what a worker sees; each worker it forks adds a Landlock layer of its own that reaches only its
 workspace. Between sessions, that layer (and its scoping of signals and abstract sockets, Landlock
-ABI 6) is the wall; so a zygote is only used where the kernel has it and seccomp is on.
+ABI 6) is the wall; so a zygote is only used where the kernel has it and seccomp is on, and
+only when Bunseki runs as root (the sandbox uid then owns neither data/ nor snapshots/).
 Elsewhere, and for workspaces outside its root, each sandbox is started on its own as before.
 """
 
@@ -75,6 +76,11 @@ class Zygote:
     def supported(settings: Settings, report: IsolationReport) -> bool:
         """Whether workers may share a zygote here (the Landlock layer keeps them apart)."""
         if report.tier not in ("bwrap", "landlock") or not report.seccomp:
+            return False
+        if report.run_as_uid == os.geteuid():
+            # Sandboxes run as the files' own user: only a read-only mount of data/ and
+            # snapshots/ (bubblewrap, one per sandbox) stops a chmod there, and the zygote's
+            # shared view of the workspace root has none.
             return False
         if landlock.abi_version() < MIN_LANDLOCK_ABI:
             return False
