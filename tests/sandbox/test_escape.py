@@ -101,6 +101,9 @@ def _serve_udp(hits: list[bytes]) -> int:
 @pytest.fixture(scope="module", params=ARENAS, ids="-".join)
 def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     tier, place, start = request.param
+    probe = Settings(sandbox_isolation=tier, workspace_root=Path(tempfile.gettempdir()))  # a reachable root
+    if start == "zygote" and not Zygote.supported(probe, isolation.require(probe)):
+        pytest.skip("no zygote here: it needs root, Landlock ABI 6 and seccomp")  # before any setenv
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # must never be visible inside
     base = Path(tempfile.mkdtemp(prefix="bunseki-escape-"))
@@ -125,8 +128,6 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     settings = Settings(workspace_root=workspaces, sandbox_isolation=tier)
     limits = Limits(timeout_s=4, cpu_s=3, memory_mb=400, disk_mb=200, max_processes=48, output_bytes=4000)
     zygote = Zygote(settings, isolation.require(settings)) if start == "zygote" else None
-    if zygote is not None and not Zygote.supported(settings, zygote.report):
-        pytest.skip("no zygote here: it needs Landlock ABI 6 and seccomp")
     box = Sandbox(new_workspace(workspaces), settings=settings, limits=limits, zygote=zygote)
     neighbour = Sandbox(other, settings=settings, limits=limits, zygote=zygote) if zygote else None
     source = root / "売上.csv"
