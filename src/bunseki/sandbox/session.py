@@ -180,10 +180,11 @@ class Sandbox:
         RLIMIT_NPROC counts every process of the uid, those of sandboxes that start later too,
         so room is kept for theirs at rest (anchor, holder, spare, saver).
         """
-        if self.isolation.tier == "bwrap" and self.isolation.run_as_uid == os.geteuid():
-            return 0
+        uid = self.isolation.run_as_uid
+        if uid == os.geteuid():  # a user's own processes: their own bubblewrap, or as before
+            return 0 if self.isolation.tier == "bwrap" else _tasks_of(uid)
         others = self.settings.open_sessions + self.settings.sandbox_pool_size
-        return _tasks_of(self.isolation.run_as_uid) + others * TASKS_AT_REST
+        return _tasks_of(uid) + others * TASKS_AT_REST
 
     def close(self) -> None:
         """Stop the worker (politely, then by force). The workspace and its state stay."""

@@ -39,6 +39,7 @@ POLL_S = 0.05
 FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
+FORK_RETRY_S = 5.0
 SAVER_TIMEOUT_S = 60
 SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
 SAVE_DEFER_MAX_S = 1.0  # in a stream of back-to-back cells, save at least this often
@@ -193,7 +194,7 @@ class Holder:
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
         mine, theirs = socket.socketpair()
-        pid = os.fork()
+        pid = _fork_when_allowed()
         if pid == 0:
             for fd in (code_w, out_r, err_r, res_r):
                 os.close(fd)
@@ -527,6 +528,22 @@ class Watch:
         while self.selector.get_map() and time.monotonic() < deadline:
             self.read(0.05)
         self.selector.close()
+
+
+def _fork_when_allowed() -> int:
+    """fork(), waiting out a process cap still held by a killed cell's processes.
+
+    After a fork bomb the anchor reaps the killed processes within a few tenths of a second;
+    until then they count against RLIMIT_NPROC and fork() fails with EAGAIN.
+    """
+    deadline = time.monotonic() + FORK_RETRY_S
+    while True:
+        try:
+            return os.fork()
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
 
 
 def cap_data_segment(extra: int) -> None:
