@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from bunseki.brain.base import Brain
+    from bunseki.brain.eda import EdaBrain
     from bunseki.settings import Settings
 
 ALLOW_REMOTE_REQUESTS: bool = True
@@ -177,6 +178,18 @@ def create_brain(spec: str | None, settings: Settings) -> Brain:
     from bunseki.brain.llm import LLMBrain  # imported here: bunseki.brain.llm imports this module
 
     return LLMBrain(create_chat_model(parsed, settings), name=str(parsed))
+
+
+def create_eda_brain(spec: str | None, settings: Settings) -> EdaBrain:
+    """The EDA pipeline's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
+    parsed = parse_model_spec(settings.model if spec is None else spec)
+    if parsed.provider == OFFLINE:
+        from bunseki.brain.eda_offline import OfflineEdaBrain
+
+        return OfflineEdaBrain()
+    from bunseki.brain.eda_llm import LLMEdaBrain
+
+    return LLMEdaBrain(create_chat_model(parsed, settings), name=str(parsed))
 
 
 def available_models(settings: Settings) -> list[str]:

@@ -1,4 +1,5 @@
-"""Persistence: users, sessions, turns, messages, steps, snapshots, artifacts, reports, on SQLite or PostgreSQL.
+"""Persistence on SQLite or PostgreSQL: users, sessions, turns, messages, steps, snapshots, artifacts,
+reports, EDA runs.
 
 `Store` is the only entry point; it returns frozen records and raises `bunseki.errors` types.
 The schema comes from the Alembic migrations shipped in ``migrations/``, applied by `migrate`.
@@ -8,6 +9,8 @@ from bunseki.store.db import make_engine, migrate
 from bunseki.store.records import (
     ArtifactKind,
     ArtifactRecord,
+    EdaRunRecord,
+    EdaStatus,
     FinishedStatus,
     MessageRecord,
     ReportRecord,
@@ -25,6 +28,8 @@ from bunseki.store.repository import SessionChanges, Store
 __all__ = [
     "ArtifactKind",
     "ArtifactRecord",
+    "EdaRunRecord",
+    "EdaStatus",
     "FinishedStatus",
     "MessageRecord",
     "ReportRecord",

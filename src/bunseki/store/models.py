@@ -208,3 +208,20 @@ class UnansweredQuestion(Base):
     reason: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[Created]
+
+
+class EdaRun(Base):
+    """One run of the EDA pipeline; its graph state lives in LangGraph's checkpoint tables under ``id``."""
+
+    __tablename__ = "eda_runs"
+
+    id: Mapped[Id]
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True)
+    source: Mapped[str] = mapped_column(Text)
+    workspace: Mapped[str] = mapped_column(Text)
+    goal: Mapped[str | None] = mapped_column(Text)
+    model: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(32))
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[Created]
+    updated_at: Mapped[Timestamp]

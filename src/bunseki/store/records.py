@@ -135,3 +135,21 @@ class UnansweredRecord(_Record):
     reason: str
     source: str
     created_at: AwareDatetime
+
+
+EdaStatus = Literal["running", "awaiting_plan_review", "awaiting_results_review", "completed", "stopped", "error"]
+
+
+class EdaRunRecord(_Record):
+    """One EDA run: the data file's name, its workspace, and where the run stands."""
+
+    id: str
+    user_id: str | None
+    source: str
+    workspace: str
+    goal: str | None
+    model: str
+    status: EdaStatus
+    error: str | None
+    created_at: AwareDatetime
+    updated_at: AwareDatetime

@@ -28,6 +28,7 @@ from bunseki.store.models import (
     AnalysisSession,
     Artifact,
     Base,
+    EdaRun,
     Message,
     Report,
     Snapshot,
@@ -40,6 +41,8 @@ from bunseki.store.models import (
 from bunseki.store.records import (
     ArtifactKind,
     ArtifactRecord,
+    EdaRunRecord,
+    EdaStatus,
     FinishedStatus,
     MessageRecord,
     ReportRecord,
@@ -438,6 +441,70 @@ class Store:
         with self._transaction() as db:
             return _records(db, query, UnansweredRecord)
 
+    # --- EDA runs ---
+
+    def create_eda_run(
+        self, *, source: str, workspace: str, model: str, goal: str | None = None, user_id: str | None = None
+    ) -> EdaRunRecord:
+        """A new EDA run over ``source`` (a file in ``workspace``), owned by ``user_id`` when given."""
+        now = utcnow()
+        row = EdaRun(
+            user_id=user_id,
+            source=source,
+            workspace=workspace,
+            goal=goal,
+            model=model,
+            status="running",
+            created_at=now,
+            updated_at=now,
+        )
+        with self._transaction() as db:
+            if user_id is not None and db.get(User, user_id) is None:
+                raise NotFound(f"There is no user {user_id} to own the run.")
+            return EdaRunRecord.model_validate(_add(db, row))
+
+    def get_eda_run(self, run_id: str, *, user_id: str | None = None) -> EdaRunRecord:
+        """The run; NotFound when it does not exist or, given ``user_id``, is not that user's."""
+        with self._transaction() as db:
+            return EdaRunRecord.model_validate(_eda_run_row(db, run_id, user_id=user_id))
+
+    def list_eda_runs(self, *, user_id: str | None = None) -> list[EdaRunRecord]:
+        """All EDA runs, or those of ``user_id``, newest first."""
+        query = select(EdaRun).order_by(EdaRun.created_at.desc())
+        if user_id is not None:
+            query = query.where(EdaRun.user_id == user_id)
+        with self._transaction() as db:
+            return _records(db, query, EdaRunRecord)
+
+    def set_eda_status(self, run_id: str, status: EdaStatus, *, error: str | None = None) -> EdaRunRecord:
+        """Record where the run stands now (and the error that ended it, if any)."""
+        with self._transaction() as db:
+            row = _eda_run_row(db, run_id)
+            row.status = status
+            row.error = error
+            row.updated_at = utcnow()
+            return EdaRunRecord.model_validate(row)
+
+    def claim_eda_run(self, run_id: str, *, expected: EdaStatus) -> EdaRunRecord:
+        """Mark the run running if it is still ``expected``; Conflict if another process got there first."""
+        with self._transaction() as db:
+            row = db.scalar(select(EdaRun).where(EdaRun.id == run_id).with_for_update())
+            if row is None:
+                raise NotFound(f"There is no EDA run {run_id} here; list the runs to find its id.")
+            if row.status != expected:
+                raise Conflict(f"EDA run {run_id} is {row.status.replace('_', ' ')} now, no longer {expected}.")
+            row.status = "running"
+            row.updated_at = utcnow()
+            return EdaRunRecord.model_validate(row)
+
+    def delete_eda_run(self, run_id: str, *, user_id: str | None = None) -> EdaRunRecord:
+        """Forget the run (its workspace is the caller's to remove); NotFound as for `get_eda_run`."""
+        with self._transaction() as db:
+            row = _eda_run_row(db, run_id, user_id=user_id)
+            record = EdaRunRecord.model_validate(row)
+            db.delete(row)
+            return record
+
     @contextmanager
     def _transaction(self) -> Iterator[OrmSession]:
         """One transaction; a constraint that a simultaneous change made fail becomes Conflict."""
@@ -508,4 +575,11 @@ def _snapshot_row(db: OrmSession, session_id: str, snapshot_id: str) -> Snapshot
     row = db.scalar(select(Snapshot).where(Snapshot.id == snapshot_id, Snapshot.session_id == session_id))
     if row is None:
         raise NotFound(f"Session {session_id} has no snapshot {snapshot_id}; list its snapshots to find one.")
+    return row
+
+
+def _eda_run_row(db: OrmSession, run_id: str, *, user_id: str | None = None) -> EdaRun:
+    row = db.get(EdaRun, run_id)
+    if row is None or (user_id is not None and row.user_id != user_id):
+        raise NotFound(f"There is no EDA run {run_id} here; list the runs to find its id.")
     return row

@@ -1,0 +1,231 @@
+"""`EdaService`: runs of the EDA pipeline (seed 003) that pause at two reviews and resume anywhere.
+
+A run is a row in the store (who, which file, where it stands) and the graph's checkpoints in
+the same database, keyed by the run's id. Each call runs the graph to its next review or its
+end and returns the run's view; a resume from another process, days later, continues from the
+checkpoint. Only one process resumes a run at a time: the status moves from a review to
+``running`` in one transaction, and a second resume finds it no longer waiting (Conflict).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Command
+
+from bunseki.agents import eda
+from bunseki.brain.eda import EdaBrain, Finding, PlanStep, StepOutcome
+from bunseki.brain.language import detect_language
+from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue
+from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
+from bunseki.llm import create_eda_brain
+from bunseki.sandbox import Sandbox, add_data_file, new_workspace
+from bunseki.sandbox.workspace import remove_workspace
+from bunseki.service.eda_views import EdaRunSummary, EdaRunView, view_of
+from bunseki.service.files import OpenFile, open_in_workspace
+from bunseki.service.inputs import checked_text, upload_name, write_limited
+from bunseki.settings import Settings
+from bunseki.store import EdaRunRecord, EdaStatus, Store
+from bunseki.store.checkpoints import open_checkpointer
+
+Event = dict[str, Any]
+ReportFormat = Literal["md", "html", "ipynb"]
+# Pydantic types kept in the graph's state, which the checkpoint serializer must know to restore.
+STATE_TYPES = (eda.EdaState, PlanStep, StepOutcome, Finding, TableProfile, ColumnProfile, Correlation, TopValue)
+WAITING: dict[str, EdaStatus] = {"plan": "awaiting_plan_review", "results": "awaiting_results_review"}
+
+
+class EdaService:
+    """Start, resume, list and read EDA runs; the store may be shared with the analysis service."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        brains: Callable[[str], EdaBrain] | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self._owns_store = store is None
+        self.store = store or Store.from_settings(self.settings)
+        self.brains = brains or (lambda spec: create_eda_brain(spec, self.settings))
+        self._exits = contextlib.ExitStack()
+        self._checkpointer = self._exits.enter_context(open_checkpointer(self.settings.database, types=STATE_TYPES))
+        self._graph = eda.build(checkpointer=self._checkpointer)
+
+    def __enter__(self) -> EdaService:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._exits.close()
+        if self._owns_store:
+            self.store.close()
+
+    # --- runs ---
+
+    def start(
+        self,
+        data_file: Path,
+        *,
+        goal: str | None = None,
+        model: str | None = None,
+        user_id: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> EdaRunView:
+        """A new run on ``data_file``: validated, profiled and planned, then paused at the plan review."""
+        if not data_file.is_file():
+            raise InputError(f"{data_file} is not a file; give the path of a CSV, TSV, Excel or Parquet file")
+        upload_name(data_file.name)  # the same file types as everywhere else, refused early
+        goal = checked_text(goal, "the goal").strip() if goal else None
+        spec = model or self.settings.model
+        brain = self.brains(spec)  # a bad model spec fails before anything is created
+        workspace = new_workspace(self.settings.workspace_root / "eda")
+        copy = add_data_file(workspace, data_file)
+        run = self.store.create_eda_run(
+            source=data_file.name, workspace=str(workspace), goal=goal, model=spec, user_id=user_id
+        )
+        state = eda.EdaState(
+            raw_data_path=PurePosixPath("data", copy.name).as_posix(),
+            analysis_params={"goal": goal, "source": data_file.name, "model": spec},
+            language=detect_language(goal) if goal else "ja",
+        )
+        return self._run(run, state, brain, on_event)
+
+    def start_from_upload(
+        self,
+        file_name: str | None,
+        stream: BinaryIO,
+        *,
+        goal: str | None = None,
+        model: str | None = None,
+        user_id: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> EdaRunView:
+        """A run on uploaded bytes named ``file_name`` (a browser or API upload); as `start`."""
+        name = upload_name(file_name)
+        with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
+            path = Path(directory) / name
+            write_limited(path, stream, self.settings.max_upload_mb << 20)
+            return self.start(path, goal=goal, model=model, user_id=user_id, on_event=on_event)
+
+    def resume(
+        self,
+        run_id: str,
+        answer: eda.Answer | dict[str, Any],
+        *,
+        user_id: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> EdaRunView:
+        """Answer the review the run waits at, and run on to the next review or the end.
+
+        Raises:
+            NotFound: no such run (or not ``user_id``'s).
+            Conflict: the run is not waiting for a review (running elsewhere, or finished), or
+                feedback after the last round of feedback allowed.
+            InputError: the answer is not approve, feedback with text, or stop.
+        """
+        parsed = answer if isinstance(answer, eda.Answer) else eda.parse(answer)
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        shown = self.pending(run_id)
+        if run.status not in WAITING.values() or shown is None:
+            raise Conflict(f"EDA run {run_id} is {run.status.replace('_', ' ')}, not waiting for a review.")
+        if parsed.action == "feedback" and not shown.get("feedback_allowed", True):
+            raise Conflict(f"EDA run {run_id} has had all the rounds of feedback it allows; approve or stop.")
+        claimed = self.store.claim_eda_run(run_id, expected=run.status)
+        return self._run(claimed, Command(resume=parsed.model_dump()), self.brains(run.model), on_event)
+
+    def get(self, run_id: str, *, user_id: str | None = None) -> EdaRunView:
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        return view_of(run, self._state(run_id), self.pending(run_id))
+
+    def list(self, *, user_id: str | None = None) -> list[EdaRunSummary]:
+        return [EdaRunSummary.of(run) for run in self.store.list_eda_runs(user_id=user_id)]
+
+    def delete(self, run_id: str, *, user_id: str | None = None) -> None:
+        """Forget the run: its row, its checkpoints and its workspace."""
+        run = self.store.delete_eda_run(run_id, user_id=user_id)
+        self._checkpointer.delete_thread(run_id)
+        remove_workspace(Path(run.workspace))
+
+    def report_file(self, run_id: str, report_format: ReportFormat, *, user_id: str | None = None) -> OpenFile:
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        state = self._state(run_id)
+        path = state.report_paths.get(report_format) if state else None
+        if path is None:
+            raise Conflict(f"EDA run {run_id} has no report yet; it is {run.status.replace('_', ' ')}.")
+        return open_in_workspace(run.workspace, path, missing=f"The report of EDA run {run_id} is missing.")
+
+    def artifact(self, run_id: str, path: str, *, user_id: str | None = None) -> OpenFile:
+        """A file a step wrote (a chart), by its path relative to the run's workspace."""
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        state = self._state(run_id)
+        missing = f"EDA run {run_id} has no file {path}."
+        if state is None or path not in state.generated_files:
+            raise NotFound(missing)
+        return open_in_workspace(run.workspace, path, missing=missing)
+
+    def pending(self, run_id: str) -> dict[str, Any] | None:
+        """What the review the run waits at shows (None when it waits for none)."""
+        snapshot = self._graph.get_state(_config(run_id))
+        for pause in snapshot.interrupts:
+            return dict(pause.value)
+        return None
+
+    # --- running the graph ---
+
+    def _run(
+        self,
+        run: EdaRunRecord,
+        start: eda.EdaState | Command[Any],
+        brain: EdaBrain,
+        on_event: Callable[[Event], None] | None,
+    ) -> EdaRunView:
+        sandboxes: list[Sandbox] = []
+        workspace = Path(run.workspace)
+
+        def sandbox() -> Sandbox:
+            if not sandboxes:
+                box = Sandbox(workspace, settings=self.settings)
+                sandboxes.append(box)
+                box.start()
+            return sandboxes[0]
+
+        context = eda.EdaContext(
+            brain=brain, workspace=workspace, sandbox=sandbox, max_upload_bytes=self.settings.max_upload_mb << 20
+        )
+        try:
+            for event in self._graph.stream(start, _config(run.id), context=context, stream_mode="custom"):
+                if on_event is not None:
+                    on_event(dict(event))
+        except BunsekiError as exc:
+            self.store.set_eda_status(run.id, "error", error=str(exc))
+            raise
+        except Exception as exc:  # a bug or a crash in a node: the run is kept, marked, and the error shown
+            self.store.set_eda_status(run.id, "error", error=f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            for box in sandboxes:
+                box.close()
+        state = self._state(run.id)
+        shown = self.pending(run.id)
+        status: EdaStatus = WAITING[shown["review"]] if shown else (state.status if state else "error")
+        if status == "running":  # the graph ended without saying how: only a stop at a review does that
+            status = "stopped"
+        updated = self.store.set_eda_status(run.id, status, error=state.error_message if state else None)
+        return view_of(updated, state, shown)
+
+    def _state(self, run_id: str) -> eda.EdaState | None:
+        values = self._graph.get_state(_config(run_id)).values
+        return eda.EdaState.model_validate(values) if values else None
+
+
+def _config(run_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": run_id}, "recursion_limit": eda.RECURSION_LIMIT}
