@@ -1,4 +1,4 @@
-"""The FastAPI application: seed 001's analysis service over HTTP."""
+"""The FastAPI application: seed 001's analysis service and seed 003's EDA pipeline over HTTP."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from fastapi import FastAPI, Request, Response
 
 from bunseki.api import problems
 from bunseki.api.routes import chat, data, health, sessions
+from bunseki.api.routes import eda as eda_routes
 from bunseki.api.schemas import Problem
 from bunseki.service import AnalysisService
+from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
 
 DESCRIPTION = """\
@@ -23,8 +25,13 @@ Errors are RFC 9457 problem documents (`application/problem+json`).
 UPLOAD_SLACK = 1 << 16  # multipart headers and the form's other fields
 
 
-def create_app(settings: Settings | None = None, *, service: AnalysisService | None = None) -> FastAPI:
-    """The app; it opens (and at shutdown closes) its own service unless one is given."""
+def create_app(
+    settings: Settings | None = None, *, service: AnalysisService | None = None, eda: EdaService | None = None
+) -> FastAPI:
+    """The app; it opens (and at shutdown closes) its own services unless they are given.
+
+    The EDA service shares the analysis service's store: one database connection pool.
+    """
     settings = service.settings if service is not None else (settings or Settings())
 
     @asynccontextmanager
@@ -32,9 +39,15 @@ def create_app(settings: Settings | None = None, *, service: AnalysisService | N
         owned = getattr(app.state, "service", None) is None
         if owned:
             app.state.service = AnalysisService(settings, warm=True)
+        owned_eda = getattr(app.state, "eda", None) is None
+        if owned_eda:
+            app.state.eda = EdaService(settings, store=app.state.service.store)
         try:
             yield
         finally:
+            if owned_eda:
+                app.state.eda.close()
+                app.state.eda = None
             if owned:
                 app.state.service.close()
                 app.state.service = None
@@ -48,9 +61,10 @@ def create_app(settings: Settings | None = None, *, service: AnalysisService | N
         openapi_url="/openapi.json",
     )
     app.state.service = service
+    app.state.eda = eda
     app.state.single_user = settings.api_single_user
     problems.install(app)
-    for module in (sessions, chat, data, health):
+    for module in (sessions, chat, data, eda_routes, health):
         app.include_router(module.router)
     _limit_uploads(app, settings.max_upload_mb << 20)
     _document_problems(app)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
-from fastapi.sse import EventSourceResponse, format_sse_event
 
 from bunseki.api.deps import Service, SessionId, User
-from bunseki.api.problems import problem, responses, status_of
+from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step
-from bunseki.errors import BunsekiError
+from bunseki.api.streaming import stream
 from bunseki.service import AnalysisService, Event, TurnResult
 
 router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 409, 422))
@@ -57,52 +54,10 @@ def answer(service: AnalysisService, session_id: str, result: TurnResult) -> Cha
 
 
 async def _stream(service: AnalysisService, session_id: str, message: str, user: str | None) -> Response:
-    """Run the turn in a worker thread and relay its events; errors before it starts are plain problems.
+    """Run the turn in a worker thread and relay its events (a client that goes away does not stop it)."""
 
-    A client that goes away does not stop the turn: it finishes and is recorded like any other.
-    """
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    def work(on_event: Callable[[Event], None]) -> ChatResponse:
+        result = service.run_turn(session_id, message, user_id=user, on_event=on_event)
+        return answer(service, session_id, result)
 
-    def put(kind: str, value: Any) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
-
-    def work() -> None:
-        try:
-            result = service.run_turn(session_id, message, user_id=user, on_event=lambda event: put("event", event))
-            put("result", answer(service, session_id, result))
-        except Exception as exc:  # relayed to the client; the service has recorded the turn's end
-            put("error", exc)
-
-    task = asyncio.ensure_future(run_in_threadpool(work))
-    _running.add(task)
-    task.add_done_callback(_running.discard)
-    first = await queue.get()
-    if first[0] == "error":  # refused before it began (busy, not found): an ordinary error response
-        raise first[1]
-    return EventSourceResponse(_events(first, queue))
-
-
-_running: set[asyncio.Future[None]] = set()  # turns whose client may have gone; kept until they end
-
-
-async def _events(first: tuple[str, Any], queue: asyncio.Queue[tuple[str, Any]]) -> AsyncIterator[bytes]:
-    kind, value = first
-    while True:
-        if kind == "event":
-            event: Event = value
-            yield _sse(str(event.get("event", "progress")), json.dumps(event, ensure_ascii=False, default=str))
-        elif kind == "result":
-            yield _sse("result", value.model_dump_json())
-            return
-        else:
-            error: Exception = value
-            status = status_of(error) if isinstance(error, BunsekiError) else 500
-            detail = str(error) if isinstance(error, BunsekiError) else "the turn failed on the server"
-            yield _sse("error", json.dumps(problem(status, detail), ensure_ascii=False))
-            return
-        kind, value = await queue.get()
-
-
-def _sse(event: str, data: str) -> bytes:
-    return format_sse_event(event=event, data_str=data)
+    return await stream(work)

@@ -1,0 +1,162 @@
+"""The EDA pipeline over HTTP: start a run on an upload, answer its reviews, read its report and charts."""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
+from fastapi import Path as PathParameter
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from bunseki.api.deps import ID_PATTERN, User
+from bunseki.api.downloads import OpenFileResponse
+from bunseki.api.problems import responses
+from bunseki.api.routes.data import REPORT_TYPES
+from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.service.eda import EdaService
+from bunseki.service.eda_views import EdaRunSummary, EdaRunView
+
+PREFIX = "/api/v1/eda"
+router = APIRouter(prefix=PREFIX, tags=["eda"], responses=responses(401, 422))
+RunId = Annotated[str, PathParameter(pattern=ID_PATTERN, description="The run's id (32 hex digits).")]
+STREAM = {
+    "description": "With `Accept: text/event-stream`: progress events (node_started, validated, plan, code, "
+    "execution, finding, report, error), then one `result` event whose data is the EdaRun, or one `error` "
+    "event whose data is a problem document.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}
+
+
+def get_eda(request: Request) -> EdaService:
+    service: EdaService = request.app.state.eda
+    return service
+
+
+Eda = Annotated[EdaService, Depends(get_eda)]
+
+
+class EdaRun(EdaRunView):
+    """A run as the API shows it: files as URLs of this API, never paths on the server."""
+
+    workspace: str = Field(default="", exclude=True)
+
+    @classmethod
+    def public(cls, view: EdaRunView) -> EdaRun:
+        base = view.workspace.rstrip("/") + "/"
+        url = f"{PREFIX}/runs/{view.run_id}"
+
+        def url_of(path: str) -> str:
+            return f"{url}/artifacts/{path.removeprefix(base)}"
+
+        reports = {kind: f"{url}/report?format={kind}" for kind in view.report_files}
+        findings = [
+            finding.model_copy(update={"artifacts": [url_of(base + path) for path in finding.artifacts]})
+            for finding in view.findings
+        ]
+        return cls.model_validate(
+            view.model_dump()
+            | {
+                "artifacts": [url_of(path) for path in view.artifacts],
+                "report_files": reports,
+                "report_path": reports.get("md"),
+                "findings": [finding.model_dump() for finding in findings],
+            }
+        )
+
+
+class ResumeRequest(BaseModel):
+    """The answer to the review a run waits at."""
+
+    action: Literal["approve", "feedback", "stop"]
+    feedback: str | None = Field(default=None, max_length=4000, description="What to change (with feedback).")
+
+
+@router.post("/runs", status_code=201, response_model=EdaRun, responses={**responses(413, 415), 201: STREAM})
+async def start_run(
+    request: Request,
+    eda: Eda,
+    user: User,
+    file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
+    goal: Annotated[str | None, Form(max_length=2000, description="What the analysis is for.")] = None,
+    model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+) -> Any:
+    """Validate, profile and plan an uploaded table; the run then waits for the plan review."""
+
+    def work(on_event: Callable[[Event], None]) -> EdaRun:
+        view = eda.start_from_upload(
+            file.filename, file.file, goal=(goal or "").strip() or None, model=model, user_id=user, on_event=on_event
+        )
+        return EdaRun.public(view)
+
+    return await _run(request, work, status_code=201)
+
+
+@router.get("/runs")
+async def list_runs(eda: Eda, user: User) -> list[EdaRunSummary]:
+    """Your EDA runs, newest first, with where each stands."""
+    return await run_in_threadpool(eda.list, user_id=user)
+
+
+@router.get("/runs/{run_id}", responses=responses(404))
+async def get_run(run_id: RunId, eda: Eda, user: User) -> EdaRun:
+    """A run: its status, what the pending review shows, its plan, findings and report."""
+    return EdaRun.public(await run_in_threadpool(eda.get, run_id, user_id=user))
+
+
+@router.post("/runs/{run_id}/resume", response_model=EdaRun, responses={**responses(404, 409), 200: STREAM})
+async def resume_run(run_id: RunId, body: ResumeRequest, request: Request, eda: Eda, user: User) -> Any:
+    """Answer the review the run waits at (409 when it waits for none) and run to the next review or the end."""
+
+    def work(on_event: Callable[[Event], None]) -> EdaRun:
+        return EdaRun.public(eda.resume(run_id, body.model_dump(), user_id=user, on_event=on_event))
+
+    return await _run(request, work, status_code=200)
+
+
+@router.delete("/runs/{run_id}", status_code=204, responses=responses(404))
+async def delete_run(run_id: RunId, eda: Eda, user: User) -> Response:
+    """Delete a run: its record, its paused state and its files."""
+    await run_in_threadpool(eda.delete, run_id, user_id=user)
+    return Response(status_code=204)
+
+
+@router.get(
+    "/runs/{run_id}/report",
+    status_code=200,
+    response_class=OpenFileResponse,
+    responses={
+        **responses(404, 409),
+        200: {"description": "The report.", "content": {media: {} for media in REPORT_TYPES.values()}},
+    },
+)
+async def report(
+    run_id: RunId,
+    eda: Eda,
+    user: User,
+    fmt: Annotated[
+        Literal["md", "html", "ipynb"],
+        Query(alias="format", description="Markdown, self-contained HTML, or a notebook."),
+    ] = "md",
+) -> OpenFileResponse:
+    """The run's report (409 before it is written)."""
+    file = await run_in_threadpool(eda.report_file, run_id, fmt, user_id=user)
+    return OpenFileResponse(file, media_type=REPORT_TYPES[fmt])
+
+
+@router.get(
+    "/runs/{run_id}/artifacts/{name:path}", status_code=200, response_class=OpenFileResponse, responses=responses(404)
+)
+async def artifact(run_id: RunId, name: str, eda: Eda, user: User) -> OpenFileResponse:
+    """A file one of the run's steps wrote (a chart), by its path in the run's workspace."""
+    file = await run_in_threadpool(eda.artifact, run_id, name, user_id=user)
+    return OpenFileResponse(file, media_type=mimetypes.guess_type(file.name)[0] or "application/octet-stream")
+
+
+async def _run(request: Request, work: Callable[[Callable[[Event], None]], EdaRun], *, status_code: int) -> Any:
+    if wants_events(request.headers.get("accept")):
+        return await stream(work)
+    result = await run_in_threadpool(work, lambda _event: None)
+    return Response(result.model_dump_json(), status_code=status_code, media_type="application/json")
