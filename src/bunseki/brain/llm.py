@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from bunseki.brain import prompts
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.errors import ModelOutputError
-from bunseki.llm import endpoint_of, translate_model_errors
+from bunseki.llm import Endpoint, endpoint_of, translate_model_errors
 from bunseki.report.models import ReportOutput
 
 T = TypeVar("T", bound=BaseModel)
@@ -48,25 +48,34 @@ class LLMBrain:
         return report.model_copy(update={"language": view.language, "assumptions": view.assumptions})
 
     def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
-        """The model's answer as ``schema``; asks once more, showing the problem, if it does not fit."""
-        structured = self._model.with_structured_output(schema, include_raw=True)
-        problem = ""
-        for _ in range(ATTEMPTS):
-            attempt = [*messages, HumanMessage(_correction(schema, problem))] if problem else messages
-            with translate_model_errors(self._endpoint):
-                try:
-                    reply = structured.invoke(attempt)
-                except _UNPARSABLE as exc:
-                    problem = str(exc)
-                    continue
-            parsed = reply.get("parsed") if isinstance(reply, dict) else reply
-            if isinstance(parsed, schema):
-                return parsed
-            error = reply.get("parsing_error") if isinstance(reply, dict) else None
-            problem = str(error) if error else f"the answer contained no {schema.__name__}"
-        raise ModelOutputError(
-            f"{self._name} did not return a valid {schema.__name__} after {ATTEMPTS} attempts: {_summary(problem)}"
-        )
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)
+
+
+def ask(
+    model: BaseChatModel, schema: type[T], messages: list[BaseMessage], *, name: str, endpoint: Endpoint | None
+) -> T:
+    """The model's answer as ``schema``; asks once more, showing the problem, if it does not fit.
+
+    Shared by every brain that asks a chat model (the analyst's and the EDA pipeline's).
+    """
+    structured = model.with_structured_output(schema, include_raw=True)
+    problem = ""
+    for _ in range(ATTEMPTS):
+        attempt = [*messages, HumanMessage(_correction(schema, problem))] if problem else messages
+        with translate_model_errors(endpoint):
+            try:
+                reply = structured.invoke(attempt)
+            except _UNPARSABLE as exc:
+                problem = str(exc)
+                continue
+        parsed = reply.get("parsed") if isinstance(reply, dict) else reply
+        if isinstance(parsed, schema):
+            return parsed
+        error = reply.get("parsing_error") if isinstance(reply, dict) else None
+        problem = str(error) if error else f"the answer contained no {schema.__name__}"
+    raise ModelOutputError(
+        f"{name} did not return a valid {schema.__name__} after {ATTEMPTS} attempts: {_summary(problem)}"
+    )
 
 
 def _correction(schema: type[BaseModel], problem: str) -> str:

@@ -1,0 +1,60 @@
+"""`LLMEdaBrain`: the EDA pipeline's judgements as structured-output calls to a chat model."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from bunseki.brain import eda_prompts
+from bunseki.brain.eda import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.llm import ask
+from bunseki.llm import endpoint_of
+from bunseki.report.models import ReportOutput
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class LLMEdaBrain:
+    """Asks a chat model to plan, write each step's code, read its findings and write the report."""
+
+    def __init__(self, model: BaseChatModel, *, name: str) -> None:
+        self._model = model
+        self._name = name
+        self._endpoint = endpoint_of(model)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def plan(self, view: EdaView) -> PlanRevision:
+        revision = self._ask(PlanRevision, eda_prompts.plan_messages(view))
+        steps = [s.model_copy(update={"id": number}) for number, s in enumerate(revision.plan, 1)]
+        if view.feedback and not revision.understood and view.plan:
+            steps = list(view.plan)  # not understood: the plan stays as it was, whatever the model sent
+        return revision.model_copy(
+            update={"plan": steps, "new_analyses": revision.new_analyses and view.review == "results"}
+        )
+
+    def write_step_code(self, view: EdaView, step: PlanStep, error: str | None = None) -> StepCode:
+        return self._ask(StepCode, eda_prompts.code_messages(view, step, error))
+
+    def find(self, view: EdaView, step: PlanStep, outcome: StepOutcome) -> Finding:
+        finding = self._ask(Finding, eda_prompts.finding_messages(view, step, outcome))
+        # The outcome knows these for certain; the model's copy of them is not trusted.
+        return finding.model_copy(
+            update={
+                "step_id": step.id,
+                "artifacts": list(outcome.artifacts),
+                "success": finding.success and outcome.success,
+            }
+        )
+
+    def write_report(self, view: EdaView) -> ReportOutput:
+        report = self._ask(ReportOutput, eda_prompts.report_messages(view))
+        return report.model_copy(update={"language": view.language})
+
+    def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)
