@@ -49,8 +49,8 @@ CODE_RULES = f"""\
 - Coerce what you read: pd.to_numeric(errors="coerce"), pd.to_datetime(errors="coerce"), then dropna.
 - Never loop over rows in Python; use vectorised pandas.
 - Save each chart in the current directory with plt.savefig("eda_<step id>_<slug>.png", dpi=110) \
-and close it; never call plt.show(). List the file names in `charts`. For Japanese labels, \
-`import matplotlib_fontja` inside try/except ImportError.
+and close it; never call plt.show(). List the file names in `charts`. A Japanese font is \
+already the default, so Japanese labels need nothing more.
 - print() the key numbers with labels, then one line: print("{RESULT_MARKER}" + json.dumps(result, \
 ensure_ascii=False)) with the machine-readable numbers the findings will quote."""
 

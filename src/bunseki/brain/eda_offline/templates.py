@@ -17,11 +17,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-try:
-    import matplotlib_fontja  # noqa: F401  (Japanese labels in charts)
-except ImportError:
-    pass
-
 COLUMNS = [c for c in __COLUMNS__ if c in df.columns]
 data = df[COLUMNS] if COLUMNS else df
 CHART = __CHART__
