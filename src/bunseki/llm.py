@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
     from bunseki.brain.base import Brain
     from bunseki.brain.eda import EdaBrain
+    from bunseki.brain.knowledge import KnowledgeBrain
+    from bunseki.rag import Embedder, Lexicon
     from bunseki.settings import Settings
 
 ALLOW_REMOTE_REQUESTS: bool = True
@@ -190,6 +192,21 @@ def create_eda_brain(spec: str | None, settings: Settings) -> EdaBrain:
     from bunseki.brain.eda_llm import LLMEdaBrain
 
     return LLMEdaBrain(create_chat_model(parsed, settings), name=str(parsed))
+
+
+def create_knowledge_brain(
+    spec: str | None, settings: Settings, *, embedder: Embedder | None = None, lexicon: Lexicon | None = None
+) -> KnowledgeBrain:
+    """The knowledge chat's brain for ``spec`` (``settings.model`` when None): the offline extractive
+    answerer (which scores sentences with ``embedder`` and ``lexicon``), or a chat model with the tools bound."""
+    parsed = parse_model_spec(settings.model if spec is None else spec)
+    if parsed.provider == OFFLINE:
+        from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
+
+        return OfflineKnowledgeBrain(embedder=embedder, lexicon=lexicon)
+    from bunseki.brain.knowledge import LLMKnowledgeBrain  # imported here: it imports this module
+
+    return LLMKnowledgeBrain(create_chat_model(parsed, settings), name=str(parsed))
 
 
 def available_models(settings: Settings) -> list[str]:

@@ -121,13 +121,16 @@ def test_unanswered_questions_by_source(store: Store, session: SessionRecord) ->
     analyst = store.add_unanswered(
         session_id=session.id, question="来年の売上は？", reason="予測は分析の範囲外", source="analyst"
     )
-    knowledge = store.add_unanswered(question="消費税率は？", reason="資料に記載がない", source="knowledge")
+    knowledge = store.add_unanswered(
+        question="消費税率は？", reason="資料に記載がない", source="knowledge", collections=["manuals", "faq"]
+    )
     assert (analyst.session_id, analyst.question, analyst.reason) == (
         session.id,
         "来年の売上は？",
         "予測は分析の範囲外",
     )
     assert knowledge.session_id is None
+    assert (analyst.collections, knowledge.collections) == ([], ["manuals", "faq"])
     assert store.list_unanswered() == [analyst, knowledge]
     assert store.list_unanswered(source="knowledge") == [knowledge]
     assert store.list_unanswered(source="other") == []

@@ -1,10 +1,13 @@
-"""``bunseki kb ingest|collections|delete``: knowledge-base collections from the command line."""
+"""``bunseki kb ingest|collections|delete|ask|chat|unanswered``: knowledge bases from the command line."""
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,14 +16,25 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, print_json, settings_for
+from bunseki.cli.app import (
+    EXIT_FAILED,
+    WorkspaceRoot,
+    app,
+    console,
+    errors,
+    fail_usage,
+    print_json,
+    settings_for,
+)
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
     from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
+    from bunseki.service.knowledge import Answer, KnowledgeService
 
 kb_app = typer.Typer(
-    help="Knowledge bases: ingest documents into collections, list and delete them.", no_args_is_help=True
+    help="Knowledge bases: ingest documents into collections, list and delete them, ask and chat over them.",
+    no_args_is_help=True,
 )
 app.add_typer(kb_app, name="kb")
 
@@ -116,3 +130,202 @@ def delete(
     with open_knowledge_base(workspace_root) as kb:
         kb.delete(name)
     console.print(f"deleted collection [bold]{escape(name)}[/]", highlight=False)
+
+
+# --- asking: kb ask, kb chat, kb unanswered ---
+
+
+class AnswerFormat(StrEnum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+
+
+Collections = Annotated[
+    list[str], typer.Option("--collection", "-c", help="A collection to search (repeat for several).")
+]
+Model = Annotated[
+    str | None, typer.Option("--model", help="offline or provider:model (default: BUNSEKI_MODEL, else offline).")
+]
+
+
+@contextmanager
+def open_knowledge_service(workspace_root: Path | None) -> Iterator[KnowledgeService]:
+    """The knowledge service, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    from bunseki.service.knowledge import KnowledgeService  # on use: it loads Qdrant and the graph
+
+    service: KnowledgeService | None = None
+    try:
+        service = KnowledgeService(settings_for(workspace_root))
+        yield service
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
+    finally:
+        if service is not None:
+            service.close()
+
+
+@kb_app.command("ask")
+def ask(
+    question: Annotated[str | None, typer.Argument(help="The question (or --batch FILE).")] = None,
+    collection: Collections = [],  # noqa: B006  (Typer reads the default; it is never mutated)
+    model: Model = None,
+    output: Annotated[
+        AnswerFormat | None, typer.Option("--format", help="text or json; jsonl for --batch (its default).")
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", dir_okay=False, help='A JSONL file of {"id", "question"} lines; one answer line each.'),
+    ] = None,
+    workspace_root: WorkspaceRoot = None,
+) -> None:
+    """Answer a question from the collections, citing the passages it rests on."""
+    if (question is None) == (batch is None):
+        raise fail_usage("give a QUESTION or --batch FILE, not both")
+    if not collection:
+        raise fail_usage("choose at least one --collection NAME (bunseki kb collections lists them)")
+    if batch is not None:
+        if output not in (None, AnswerFormat.jsonl):
+            raise fail_usage("--batch writes one JSON object per line: use --format jsonl")
+        if not batch.is_file():
+            raise fail_usage(f"{batch} is not a file")
+        with open_knowledge_service(workspace_root) as service:
+            failed = ask_batch(service, batch, collection, model)
+        if failed:
+            errors.print(f"[yellow]{failed} question(s) failed; see their status and answer[/]", highlight=False)
+        return
+    chosen = output or AnswerFormat.text
+    if chosen is AnswerFormat.jsonl:
+        raise fail_usage("--format jsonl is for --batch; use text or json")
+    assert question is not None
+    with open_knowledge_service(workspace_root) as service:
+        answer = service.ask(question, collection, model)
+    if chosen is AnswerFormat.json:
+        print_json(answer.model_dump(mode="json"))
+    else:
+        print_answer(answer)
+    if answer.status == "error":
+        raise typer.Exit(EXIT_FAILED)
+
+
+def ask_batch(service: KnowledgeService, path: Path, collections: list[str], model: str | None) -> int:
+    """Answer every line of ``path`` in this process, writing one JSON line each; returns how many failed."""
+    from bunseki.service.knowledge import error_answer
+
+    failed = 0
+    with path.open(encoding="utf-8-sig") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            item_id: object = number
+            question = ""
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise InputError(f"line {number} is not a JSON object")
+                item_id = item.get("id", number)
+                question = str(item.get("question") or "")
+                answer = service.ask(question, collections, model)
+            except (BunsekiError, ValueError) as exc:
+                problem = exc if isinstance(exc, BunsekiError) else InputError(f"line {number}: {exc}")
+                answer = error_answer(question, collections, model or service.settings.model, problem)
+            except Exception as exc:  # a failing question never stops the batch
+                answer = error_answer(question, collections, model or service.settings.model, exc)
+            failed += answer.status == "error"
+            record = {"id": item_id, **answer.model_dump(mode="json")}
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+    return failed
+
+
+def print_answer(answer: Answer) -> None:
+    """The answer, its citations, and the thought process, for a terminal."""
+    colour = {"answered": "green", "unanswered": "yellow", "error": "red"}[answer.status]
+    console.print(f"[bold {colour}]{answer.status}[/] [dim]({escape(answer.model)}, {answer.elapsed_ms} ms)[/]")
+    console.print(escape(answer.answer), highlight=False)
+    for number, citation in enumerate(answer.citations, start=1):
+        where = citation.source + (f" › {citation.heading}" if citation.heading else "")
+        console.print(f"  [cyan][{number}][/] {escape(where)} [dim]({escape(citation.chunk_id)})[/]", highlight=False)
+    if answer.reason and answer.status != "answered":
+        console.print(f"[dim]reason: {escape(answer.reason)}[/]", highlight=False)
+    if answer.thoughts:
+        console.print("[dim]思考プロセス / thought process:[/]")
+        for thought in answer.thoughts:
+            detail = (
+                f"{thought.tool}({json.dumps(thought.arguments, ensure_ascii=False)})"
+                if thought.kind == "tool_call"
+                else " ".join(thought.content.split())[:200]
+            )
+            console.print(f"[dim]  {thought.step}. {thought.kind}: {escape(detail)}[/]", highlight=False)
+
+
+@kb_app.command("chat")
+def chat(
+    collection: Collections = [],  # noqa: B006  (Typer reads the default; it is never mutated)
+    model: Model = None,
+    workspace_root: WorkspaceRoot = None,
+) -> None:
+    """Talk with the knowledge base: each line is a question; /clear forgets the history, /quit leaves."""
+    if not collection:
+        raise fail_usage("choose at least one --collection NAME (bunseki kb collections lists them)")
+    with open_knowledge_service(workspace_root) as service:
+        conversation = service.chat(collection, model)
+        errors.print("質問をどうぞ。/clear で履歴を消去、/quit で終了。Ask away; /clear, /quit.", highlight=False)
+        while True:
+            errors.print("> ", end="")
+            line = sys.stdin.readline()
+            if not line:
+                break
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("/quit", "/exit"):
+                break
+            if text == "/clear":
+                conversation.clear()
+                console.print("履歴を消去しました。 / history cleared.")
+                continue
+            try:
+                answer = conversation.ask(text)
+            except BunsekiError as exc:
+                errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+                continue
+            print_answer(answer)
+
+
+@kb_app.command("unanswered")
+def unanswered(
+    as_csv: Annotated[
+        bool, typer.Option("--csv", help="Write CSV (created_at, question, collections, reason).")
+    ] = False,
+    workspace_root: WorkspaceRoot = None,
+    as_json: AsJson = False,
+) -> None:
+    """Questions the knowledge chat could not answer, oldest first."""
+    from bunseki.service.knowledge import KnowledgeService
+
+    try:
+        with KnowledgeService(settings_for(workspace_root)) as service:
+            if as_csv:
+                sys.stdout.write(service.unanswered_csv())
+                return
+            items = service.unanswered()
+    except BunsekiError as exc:
+        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        raise typer.Exit(EXIT_FAILED) from exc
+    if as_json:
+        print_json([item.model_dump(mode="json") for item in items])
+        return
+    if not items:
+        console.print("[dim]未回答の質問はありません / no unanswered questions[/]")
+        return
+    table = Table("time", "question", "collections", "reason")
+    for item in items:
+        table.add_row(
+            item.created_at.strftime("%Y-%m-%d %H:%M"),
+            escape(item.question),
+            escape(", ".join(item.collections)),
+            escape(item.reason),
+        )
+    console.print(table)

@@ -10,7 +10,18 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Dialect, ForeignKey, MetaData, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # Constraint names are part of the schema that migrations reproduce, so none is left to the backend.
@@ -207,6 +218,7 @@ class UnansweredQuestion(Base):
     question: Mapped[str] = mapped_column(Text)
     reason: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(32))
+    collections: Mapped[Json] = mapped_column(server_default=text("'[]'"), default=list)
     created_at: Mapped[Created]
 
 

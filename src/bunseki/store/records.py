@@ -127,13 +127,17 @@ class ReportRecord(_Record):
 
 
 class UnansweredRecord(_Record):
-    """A question that went unanswered, and why; ``session_id`` is None once the session is deleted."""
+    """A question that went unanswered, and why; ``session_id`` is None once the session is deleted.
+
+    ``collections`` are the knowledge-base collections a knowledge question was asked over (empty
+    for the analyst's questions)."""
 
     id: str
     session_id: str | None
     question: str
     reason: str
     source: str
+    collections: list[str]
     created_at: AwareDatetime
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
 
@@ -424,10 +424,18 @@ class Store:
     # --- unanswered questions ---
 
     def add_unanswered(
-        self, *, question: str, reason: str, source: str, session_id: str | None = None
+        self,
+        *,
+        question: str,
+        reason: str,
+        source: str,
+        session_id: str | None = None,
+        collections: Sequence[str] = (),
     ) -> UnansweredRecord:
         """Keep a question that could not be answered, and why, for whoever improves Bunseki."""
-        unanswered = UnansweredQuestion(session_id=session_id, question=question, reason=reason, source=source)
+        unanswered = UnansweredQuestion(
+            session_id=session_id, question=question, reason=reason, source=source, collections=list(collections)
+        )
         with self._transaction() as db:
             if session_id is not None:
                 _session_row(db, session_id)
