@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 
 from bunseki.brain.eda import EdaBrain, EdaView, Finding, PlanStep, StepOutcome
 from bunseki.brain.eda_offline import OfflineEdaBrain
-from bunseki.brain.models import Language
+from bunseki.brain.models import RESULT_MARKER, Language
 from bunseki.data.profile import profile_table
 
 BRAIN = OfflineEdaBrain()
@@ -49,6 +50,9 @@ def view(**changes: object) -> EdaView:
 
 
 def run(code: str, frame: pd.DataFrame) -> str:
+    """Run step code as the sandbox does: a Japanese font already the default (its preload imports it)."""
+    import matplotlib_fontja  # noqa: F401
+
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(code, {"df": frame})
@@ -398,3 +402,26 @@ def test_report_from_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert report.suggestions and len(report.suggestions) <= 3
     english = BRAIN.write_report(view(language="en", findings=findings[:1], plan=plan))
     assert english.language == "en" and english.title.startswith("Exploratory analysis")
+
+
+def test_a_goal_word_that_is_part_of_a_japanese_column_name_finds_it() -> None:
+    frame = pd.DataFrame(
+        {"地域": ["関東", "関西", "九州"] * 10, "売上金額": np.arange(30.0) * 1000, "客数": np.arange(30) % 9 + 1.0}
+    )
+    plan = BRAIN.plan(EdaView(profile=profile_table(frame), source="x.csv", goal="売上に影響する要因")).plan
+    step = next(s for s in plan if s.kind == "target")
+    assert step.columns[0] == "売上金額"
+
+
+def test_a_trend_leaves_periods_without_rows_out_instead_of_counting_them_as_zero() -> None:
+    frame = pd.DataFrame(
+        {
+            "日付": pd.to_datetime(["2024-01-10", "2024-01-11", "2024-03-10", "2024-03-11", "2024-05-10"] * 4),
+            "売上金額": [100.0, 200.0, 300.0, 400.0, 500.0] * 4,
+        }
+    )
+    step = step_of("trend", ["日付", "売上金額"])
+    the_view = EdaView(profile=profile_table(frame), source="x.csv")
+    code = BRAIN.write_step_code(the_view, step.model_copy(update={"columns": ["日付", "売上金額"]}))
+    result = json.loads(run(code.code, frame).split(RESULT_MARKER)[-1].splitlines()[0])
+    assert result["min"][1] > 0 and all(value > 0 for _, value in result["points"])

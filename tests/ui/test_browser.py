@@ -163,3 +163,44 @@ def test_upload_ask_and_see_the_chart_and_report_in_chromium(
     assert "思考プロセス" in text
     assert "エラー" not in text and "Traceback" not in text
     assert screenshot.stat().st_size > 10_000
+
+
+def _click_button(browser: WebDriver, wait: WebDriverWait[WebDriver], label: str) -> None:
+    button = wait.until(ready.element_to_be_clickable((By.XPATH, f"//button[.//p[normalize-space()='{label}']]")))
+    button.click()
+
+
+def test_an_eda_run_is_planned_reviewed_and_reported_in_chromium(
+    server: str, browser: WebDriver, sales_table: JapaneseTable, tmp_path: Path
+) -> None:
+    data_file = tmp_path / sales_table.name
+    data_file.write_bytes(sales_table.content)
+
+    def page_text() -> str:
+        return str(browser.find_element(By.TAG_NAME, "body").text)
+
+    browser.get(f"{server}/eda")
+    wait = WebDriverWait(browser, START_S)
+    upload = wait.until(ready.presence_of_element_located((By.CSS_SELECTOR, 'input[type="file"]')))
+    assert "探索的データ分析" in page_text()
+    upload.send_keys(str(data_file))
+    wait.until(lambda _: sales_table.name in page_text())
+    _click_button(browser, wait, "分析を始める")
+    slow = WebDriverWait(browser, ANSWER_S)
+    slow.until(lambda _: "計画の確認待ち" in page_text())
+    _click_button(browser, wait, "承認して進める")
+    slow.until(lambda _: "結果の確認待ち" in page_text())
+    chart = '[data-testid="stImage"] img'
+    slow.until(
+        lambda _: any(
+            browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)
+            for image in browser.find_elements(By.CSS_SELECTOR, chart)
+        )
+    )
+    _click_button(browser, wait, "承認して進める")
+    slow.until(lambda _: "ノートブック (.ipynb)" in page_text())
+    screenshot = artifacts_dir(tmp_path) / "eda.png"
+    browser.save_screenshot(str(screenshot))
+    text = page_text()
+    assert "完了" in text and "HTML レポート" in text
+    assert "Traceback" not in text

@@ -23,7 +23,7 @@ from bunseki.brain.eda import EdaBrain, Finding, PlanStep, StepOutcome
 from bunseki.brain.language import detect_language
 from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
-from bunseki.llm import create_eda_brain
+from bunseki.llm import available_models, create_eda_brain
 from bunseki.sandbox import Sandbox, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.eda_views import EdaRunSummary, EdaRunView, view_of
@@ -68,6 +68,10 @@ class EdaService:
         self._exits.close()
         if self._owns_store:
             self.store.close()
+
+    def available_models(self) -> list[str]:
+        """Model specs worth offering in a picker (offline first)."""
+        return available_models(self.settings)
 
     # --- runs ---
 

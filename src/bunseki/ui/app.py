@@ -29,6 +29,7 @@ def main() -> None:
             url_path="analysis",
             default=True,
         ),
+        st.Page(PAGE_DIR / "eda.py", title=texts("page_eda"), icon=":material/query_stats:", url_path="eda"),
     ]
     st.navigation(pages).run()
 

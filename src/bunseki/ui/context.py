@@ -9,6 +9,7 @@ import streamlit as st
 
 from bunseki.errors import NotFound
 from bunseki.service import AnalysisService, TurnResult
+from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
 from bunseki.store import SessionRecord
 from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
@@ -36,6 +37,23 @@ def get_service() -> AnalysisService:
     """The service for the settings in force (raises StorageError when the database cannot be used)."""
     settings = Settings()
     return _open_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
+
+
+def _close_eda(service: Any) -> None:
+    if isinstance(service, EdaService):
+        service.close()
+
+
+@st.cache_resource(show_spinner=False, on_release=_close_eda)
+def _open_eda_service(where: str, _settings: Settings) -> EdaService:
+    """One EDA service per workspace and database, on the analysis service's store."""
+    return EdaService(_settings, store=_open_service(where, _settings).store)
+
+
+def get_eda_service() -> EdaService:
+    """The EDA service for the settings in force (raises StorageError when the database cannot be used)."""
+    settings = Settings()
+    return _open_eda_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
 
 
 def language() -> Language:

@@ -100,7 +100,9 @@ def _aliases(name: str) -> list[str]:
     words = set(re.split(r"[\s_\-/・.()（）]+", key))
     aliases: list[str] = []
     for group in SYNONYMS:
-        if key in group or any(word in group for word in words):
+        # Japanese names are not split into words: "売上金額" holds 売上 and 金額 as parts.
+        parts = any(len(alias) >= 2 and not alias.isascii() and alias in key for alias in group)
+        if key in group or any(word in group for word in words) or parts:
             aliases += [alias for alias in group if alias != key]
     return aliases
 

@@ -296,9 +296,11 @@ FORMAT = {"h": "%Y-%m-%d %H:00", "D": "%Y-%m-%d", "W-MON": "%Y-%m-%d", "MS": "%Y
 dates = pd.to_datetime(data[DATE], errors="coerce")
 if MEASURE is None:
     series = pd.Series(1, index=dates[dates.notna()]).resample(RULE).sum()
+    series = series[series > 0]  # periods without rows are gaps, not zeros
 else:
     frame = pd.DataFrame({"date": dates, "value": to_num(data[MEASURE])}).dropna()
-    series = frame.set_index("date")["value"].resample(RULE).agg(STAT)
+    periods = frame.set_index("date")["value"].resample(RULE)
+    series = periods.agg(STAT)[periods.size() > 0]  # a sum over no rows is a gap, not a zero
 series = series.dropna()
 labels = list(series.index.strftime(FORMAT))
 print(f"{MEASURE or '__L_COUNT__'} ({STAT}, {RULE})")

@@ -1,0 +1,5 @@
+"""The EDA page (seed 003)."""
+
+from bunseki.ui.eda import show
+
+show()
