@@ -25,6 +25,7 @@ def test_no_server_errors_whatever_a_client_sends(service: AnalysisService) -> N
     headers = {"Authorization": f"Bearer {key}"}
     checked: list[str] = []
     with TestClient(app):
+        run = app.state.eda.start(SALES_CSV, user_id=user.id).run_id  # waits at its plan review
         schema = schemathesis.openapi.from_asgi("/openapi.json", app)
         for result in schema.get_all_operations():
             operation = result.ok()
@@ -36,6 +37,9 @@ def test_no_server_errors_whatever_a_client_sends(service: AnalysisService) -> N
                 case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
                 if "session_id" in (case.path_parameters or {}) and case.method != "DELETE":
                     case.path_parameters["session_id"] = real  # the same request on a session that exists
+                    case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
+                if "run_id" in (case.path_parameters or {}) and case.method == "GET":
+                    case.path_parameters["run_id"] = run  # reads of an EDA run that exists
                     case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
 
             check()
