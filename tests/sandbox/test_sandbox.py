@@ -187,6 +187,23 @@ def test_worker_death_restarts_and_restores_the_last_state(sandbox: Sandbox) -> 
     assert after.stdout == "[('a', 1), ('b', 2)]\n"
 
 
+def test_former_holders_exit_once_their_successor_has_forked(sandbox: Sandbox) -> None:
+    """A holder that handed over waits only for the new holder's first fork, then exits."""
+    for number in range(4):
+        assert sandbox.run(f"step = {number}").success
+    # The cell's process (the holder now) and its parent, the holder that handed over to it.
+    parent = sandbox.run("import os\nprint(os.getppid())", check_policy=False)
+    former = int(parent.stdout)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        after = sandbox.run(f"import os\nprint(os.path.exists('/proc/{former}'))", check_policy=False)
+        if after.stdout == "False\n":
+            break
+        time.sleep(0.05)
+    assert after.stdout == "False\n"
+    assert sandbox.run("print(step)").stdout == "3\n"
+
+
 def test_a_sandbox_killed_outright_restores_the_last_saved_cell(sandbox: Sandbox) -> None:
     sandbox.run("answer = 1")
     sandbox.run("answer += 1\nrows = [answer] * 3")

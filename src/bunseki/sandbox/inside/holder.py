@@ -39,6 +39,7 @@ POLL_S = 0.05
 FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
+LINGER_S = 10.0  # a former holder waits at most this long for its successor's first fork
 FORK_RETRY_S = 5.0
 SAVER_TIMEOUT_S = 60
 SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
@@ -104,6 +105,10 @@ class Holder:
         self.children: set[int] = set()  # our savers not yet reaped
         self.savers: list[tuple[int, int]] = []  # live savers, ours and inherited: (pid, start time)
         self.spare: Spare | None = None
+        # A former holder's end of the handover socket: closing it lets that holder exit. It
+        # waits until we have forked our spare, as its exit (unmapping a few hundred MB
+        # shared with us) would otherwise slow that fork down by half as much again.
+        self.predecessor: socket.socket | None = None
 
     # --- life cycle ---
 
@@ -129,10 +134,14 @@ class Holder:
             # Forking happens only here, at the top of the loop, so that a spare that takes
             # over as holder continues from this very loop with a flat stack.
             if self.spare is None:
-                pipes = self.fork_spare()
+                try:
+                    pipes = self.fork_spare()
+                finally:
+                    self.release_predecessor()
                 if pipes is not None:  # we are the spare
                     self.become_cell(*pipes)
                     continue  # we took over: now we are the holder
+            self.release_predecessor()
             if self.unsaved_since is not None and (
                 not select.select([self.req], [], [], 0)[0] or time.monotonic() - self.unsaved_since > SAVE_DEFER_MAX_S
             ):
@@ -147,6 +156,11 @@ class Holder:
                 reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
             if reply is not None:
                 protocol.send(self.resp, {"id": message.get("id"), **reply})
+
+    def release_predecessor(self) -> None:
+        if self.predecessor is not None:
+            self.predecessor.close()
+            self.predecessor = None
 
     def register(self, pid: int | None = None) -> None:
         os.write(self.reg, f"holder {pid or os.getpid()}\n".encode())
@@ -254,7 +268,7 @@ class Holder:
         self.changed()
         os.dup2(self.log, 2)
         handover.sendall(b"ack")
-        handover.close()
+        self.predecessor = handover  # closed once we have forked our spare: then the old holder exits
         # Back in serve(): the old holder sends the reply; we fork the next spare, then save.
 
     # --- running a cell ---
@@ -288,7 +302,7 @@ class Holder:
             if self.hand_over(spare):
                 protocol.send(self.resp, {"id": message_id, **reply})
                 self.register(spare.pid)  # after the reply: the anchor follows the chain before we exit
-                os._exit(0)
+                self.linger(spare)
             # the child died during the handover: the cell's state is gone with it
             reply.update(success=False, error=failure_error("handover", None, limits), limit=None)
         return reply
@@ -307,6 +321,17 @@ class Holder:
         _kill(spare.pid)
         _reap(spare.pid)
         return False
+
+    def linger(self, successor: Spare) -> NoReturn:
+        """Exit once the new holder has forked its spare (it closes the handover socket then)."""
+        for fd in (self.req, self.resp, self.reg, self.log):
+            os.close(fd)
+        try:
+            successor.handover.settimeout(LINGER_S)
+            successor.handover.recv(16)
+        except OSError:
+            pass
+        os._exit(0)
 
     def reply(self, number: int, limits: dict[str, Any], watch: Watch, succeeded: bool) -> dict[str, Any]:
         result = watch.result or {}
