@@ -15,7 +15,9 @@ PLAN = PlanRevision(
     plan=[PlanStep(id=1, title="売上の平均", kind="distribution", columns=["売上"], rationale="中心を見る")]
 )
 CODE = StepCode(
-    code='import json\nprint("BUNSEKI_RESULT " + json.dumps({"mean": float(df["売上"].mean())}))\nprint("mean", df["売上"].mean())'
+    code="import json\n"
+    'print("BUNSEKI_RESULT " + json.dumps({"mean": float(df["売上"].mean())}))\n'
+    'print("mean", df["売上"].mean())'
 )
 WRONG = StepCode(code="print(df['存在しない列'].mean())")
 FINDING = Finding(step_id=9, title="売上の平均", text="売上の平均は 105.833 です。")
