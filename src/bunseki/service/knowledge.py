@@ -256,10 +256,8 @@ class KnowledgeService:
 
     def create_collection(self, name: str) -> Collection:
         """A new, empty collection: InputError for a name that cannot be one, Conflict if it exists."""
-        from bunseki.rag.store import validate_collection_name
-
         base = self._managed()
-        validate_collection_name(name)
+        _collection_name(name)
         if name in self.collection_names():
             raise Conflict(f"there is already a collection '{name}'; ingest into it, or choose another name.")
         return _collection(base.create(name))
@@ -295,10 +293,8 @@ class KnowledgeService:
         written (UnsupportedFileType), and at most ``max_bytes`` are copied in all (UploadTooLarge).
         A file sent again under the same name replaces its earlier chunks if it changed.
         """
-        from bunseki.rag.store import validate_collection_name
-
         base = self._managed()
-        validate_collection_name(collection)
+        _collection_name(collection)
         if not files:
             raise InputError("no files were sent: upload at least one document.")
         names = [document_name(name) for name, _ in files]
@@ -530,14 +526,31 @@ def document_name(file_name: str | None) -> str:
     """An uploaded document's own name, without directories or characters file systems refuse."""
     from bunseki.rag import SUPPORTED_SUFFIXES
 
-    name = UNSAFE_NAME.sub("_", PurePosixPath((file_name or "").replace("\\", "/")).name).strip(" .")
+    given = (file_name or "").encode("utf-8", "replace").decode("utf-8")  # no lone surrogates in a file name
+    name = UNSAFE_NAME.sub("_", PurePosixPath(given.replace("\\", "/")).name).strip(" .")
     suffix = PurePosixPath(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedFileType(
-            f"'{file_name or ''}' is not a document type the knowledge base reads ({suffix or 'no extension'}); "
+            f"'{given}' is not a document type the knowledge base reads ({suffix or 'no extension'}); "
             f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
         )
-    return (PurePosixPath(name).stem[:150] or "document") + suffix
+    stem = PurePosixPath(name).stem[:150]
+    while len(stem.encode()) > 150:  # file systems count bytes (255 at most)
+        stem = stem[:-1]
+    return (stem or "document") + suffix
+
+
+def _collection_name(name: str) -> str:
+    """``name`` if it can name a collection; InputError otherwise (before Qdrant makes a folder of it)."""
+    from bunseki.rag.store import validate_collection_name
+
+    try:
+        encoded = name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError("a collection name must be valid Unicode text.") from None
+    if len(encoded) > 200:
+        raise InputError("a collection name can be at most 200 bytes long in UTF-8; choose a shorter one.")
+    return validate_collection_name(name)
 
 
 def error_answer(question: str, collections: Sequence[str], model: str, error: BaseException) -> Answer:
