@@ -29,6 +29,12 @@ def main() -> None:
             url_path="analysis",
             default=True,
         ),
+        st.Page(
+            PAGE_DIR / "knowledge.py",
+            title=texts("page_knowledge"),
+            icon=":material/menu_book:",
+            url_path="knowledge",
+        ),
     ]
     st.navigation(pages).run()
 
