@@ -1,4 +1,5 @@
-"""The FastAPI application: seed 001's analysis service and seed 003's EDA pipeline over HTTP."""
+"""The FastAPI application: seed 001's analysis service, seed 003's EDA pipeline and seed 004's knowledge chat
+over HTTP."""
 
 from __future__ import annotations
 
@@ -11,26 +12,35 @@ from fastapi import FastAPI, Request, Response
 from bunseki.api import problems
 from bunseki.api.routes import chat, data, health, sessions
 from bunseki.api.routes import eda as eda_routes
+from bunseki.api.routes import knowledge as knowledge_routes
 from bunseki.api.schemas import Problem
 from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService
+from bunseki.service.knowledge import KnowledgeService
 from bunseki.settings import Settings
 
 DESCRIPTION = """\
 Conversational data analysis: upload a table, ask in Japanese or English, get answers whose every
 number comes from code that ran in a sandbox. Every request needs `Authorization: Bearer <key>`
 (`bunseki users create NAME` makes one) unless the server runs in single-user mode on loopback.
-Errors are RFC 9457 problem documents (`application/problem+json`).
+Errors are RFC 9457 problem documents (`application/problem+json`). Knowledge collections (and the
+unanswered log) are shared by every user of the server; analysis sessions, EDA runs and knowledge
+conversations belong to the user who made them.
 """
 UPLOAD_SLACK = 1 << 16  # multipart headers and the form's other fields
 
 
 def create_app(
-    settings: Settings | None = None, *, service: AnalysisService | None = None, eda: EdaService | None = None
+    settings: Settings | None = None,
+    *,
+    service: AnalysisService | None = None,
+    eda: EdaService | None = None,
+    knowledge: KnowledgeService | None = None,
 ) -> FastAPI:
     """The app; it opens (and at shutdown closes) its own services unless they are given.
 
-    The EDA service shares the analysis service's store: one database connection pool.
+    The EDA and knowledge services share the analysis service's store: one database connection pool.
+    The knowledge service opens its knowledge base (Qdrant) on first use.
     """
     settings = service.settings if service is not None else (settings or Settings())
 
@@ -42,9 +52,15 @@ def create_app(
         owned_eda = getattr(app.state, "eda", None) is None
         if owned_eda:
             app.state.eda = EdaService(settings, store=app.state.service.store)
+        owned_knowledge = getattr(app.state, "knowledge", None) is None
+        if owned_knowledge:
+            app.state.knowledge = KnowledgeService(settings, store=app.state.service.store)
         try:
             yield
         finally:
+            if owned_knowledge:
+                app.state.knowledge.close()
+                app.state.knowledge = None
             if owned_eda:
                 app.state.eda.close()
                 app.state.eda = None
@@ -62,9 +78,10 @@ def create_app(
     )
     app.state.service = service
     app.state.eda = eda
+    app.state.knowledge = knowledge
     app.state.single_user = settings.api_single_user
     problems.install(app)
-    for module in (sessions, chat, data, eda_routes, health):
+    for module in (sessions, chat, data, eda_routes, knowledge_routes, health):
         app.include_router(module.router)
     _limit_uploads(app, settings.max_upload_mb << 20)
     _document_problems(app)

@@ -12,6 +12,7 @@ from bunseki.rag.knowledge_base import KnowledgeBase
 from bunseki.rag.lexical import Lexicon
 from bunseki.rag.models import (
     CollectionInfo,
+    DocumentInfo,
     FileProblem,
     IngestProgress,
     IngestReport,
@@ -26,6 +27,7 @@ __all__ = [
     "SUPPORTED_SUFFIXES",
     "ChunkingOptions",
     "CollectionInfo",
+    "DocumentInfo",
     "E5Embedder",
     "Embedder",
     "EmbeddingCache",

@@ -22,6 +22,8 @@ from bunseki.rag.lexical import LEXICON_ID, Lexicon
 from bunseki.rag.models import (
     Chunk,
     CollectionInfo,
+    DocumentInfo,
+    DocumentKind,
     FileProblem,
     IngestProgress,
     IngestReport,
@@ -114,6 +116,36 @@ class KnowledgeBase:
     def delete(self, name: str) -> None:
         """Delete a collection and its chunks; NotFound if there is none of that name."""
         self.store.delete(name)
+
+    def documents(self, name: str) -> list[DocumentInfo]:
+        """The files ingested into a collection, by source; NotFound if there is none of that name."""
+        found: dict[str, tuple[str, str, int]] = {}
+        for payload in self.store.payloads(name, ["source", "title", "kind"]):
+            source = str(payload.get("source", ""))
+            title, kind, chunks = found.get(source, (str(payload.get("title", "")), str(payload.get("kind", "")), 0))
+            found[source] = (title, kind, chunks + 1)
+        return [
+            DocumentInfo(source=source, title=title, kind=kind, chunks=chunks)
+            for source, (title, kind, chunks) in sorted(found.items())
+        ]
+
+    def chunks(self, name: str, *, kind: DocumentKind | None = None, limit: int = 50) -> list[SearchHit]:
+        """Up to ``limit`` chunks of a collection (of one ``kind``, if given) in document order, score 0."""
+        fields = ["source", "title", "heading", "chunk_id", "text"]
+        hits = [
+            SearchHit(
+                collection=name,
+                source=str(payload.get("source", "")),
+                title=str(payload.get("title", "")),
+                heading=str(payload.get("heading", "")),
+                chunk_id=str(payload.get("chunk_id", "")),
+                score=0.0,
+                text=str(payload.get("text", "")),
+            )
+            for payload in self.store.payloads(name, fields, kind=kind)
+        ]
+        hits.sort(key=lambda hit: (hit.source, _chunk_number(hit.chunk_id)))
+        return hits[:limit]
 
     # --- ingest ---
 
@@ -252,6 +284,11 @@ class KnowledgeBase:
         # Scores of one mode are on one scale in every collection (ranks for RRF, the same model for cosines).
         hits.sort(key=lambda hit: hit.score, reverse=True)
         return hits[:top_k]
+
+
+def _chunk_number(chunk_id: str) -> int:
+    number = chunk_id.rpartition("#")[2]
+    return int(number) if number.isdigit() else 0
 
 
 def _payload(chunk: Chunk, *, file_hash: str, root: str) -> dict[str, str]:

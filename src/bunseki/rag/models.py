@@ -81,6 +81,16 @@ class CollectionInfo:
 
 
 @dataclass(frozen=True)
+class DocumentInfo:
+    """One ingested file of a collection: its source, title, kind and how many chunks it has."""
+
+    source: str
+    title: str
+    kind: str
+    chunks: int
+
+
+@dataclass(frozen=True)
 class IngestProgress:
     """Reported after each file of an ingest: how many are done of how many, and which one was last."""
 

@@ -173,6 +173,30 @@ class VectorStore:
                 if offset is None:
                     return files
 
+    def payloads(self, name: str, fields: Sequence[str], *, kind: str | None = None) -> Iterator[dict[str, Any]]:
+        """The chosen payload fields of every chunk of a collection (only chunks of ``kind``, if given)."""
+        self._require(name)
+        wanted = (
+            models.Filter(must=[models.FieldCondition(key="kind", match=models.MatchValue(value=kind))])
+            if kind is not None
+            else None
+        )
+        offset: models.ExtendedPointId | None = None
+        while True:
+            with _translated(self.location):
+                points, offset = self.client.scroll(
+                    name,
+                    scroll_filter=wanted,
+                    limit=_SCROLL_PAGE,
+                    offset=offset,
+                    with_payload=list(fields),
+                    with_vectors=False,
+                )
+            for point in points:
+                yield dict(point.payload or {})
+            if offset is None:
+                return
+
     def delete_source(self, name: str, source: str) -> None:
         """Remove every chunk of one file."""
         selector = models.FilterSelector(

@@ -1,37 +1,54 @@
 """The knowledge chat as a service: ask over collections, chat with history, the unanswered log.
 
 Interfaces (CLI, API, UI) use `KnowledgeService` and the view objects here (`Answer`, `Citation`,
-`UnansweredQuestion`), never store records or graph state. One service holds one knowledge base
-(embedded Qdrant allows one open instance per folder) and one compiled graph, so a batch loads the
-index once.
+`Collection`, `SourceDocument`, `QaPair`, `IngestResult`, `Conversation`, `UnansweredQuestion`), never
+store records, Qdrant objects or graph state. One service holds one knowledge base (embedded Qdrant
+allows one open instance per folder) and one compiled graph, so a batch loads the index once.
+
+Collections are shared by everyone who uses the service. Conversations (`start_conversation`) belong
+to the user who started them and are kept in memory only: a restart forgets them, and the oldest
+go once there are `MAX_CONVERSATIONS`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import tempfile
+import threading
 import time
-from collections.abc import Sequence
-from datetime import datetime
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
 from bunseki.brain.language import detect_language
-from bunseki.errors import BunsekiError, InputError, NotFound
+from bunseki.errors import BunsekiError, ConfigurationError, Conflict, InputError, NotFound, UnsupportedFileType
+from bunseki.service.inputs import CONTROL, UNSAFE_NAME, write_limited
 from bunseki.settings import Settings
 
 if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
     from bunseki.brain.knowledge import KnowledgeBrain
+    from bunseki.rag import CollectionInfo, KnowledgeBase
     from bunseki.store import Store
 
 AnswerStatus = Literal["answered", "unanswered", "error"]
 SOURCE: Final = "knowledge"  # the unanswered log's source for this chat
 HISTORY_TURNS: Final = 5
 CSV_COLUMNS: Final = ("created_at", "question", "collections", "reason")
+MAX_CONVERSATIONS: Final = 1000  # kept in memory; the least recently used go first
+MAX_TURNS: Final = 100  # a conversation keeps its latest turns (the model sees the last HISTORY_TURNS)
+QA_PREVIEW: Final = 50
+
+EventCallback = Callable[[dict[str, Any]], None]
 
 
 class Citation(BaseModel):
@@ -78,6 +95,88 @@ class Answer(BaseModel):
     reason: str | None = None
 
 
+class Collection(BaseModel):
+    """A collection: how many documents (files) and chunks it holds, and the model of its vectors."""
+
+    name: str
+    documents: int
+    chunks: int
+    embedding_model: str
+
+
+class SourceDocument(BaseModel):
+    """A file ingested into a collection: its source (name in the collection), title, kind, chunks."""
+
+    collection: str
+    source: str
+    title: str
+    kind: str
+    chunks: int
+
+
+class QaPair(BaseModel):
+    """A registered question and answer (a row of an ingested Q&A table)."""
+
+    collection: str
+    source: str
+    question: str
+    text: str
+
+
+class IngestProblem(BaseModel):
+    """A file of an ingest that could not be read; the others went in."""
+
+    source: str
+    message: str
+
+
+class IngestResult(BaseModel):
+    """What an ingest did: files looked at, chunks written, unchanged files skipped, unreadable files."""
+
+    collection: str
+    files: int
+    chunks: int
+    skipped: int
+    problems: list[IngestProblem] = Field(default_factory=list)
+    seconds: float
+
+
+class ConversationTurn(BaseModel):
+    """One question of a conversation and its answer."""
+
+    question: str
+    answer: Answer
+
+
+class Conversation(BaseModel):
+    """A knowledge conversation: the collections and model it asks with, and its turns, oldest first."""
+
+    id: str
+    collections: list[str]
+    model: str | None
+    created_at: datetime
+    turns: list[ConversationTurn] = Field(default_factory=list)
+
+
+@dataclass
+class _Conversation:
+    id: str
+    owner: str | None
+    collections: list[str]
+    model: str | None
+    created_at: datetime
+    turns: list[ConversationTurn] = field(default_factory=list)
+
+    def view(self) -> Conversation:
+        return Conversation(
+            id=self.id,
+            collections=list(self.collections),
+            model=self.model,
+            created_at=self.created_at,
+            turns=list(self.turns),
+        )
+
+
 class UnansweredQuestion(BaseModel):
     """A knowledge question that went unanswered: when, over which collections, and why."""
 
@@ -107,6 +206,8 @@ class KnowledgeService:
         self._owns_store = store is None
         self._brains: dict[str, KnowledgeBrain] = dict(brains or {})
         self._graph = build()
+        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
+        self._guard = threading.Lock()
 
     # --- resources, opened on first use ---
 
@@ -144,10 +245,102 @@ class KnowledgeService:
     ) -> None:
         self.close()
 
-    # --- asking ---
+    # --- collections and documents (shared by every user of the service) ---
 
     def collection_names(self) -> list[str]:
         return [info.name for info in self.knowledge_base.collections()]
+
+    def collections(self) -> list[Collection]:
+        """Every collection with its counts, by name."""
+        return [_collection(info) for info in self.knowledge_base.collections()]
+
+    def create_collection(self, name: str) -> Collection:
+        """A new, empty collection: InputError for a name that cannot be one, Conflict if it exists."""
+        base = self._managed()
+        _collection_name(name)
+        if name in self.collection_names():
+            raise Conflict(f"there is already a collection '{name}'; ingest into it, or choose another name.")
+        return _collection(base.create(name))
+
+    def delete_collection(self, name: str) -> None:
+        """Delete a collection and its chunks; NotFound if there is none of that name."""
+        self._managed().delete(self._existing(name))
+
+    def documents(self, name: str) -> list[SourceDocument]:
+        """The files ingested into a collection, by source; NotFound if there is none of that name."""
+        return [
+            SourceDocument(collection=name, source=item.source, title=item.title, kind=item.kind, chunks=item.chunks)
+            for item in self._managed().documents(self._existing(name))
+        ]
+
+    def qa_pairs(self, names: Sequence[str], *, limit: int = QA_PREVIEW) -> list[QaPair]:
+        """Up to ``limit`` registered Q&A pairs (rows of ingested Q&A tables) of the collections given."""
+        base = self._managed()
+        pairs: list[QaPair] = []
+        for name in dict.fromkeys(names):
+            for chunk in base.chunks(self._existing(name), kind="qa", limit=limit - len(pairs)):
+                pairs.append(QaPair(collection=name, source=chunk.source, question=chunk.heading, text=chunk.text))
+            if len(pairs) >= limit:
+                break
+        return pairs
+
+    def ingest_uploads(
+        self, collection: str, files: Sequence[tuple[str | None, BinaryIO]], *, max_bytes: int | None = None
+    ) -> IngestResult:
+        """Ingest uploaded files (name, content) into ``collection`` (created if missing).
+
+        Only the last component of each name is used; the types are checked before anything is
+        written (UnsupportedFileType), and at most ``max_bytes`` are copied in all (UploadTooLarge).
+        A file sent again under the same name replaces its earlier chunks if it changed.
+        """
+        base = self._managed()
+        _collection_name(collection)
+        if not files:
+            raise InputError("no files were sent: upload at least one document.")
+        names = [document_name(name) for name, _ in files]
+        if len(set(names)) < len(names):
+            raise InputError("two of the files have the same name; send them in separate uploads.")
+        with tempfile.TemporaryDirectory(prefix="bunseki-kb-upload-") as directory:
+            paths: list[Path] = []
+            budget = max_bytes
+            for name, (_, content) in zip(names, files, strict=True):
+                path = Path(directory) / name
+                write_limited(path, content, budget)
+                if budget is not None:
+                    budget -= path.stat().st_size
+                paths.append(path)
+            report = base.ingest(paths, collection)
+        return IngestResult(
+            collection=report.collection,
+            files=report.files,
+            chunks=report.chunks,
+            skipped=report.skipped,
+            problems=[IngestProblem(source=item.source, message=item.message) for item in report.problems],
+            seconds=round(report.seconds, 3),
+        )
+
+    def available_models(self) -> list[str]:
+        """Model specs worth offering: offline first, then the configured model and providers with keys."""
+        from bunseki.llm import available_models
+
+        return available_models(self.settings)
+
+    def _managed(self) -> KnowledgeBase:
+        from bunseki.rag import KnowledgeBase
+
+        base = self.knowledge_base
+        if not isinstance(base, KnowledgeBase):
+            raise ConfigurationError("this knowledge base can be searched but not managed.")
+        return base
+
+    def _existing(self, name: str) -> str:
+        """``name`` if a collection has it (checked before Qdrant sees a name that cannot be one)."""
+        known = self.collection_names()
+        if name not in known:
+            raise NotFound(f"there is no collection '{name}' (collections: {', '.join(known) or 'none yet'}).")
+        return name
+
+    # --- asking ---
 
     def ask(
         self,
@@ -156,12 +349,14 @@ class KnowledgeService:
         model: str | None = None,
         *,
         history: Sequence[tuple[str, str]] = (),
+        on_event: EventCallback | None = None,
     ) -> Answer:
         """Answer ``question`` from ``collections``; ``history`` holds earlier (question, answer) turns.
 
-        Raises InputError for an empty question or no collection, NotFound for an unknown collection,
-        ConfigurationError for a model spec that cannot be used. A model that fails mid-answer gives
-        an answer with status "error".
+        ``on_event`` receives the thought process as it happens (node_started, thought, observation,
+        finished). Raises InputError for an empty question or no collection, NotFound for an unknown
+        collection, ConfigurationError for a model spec that cannot be used. A model that fails
+        mid-answer gives an answer with status "error".
         """
         from bunseki.agents.knowledge import MAX_STEPS, KnowledgeContext, recursion_limit
 
@@ -169,6 +364,8 @@ class KnowledgeService:
         text = question.strip()
         if not text:
             raise InputError("the question is empty; ask something.")
+        if CONTROL.search(text):
+            raise InputError("the question contains a control character (such as NUL); remove it and try again.")
         names = list(dict.fromkeys(collections))
         if not names:
             raise InputError("choose at least one collection to search (--collection NAME).")
@@ -182,22 +379,85 @@ class KnowledgeService:
         messages: list[BaseMessage] = []
         for asked, answered in list(history)[-HISTORY_TURNS:]:
             messages += [HumanMessage(asked), AIMessage(answered)]
-        state = self._graph.invoke(
-            {
-                "messages": [*messages, HumanMessage(text)],
-                "question": text,
-                "collections": names,
-                "language": detect_language(text),
-                "max_steps": MAX_STEPS,
-            },
-            {"recursion_limit": recursion_limit(MAX_STEPS)},
-            context=context,
-        )
+        inputs = {
+            "messages": [*messages, HumanMessage(text)],
+            "question": text,
+            "collections": names,
+            "language": detect_language(text),
+            "max_steps": MAX_STEPS,
+        }
+        config: Any = {"recursion_limit": recursion_limit(MAX_STEPS)}
+        if on_event is None:
+            state = self._graph.invoke(inputs, config, context=context)
+        else:
+            state = {}
+            for mode, value in self._graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
+                if mode == "custom" and isinstance(value, dict):
+                    on_event(value)
+                elif mode == "values":
+                    state = value
         return _answer(state, text, names, brain.name, started)
 
     def chat(self, collections: Sequence[str], model: str | None = None) -> KnowledgeChat:
         """A conversation over ``collections`` that remembers its turns in memory."""
         return KnowledgeChat(self, list(collections), model)
+
+    # --- conversations (in memory, each belongs to the user who started it) ---
+
+    def start_conversation(
+        self, collections: Sequence[str] = (), model: str | None = None, *, user_id: str | None = None
+    ) -> Conversation:
+        """A new conversation over ``collections`` (NotFound for an unknown one) with ``model``."""
+        names = [self._existing(name) for name in dict.fromkeys(collections)]
+        self._brain(model)  # refuse a model spec that cannot be used before anything is kept
+        record = _Conversation(
+            id=uuid.uuid4().hex, owner=user_id, collections=names, model=model, created_at=datetime.now(UTC)
+        )
+        with self._guard:
+            self._conversations[record.id] = record
+            while len(self._conversations) > MAX_CONVERSATIONS:
+                self._conversations.popitem(last=False)
+        return record.view()
+
+    def conversation(self, conversation_id: str, *, user_id: str | None = None) -> Conversation:
+        """A conversation with its turns; NotFound if there is none, or it is another user's."""
+        with self._guard:
+            return self._conversation(conversation_id, user_id).view()
+
+    def ask_in_conversation(
+        self,
+        conversation_id: str,
+        question: str,
+        *,
+        collections: Sequence[str] | None = None,
+        user_id: str | None = None,
+        on_event: EventCallback | None = None,
+    ) -> Answer:
+        """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own."""
+        with self._guard:
+            record = self._conversation(conversation_id, user_id)
+            history = [(turn.question, turn.answer.answer) for turn in record.turns if turn.answer.status != "error"]
+            names = list(dict.fromkeys(collections)) if collections else list(record.collections)
+        answer = self.ask(question, names, record.model, history=history, on_event=on_event)
+        with self._guard:
+            record.collections = names
+            record.turns.append(ConversationTurn(question=answer.question, answer=answer))
+            del record.turns[:-MAX_TURNS]
+        return answer
+
+    def delete_conversation(self, conversation_id: str, *, user_id: str | None = None) -> None:
+        """Forget a conversation; NotFound if there is none, or it is another user's."""
+        with self._guard:
+            self._conversation(conversation_id, user_id)
+            del self._conversations[conversation_id]
+
+    def _conversation(self, conversation_id: str, user_id: str | None) -> _Conversation:
+        record = self._conversations.get(conversation_id)
+        # single-user mode (user_id None) sees every conversation; a user sees only their own
+        if record is None or (user_id is not None and record.owner != user_id):
+            raise NotFound(f"there is no conversation '{conversation_id}'; start one with POST /conversations.")
+        self._conversations.move_to_end(conversation_id)
+        return record
 
     # --- the unanswered log ---
 
@@ -254,6 +514,43 @@ class KnowledgeChat:
 
     def clear(self) -> None:
         self.history.clear()
+
+
+def _collection(info: CollectionInfo) -> Collection:
+    return Collection(
+        name=info.name, documents=info.documents, chunks=info.chunks, embedding_model=info.embedding_model
+    )
+
+
+def document_name(file_name: str | None) -> str:
+    """An uploaded document's own name, without directories or characters file systems refuse."""
+    from bunseki.rag import SUPPORTED_SUFFIXES
+
+    given = (file_name or "").encode("utf-8", "replace").decode("utf-8")  # no lone surrogates in a file name
+    name = UNSAFE_NAME.sub("_", PurePosixPath(given.replace("\\", "/")).name).strip(" .")
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFileType(
+            f"'{given}' is not a document type the knowledge base reads ({suffix or 'no extension'}); "
+            f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    stem = PurePosixPath(name).stem[:150]
+    while len(stem.encode()) > 150:  # file systems count bytes (255 at most)
+        stem = stem[:-1]
+    return (stem or "document") + suffix
+
+
+def _collection_name(name: str) -> str:
+    """``name`` if it can name a collection; InputError otherwise (before Qdrant makes a folder of it)."""
+    from bunseki.rag.store import validate_collection_name
+
+    try:
+        encoded = name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError("a collection name must be valid Unicode text.") from None
+    if len(encoded) > 200:
+        raise InputError("a collection name can be at most 200 bytes long in UTF-8; choose a shorter one.")
+    return validate_collection_name(name)
 
 
 def error_answer(question: str, collections: Sequence[str], model: str, error: BaseException) -> Answer:

@@ -30,6 +30,12 @@ def main() -> None:
             default=True,
         ),
         st.Page(PAGE_DIR / "eda.py", title=texts("page_eda"), icon=":material/query_stats:", url_path="eda"),
+        st.Page(
+            PAGE_DIR / "knowledge.py",
+            title=texts("page_knowledge"),
+            icon=":material/menu_book:",
+            url_path="knowledge",
+        ),
     ]
     st.navigation(pages).run()
 

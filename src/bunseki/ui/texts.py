@@ -379,3 +379,134 @@ def _preferred(header: str) -> str:
         if tag and weight > best_weight:
             best, best_weight = tag, weight
     return best
+
+
+# --- the knowledge chat (seed 004): its own block, so that other pages' texts merge without conflict ---
+
+JA.update(
+    {
+        "page_knowledge": "ナレッジチャット",
+        "kn_title": "Bunseki ナレッジチャット",
+        "kn_caption": (
+            "登録したドキュメントをもとに、エージェントが検索と推敲（Reflection）を重ねて回答します。"
+            "回答の下に根拠とした箇所を示します。"
+        ),
+        "kn_documents": "元ドキュメント",
+        "kn_qa": "登録済みの Q&A",
+        "kn_qa_caption": "Q&A 表から登録した質問と回答（先頭 {count} 件）",
+        "kn_choose_collections": "サイドバーでコレクションを選んでください。",
+        "kn_no_documents": "選んだコレクションにはまだドキュメントがありません。",
+        "kn_no_qa": "選んだコレクションには Q&A 表（質問と回答の列がある CSV・Excel）がありません。",
+        "kn_no_collections": "まだコレクションがありません。サイドバーからドキュメントを取り込んでください。",
+        "kn_col_collection": "コレクション",
+        "kn_col_source": "ファイル",
+        "kn_col_title": "タイトル",
+        "kn_col_kind": "種類",
+        "kn_col_chunks": "チャンク数",
+        "kn_col_question": "質問",
+        "kn_col_answer": "回答",
+        "kn_settings": "設定",
+        "kn_model": "モデル",
+        "kn_model_help": (
+            "offline は API キーなしで動く内蔵の回答エンジンです。ほかは API キーを設定したものだけが出ます。"
+        ),
+        "kn_collections": "検索するコレクション",
+        "kn_collections_help": "エージェントはここで選んだコレクションだけを検索します。",
+        "kn_collections_placeholder": "コレクションを選ぶ",
+        "kn_clear": "会話履歴を消去",
+        "kn_cleared": "会話履歴を消去しました。",
+        "kn_upload": "ドキュメントを取り込む",
+        "kn_upload_collection": "取り込み先のコレクション",
+        "kn_upload_collection_help": "ない名前なら新しく作ります（空白・/・: などは使えません）。",
+        "kn_default_collection": "docs",
+        "kn_upload_files": "ドキュメント（Markdown・テキスト・HTML・PDF・コード・Q&A 表）",
+        "kn_upload_help": (
+            "文字コード（UTF-8、Shift_JIS／CP932、EUC-JP）は自動で判定します。同じ名前で送り直すと置き換えます。"
+        ),
+        "kn_upload_button": "取り込む",
+        "kn_upload_nothing": "取り込むファイルを選んでください。",
+        "kn_uploaded": (
+            "「{collection}」に {files} 件を取り込みました（新しいチャンク {chunks} 件、変更なし {skipped} 件）。"
+        ),
+        "kn_upload_problem": "「{source}」は読み込めませんでした。",
+        "kn_placeholder": "ドキュメントについて質問してください（例: パスワードを忘れたときは？）",
+        "kn_placeholder_choose": "質問するには、サイドバーでコレクションを選んでください",
+        "kn_thinking": "検索して考えています…",
+        "kn_thought": "思考プロセス",
+        "kn_no_thoughts": "記録された思考はありません。",
+        "kn_step": "ステップ {n}",
+        "kn_kind_thought": "思考",
+        "kn_kind_tool_call": "ツール呼び出し",
+        "kn_kind_observation": "観察",
+        "kn_kind_draft": "回答案",
+        "kn_kind_reflection": "推敲（Reflection）",
+        "kn_reflection_changed": "推敲で回答案を書き直しました。",
+        "kn_citations": "根拠",
+        "kn_unanswered": "ドキュメントに答えが見つからなかったため、未回答の質問として記録しました。",
+        "kn_error": "この質問には答えられませんでした。少し待ってからもう一度お試しください。",
+        "kn_meta": "{model} · {seconds:.1f} 秒",
+    }
+)
+
+EN.update(
+    {
+        "page_knowledge": "Knowledge chat",
+        "kn_title": "Bunseki knowledge chat",
+        "kn_caption": (
+            "The agent answers from your documents, searching and then reviewing its draft (Reflection). "
+            "Under each answer are the passages it rests on."
+        ),
+        "kn_documents": "Source documents",
+        "kn_qa": "Registered Q&A",
+        "kn_qa_caption": "Questions and answers from Q&A tables (the first {count})",
+        "kn_choose_collections": "Choose collections in the sidebar.",
+        "kn_no_documents": "The chosen collections hold no documents yet.",
+        "kn_no_qa": "The chosen collections hold no Q&A table (a CSV or Excel file with question and answer columns).",
+        "kn_no_collections": "There are no collections yet. Add documents from the sidebar.",
+        "kn_col_collection": "Collection",
+        "kn_col_source": "File",
+        "kn_col_title": "Title",
+        "kn_col_kind": "Kind",
+        "kn_col_chunks": "Chunks",
+        "kn_col_question": "Question",
+        "kn_col_answer": "Answer",
+        "kn_settings": "Settings",
+        "kn_model": "Model",
+        "kn_model_help": (
+            "offline is the built-in answerer that needs no API key; other models appear once their key is set."
+        ),
+        "kn_collections": "Collections to search",
+        "kn_collections_help": "The agent searches only the collections chosen here.",
+        "kn_collections_placeholder": "Choose collections",
+        "kn_clear": "Clear the history",
+        "kn_cleared": "The conversation was cleared.",
+        "kn_upload": "Add documents",
+        "kn_upload_collection": "Collection to add them to",
+        "kn_upload_collection_help": "A new name creates the collection (no spaces, '/', ':' and the like).",
+        "kn_default_collection": "docs",
+        "kn_upload_files": "Documents (Markdown, text, HTML, PDF, code, Q&A tables)",
+        "kn_upload_help": (
+            "The encoding (UTF-8, Shift_JIS/CP932, EUC-JP) is detected. A file sent again replaces itself."
+        ),
+        "kn_upload_button": "Add",
+        "kn_upload_nothing": "Choose the files to add.",
+        "kn_uploaded": "Added {files} files to “{collection}” ({chunks} new chunks, {skipped} unchanged).",
+        "kn_upload_problem": "“{source}” could not be read.",
+        "kn_placeholder": "Ask about your documents (e.g. what if I forget my password?)",
+        "kn_placeholder_choose": "Choose collections in the sidebar to ask",
+        "kn_thinking": "Searching and thinking…",
+        "kn_thought": "Thought process",
+        "kn_no_thoughts": "No thoughts were recorded.",
+        "kn_step": "Step {n}",
+        "kn_kind_thought": "thought",
+        "kn_kind_tool_call": "tool call",
+        "kn_kind_observation": "observation",
+        "kn_kind_draft": "draft",
+        "kn_kind_reflection": "Reflection",
+        "kn_reflection_changed": "Reflection rewrote the draft.",
+        "kn_citations": "Sources",
+        "kn_unanswered": "The documents hold no answer, so the question was logged as unanswered.",
+        "kn_error": "This question could not be answered. Wait a moment and try again.",
+        "kn_meta": "{model} · {seconds:.1f} s",
+    }
+)

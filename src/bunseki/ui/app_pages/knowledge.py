@@ -1,0 +1,5 @@
+"""The knowledge chat page (seed 004)."""
+
+from bunseki.ui.knowledge import show
+
+show()

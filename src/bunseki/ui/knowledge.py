@@ -1,0 +1,283 @@
+"""The knowledge chat (seed 004): ask documents in Japanese or English, see the thought process and
+the passages every answer rests on, and add documents to a collection.
+
+Seed 004 draws the page: a title and caption, an expander with the source documents, an expander
+previewing the registered Q&A, a sidebar with the model, the collections (multiselect) and "clear
+history", then the chat. Everything goes through `KnowledgeService`; the conversation lives in the
+browser session.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import pandas as pd
+import streamlit as st
+
+from bunseki.errors import BunsekiError
+from bunseki.rag import SUPPORTED_SUFFIXES
+from bunseki.service.knowledge import Answer, KnowledgeService, QaPair, SourceDocument
+from bunseki.settings import Settings
+from bunseki.ui import context, notices
+from bunseki.ui.texts import Texts
+
+KEY_HISTORY = "knowledge_history"
+KEY_MODEL = "knowledge_model"
+KEY_COLLECTIONS = "knowledge_collections"
+KEY_TARGET = "knowledge_upload_collection"
+KEY_UPLOADS = "knowledge_uploads"  # bumped to give the file uploader a fresh, empty widget
+KEY_QUESTION = "knowledge_question"
+EXCERPT_CHARS = 300
+
+
+def _close(service: Any) -> None:
+    if isinstance(service, KnowledgeService):
+        service.close()
+
+
+@st.cache_resource(show_spinner=False, on_release=_close)
+def _open_service(where: str, _settings: Settings) -> KnowledgeService:
+    """One knowledge service per server: embedded Qdrant allows one open instance per folder."""
+    return KnowledgeService(_settings)
+
+
+def get_service() -> KnowledgeService:
+    settings = Settings()
+    return _open_service(
+        f"{settings.workspace_root.resolve()}|{settings.qdrant_url or ''}|{settings.database}", settings
+    )
+
+
+def history() -> list[Answer]:
+    """The answers given in this browser session, oldest first (each holds its question)."""
+    return cast(list[Answer], st.session_state.setdefault(KEY_HISTORY, []))
+
+
+def show() -> None:
+    texts = context.texts()
+    st.title(texts("kn_title"))
+    st.caption(texts("kn_caption"))
+    try:
+        service = get_service()
+        names = service.collection_names()
+    except BunsekiError as error:
+        notices.show(notices.friendly(error, texts))
+        return
+    selected, model = _sidebar(service, names, texts)
+    notices.show_pending()
+    _documents(service, selected, texts)
+    _qa(service, selected, texts)
+    if not names:
+        st.info(texts("kn_no_collections"), icon=":material/upload_file:")
+    for answer in history():
+        _turn(answer, texts)
+    question = st.chat_input(
+        texts("kn_placeholder" if selected else "kn_placeholder_choose"), key=KEY_QUESTION, disabled=not selected
+    )
+    if question:
+        _ask(service, question, selected, model, texts)
+
+
+# --- the two expanders ----------------------------------------------------------------------------
+
+
+def _documents(service: KnowledgeService, selected: list[str], texts: Texts) -> None:
+    with st.expander(texts("kn_documents"), icon=":material/description:"):
+        if not selected:
+            st.caption(texts("kn_choose_collections"))
+            return
+        try:
+            documents: list[SourceDocument] = [item for name in selected for item in service.documents(name)]
+        except BunsekiError as error:
+            notices.show(notices.friendly(error, texts))
+            return
+        if not documents:
+            st.caption(texts("kn_no_documents"))
+            return
+        frame = pd.DataFrame(
+            {
+                texts("kn_col_collection"): [item.collection for item in documents],
+                texts("kn_col_source"): [item.source for item in documents],
+                texts("kn_col_title"): [item.title for item in documents],
+                texts("kn_col_kind"): [item.kind for item in documents],
+                texts("kn_col_chunks"): [item.chunks for item in documents],
+            }
+        )
+        st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def _qa(service: KnowledgeService, selected: list[str], texts: Texts) -> None:
+    with st.expander(texts("kn_qa"), icon=":material/quiz:"):
+        if not selected:
+            st.caption(texts("kn_choose_collections"))
+            return
+        try:
+            pairs: list[QaPair] = service.qa_pairs(selected)
+        except BunsekiError as error:
+            notices.show(notices.friendly(error, texts))
+            return
+        if not pairs:
+            st.caption(texts("kn_no_qa"))
+            return
+        st.caption(texts("kn_qa_caption", count=len(pairs)))
+        frame = pd.DataFrame(
+            {
+                texts("kn_col_question"): [pair.question for pair in pairs],
+                texts("kn_col_answer"): [_answer_of(pair) for pair in pairs],
+                texts("kn_col_source"): [f"{pair.collection} / {pair.source}" for pair in pairs],
+            }
+        )
+        st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def _answer_of(pair: QaPair) -> str:
+    """The answer part of a Q&A chunk ("Q: …\\nA: …"), or the whole text."""
+    _, found, answer = pair.text.partition("\nA: ")
+    return answer.strip() if found else pair.text
+
+
+# --- the sidebar ----------------------------------------------------------------------------------
+
+
+def _sidebar(service: KnowledgeService, names: list[str], texts: Texts) -> tuple[list[str], str]:
+    with st.sidebar:
+        st.subheader(texts("kn_settings"))
+        options = service.available_models()
+        if service.settings.model not in options:
+            options.append(service.settings.model)
+        if st.session_state.get(KEY_MODEL) not in options:
+            st.session_state[KEY_MODEL] = service.settings.model
+        model = str(st.selectbox(texts("kn_model"), options, key=KEY_MODEL, help=texts("kn_model_help")))
+        chosen = st.session_state.get(KEY_COLLECTIONS)
+        # every collection until the person chooses; a deleted one drops out of the choice
+        st.session_state[KEY_COLLECTIONS] = names if chosen is None else [name for name in chosen if name in names]
+        selected = list(
+            st.multiselect(
+                texts("kn_collections"),
+                names,
+                key=KEY_COLLECTIONS,
+                help=texts("kn_collections_help"),
+                placeholder=texts("kn_collections_placeholder"),
+            )
+        )
+        st.button(
+            texts("kn_clear"), key="knowledge-clear", on_click=_clear, args=(texts,), icon=":material/delete_sweep:"
+        )
+        st.divider()
+        _upload(service, names, texts)
+    return selected, model
+
+
+def _clear(texts: Texts) -> None:
+    history().clear()
+    notices.notify("info", texts("kn_cleared"))
+
+
+def _upload(service: KnowledgeService, names: list[str], texts: Texts) -> None:
+    st.subheader(texts("kn_upload"))
+    if not st.session_state.get(KEY_TARGET):
+        st.session_state[KEY_TARGET] = names[0] if names else texts("kn_default_collection")
+    st.text_input(texts("kn_upload_collection"), key=KEY_TARGET, help=texts("kn_upload_collection_help"))
+    key = f"knowledge-upload-{st.session_state.get(KEY_UPLOADS, 0)}"
+    st.file_uploader(
+        texts("kn_upload_files"),
+        type=[suffix.lstrip(".") for suffix in SUPPORTED_SUFFIXES],
+        accept_multiple_files=True,
+        key=key,
+        help=texts("kn_upload_help"),
+    )
+    st.button(
+        texts("kn_upload_button"),
+        key="knowledge-ingest",
+        on_click=_ingest,
+        args=(service, key, texts),
+        icon=":material/upload:",
+    )
+
+
+def _ingest(service: KnowledgeService, key: str, texts: Texts) -> None:
+    files = st.session_state.get(key) or []
+    collection = str(st.session_state.get(KEY_TARGET) or "").strip()
+    if not files:
+        notices.notify("warning", texts("kn_upload_nothing"))
+        return
+    try:
+        result = service.ingest_uploads(
+            collection, [(file.name, file) for file in files], max_bytes=service.settings.max_upload_mb << 20
+        )
+    except BunsekiError as error:
+        notices.notify_error(error, texts)
+        return
+    notices.notify(
+        "success",
+        texts("kn_uploaded", collection=collection, files=result.files, chunks=result.chunks, skipped=result.skipped),
+    )
+    for problem in result.problems:
+        notices.notify("warning", texts("kn_upload_problem", source=problem.source), problem.message)
+    chosen = list(st.session_state.get(KEY_COLLECTIONS) or [])
+    if collection not in chosen:
+        st.session_state[KEY_COLLECTIONS] = [*chosen, collection]
+    st.session_state[KEY_UPLOADS] = st.session_state.get(KEY_UPLOADS, 0) + 1
+
+
+# --- the chat -------------------------------------------------------------------------------------
+
+
+def _ask(service: KnowledgeService, question: str, collections: list[str], model: str, texts: Texts) -> None:
+    turns = history()
+    earlier = [(answer.question, answer.answer) for answer in turns if answer.status != "error"]
+    with st.chat_message("user"):
+        st.markdown(question)
+    with st.chat_message("assistant"):
+        try:
+            with st.spinner(texts("kn_thinking")):
+                answer = service.ask(question, collections, model, history=earlier)
+        except BunsekiError as error:
+            notices.show(notices.friendly(error, texts))
+            return
+        _answer(answer, texts)
+    turns.append(answer)
+
+
+def _turn(answer: Answer, texts: Texts) -> None:
+    with st.chat_message("user"):
+        st.markdown(answer.question)
+    with st.chat_message("assistant"):
+        _answer(answer, texts)
+
+
+def _answer(answer: Answer, texts: Texts) -> None:
+    """The thought process (in an expander), the answer, and the passages it cites under it."""
+    _thoughts(answer, texts)
+    if answer.status == "error":
+        st.error(texts("kn_error"))
+        st.caption(answer.answer)
+        return
+    st.markdown(answer.answer)
+    if answer.status == "unanswered":
+        st.warning(texts("kn_unanswered"), icon=":material/help:")
+    if answer.citations:
+        st.markdown(f"**{texts('kn_citations')}**")
+        for number, citation in enumerate(answer.citations, start=1):
+            where = f"{citation.title} › {citation.heading}" if citation.heading else citation.title
+            st.markdown(f"**[{number}]** {where}  \n`{citation.chunk_id}`")
+            excerpt = citation.text if len(citation.text) <= EXCERPT_CHARS else citation.text[:EXCERPT_CHARS] + "…"
+            st.caption(excerpt)
+    st.caption(texts("kn_meta", model=answer.model, seconds=answer.elapsed_ms / 1000))
+
+
+def _thoughts(answer: Answer, texts: Texts) -> None:
+    with st.expander(texts("kn_thought"), icon=":material/psychology:"):
+        if not answer.thoughts:
+            st.caption(texts("kn_no_thoughts"))
+        for thought in answer.thoughts:
+            label = texts.get(f"kn_kind_{thought.kind}", thought.kind)
+            st.markdown(f"**{texts('kn_step', n=thought.step)} · {label}**")
+            if thought.tool:
+                arguments = json.dumps(thought.arguments or {}, ensure_ascii=False)
+                st.code(f"{thought.tool}({arguments})", language="text")
+            if thought.content:
+                st.text(thought.content)
+        if answer.reflection.changed and answer.reflection.draft:
+            st.caption(texts("kn_reflection_changed"))
