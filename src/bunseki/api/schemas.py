@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.report.models import ReportOutput
-from bunseki.store import MessageRecord, SessionRecord, SnapshotRecord, StepRecord
+from bunseki.service import MessageView, SessionView, SnapshotView, StepView
 
 TurnStatus = Literal["finalized", "asked", "limit_reached", "error"]
 
@@ -53,7 +53,7 @@ class Session(BaseModel):
     updated_at: datetime
 
     @classmethod
-    def of(cls, record: SessionRecord, overview: dict[str, Any]) -> Session:
+    def of(cls, record: SessionView, overview: dict[str, Any]) -> Session:
         dataset = Dataset(
             name=record.dataset_name, format=record.dataset_format, encoding=record.dataset_encoding, **overview
         )
@@ -80,7 +80,7 @@ class SessionSummary(BaseModel):
     updated_at: datetime
 
     @classmethod
-    def of(cls, record: SessionRecord) -> SessionSummary:
+    def of(cls, record: SessionView) -> SessionSummary:
         return cls.model_validate(record.model_dump())
 
 
@@ -105,7 +105,7 @@ class Step(BaseModel):
     created_at: datetime
 
     @classmethod
-    def of(cls, record: StepRecord) -> Step:
+    def of(cls, record: StepView) -> Step:
         return cls.model_validate(record.model_dump())
 
 
@@ -134,7 +134,7 @@ class Message(BaseModel):
     created_at: datetime
 
     @classmethod
-    def of(cls, record: MessageRecord) -> Message:
+    def of(cls, record: MessageView) -> Message:
         return cls.model_validate(record.model_dump())
 
 
@@ -153,7 +153,7 @@ class Snapshot(BaseModel):
     created_at: datetime
 
     @classmethod
-    def of(cls, record: SnapshotRecord) -> Snapshot:
+    def of(cls, record: SnapshotView) -> Snapshot:
         return cls.model_validate(record.model_dump())
 
 

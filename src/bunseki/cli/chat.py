@@ -16,8 +16,7 @@ from bunseki.cli.progress import turn_progress
 from bunseki.cli.render import copy_export, data_table, snapshots_table, steps_table
 from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
 from bunseki.report.markdown import render_markdown
-from bunseki.service import AnalysisService, TurnResult
-from bunseki.store import SessionRecord
+from bunseki.service import AnalysisService, SessionView, TurnResult
 
 HELP = """\
 [bold]コマンド / commands[/]
@@ -71,7 +70,7 @@ def chat(
 
 def _open(
     service: AnalysisService, data_file: Path | None, session: str | None, model: str | None, title: str | None
-) -> SessionRecord:
+) -> SessionView:
     try:
         if data_file is not None:
             with errors.status("データを読み込んでいます / loading the data"):
@@ -85,7 +84,7 @@ def _open(
         raise typer.Exit(EXIT_FAILED) from exc
 
 
-def _greet(service: AnalysisService, record: SessionRecord, *, resumed: bool) -> None:
+def _greet(service: AnalysisService, record: SessionView, *, resumed: bool) -> None:
     shape = f"{record.dataset_rows:,} 行 × {record.dataset_columns} 列"
     console.print(
         f"[bold]Bunseki[/] — session [cyan]{record.id[:8]}[/] · {escape(record.title)} "
@@ -103,7 +102,7 @@ def _greet(service: AnalysisService, record: SessionRecord, *, resumed: bool) ->
     console.print("[dim]Ask a question; /help lists the commands, /quit leaves.[/]")
 
 
-def _loop(service: AnalysisService, record: SessionRecord) -> None:
+def _loop(service: AnalysisService, record: SessionView) -> None:
     commands = Commands(service, record)
     while True:
         try:
@@ -125,7 +124,7 @@ def _loop(service: AnalysisService, record: SessionRecord) -> None:
     console.print(f"[dim]保存しました / saved. 再開 / resume: bunseki chat --session {record.id[:8]}[/]")
 
 
-def _turn(service: AnalysisService, record: SessionRecord, question: str) -> None:
+def _turn(service: AnalysisService, record: SessionView, question: str) -> None:
     try:
         with turn_progress() as progress:
             result = service.run_turn(record.id, question, on_event=progress)
@@ -153,7 +152,7 @@ def _show(result: TurnResult) -> None:
 class Commands:
     """The slash commands of a chat, each taking the words after its name."""
 
-    def __init__(self, service: AnalysisService, record: SessionRecord) -> None:
+    def __init__(self, service: AnalysisService, record: SessionView) -> None:
         self.service = service
         self.record = record
         self.id = record.id

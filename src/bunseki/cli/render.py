@@ -11,8 +11,7 @@ from typing import Any, BinaryIO, Literal, cast
 from rich.table import Table
 
 from bunseki.errors import InputError
-from bunseki.service import AnalysisService, OpenFile
-from bunseki.store import SessionRecord, SnapshotRecord, StepRecord
+from bunseki.service import AnalysisService, OpenFile, SessionView, SnapshotView, StepView
 
 REPORT_FORMATS = ("md", "html", "ipynb")
 DATA_FORMATS = ("csv", "parquet")
@@ -28,7 +27,7 @@ def data_table(overview: dict[str, Any]) -> Table:
     return table
 
 
-def steps_table(steps: list[StepRecord]) -> Table:
+def steps_table(steps: list[StepView]) -> Table:
     table = Table("#", "step", "parameters", "rows", "s")
     for step in steps:
         rows = "" if step.rows_before is None else f"{step.rows_before:,} → {step.rows_after or 0:,}"
@@ -39,7 +38,7 @@ def steps_table(steps: list[StepRecord]) -> Table:
     return table
 
 
-def snapshots_table(snapshots: list[SnapshotRecord]) -> Table:
+def snapshots_table(snapshots: list[SnapshotView]) -> Table:
     table = Table("name", "id", "rows", "columns", "saved at")
     for item in snapshots:
         saved = f"{item.created_at.astimezone():%Y-%m-%d %H:%M}"
@@ -47,7 +46,7 @@ def snapshots_table(snapshots: list[SnapshotRecord]) -> Table:
     return table
 
 
-def sessions_table(sessions: list[SessionRecord]) -> Table:
+def sessions_table(sessions: list[SessionView]) -> Table:
     table = Table("id", "title", "data", "rows", "model", "updated")
     for record in sessions:
         table.add_row(
@@ -61,7 +60,7 @@ def sessions_table(sessions: list[SessionRecord]) -> Table:
     return table
 
 
-def copy_export(service: AnalysisService, record: SessionRecord, fmt: str, target: Path | None) -> Path | None:
+def copy_export(service: AnalysisService, record: SessionView, fmt: str, target: Path | None) -> Path | None:
     """Export a session's latest report or current data to ``target`` ("-": stdout); returns the file."""
     if fmt not in EXPORT_FORMATS:
         raise InputError(f"unknown export format '{fmt}': choose one of {', '.join(EXPORT_FORMATS)}")

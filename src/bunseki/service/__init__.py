@@ -9,17 +9,35 @@ from bunseki.service.inputs import UPLOAD_SUFFIXES
 from bunseki.service.runtime import Event, TurnResult
 from bunseki.service.sessions import AnalysisService
 from bunseki.service.users import Accounts
+from bunseki.service.views import (
+    ArtifactView,
+    MessageView,
+    ReportView,
+    SessionView,
+    SnapshotView,
+    StepView,
+    TurnView,
+    UserView,
+)
 
 __all__ = [
     "UPLOAD_SUFFIXES",
     "Accounts",
     "AnalysisService",
     "AnalysisSession",
+    "ArtifactView",
     "DataFormat",
     "Event",
     "Exchange",
+    "MessageView",
     "OpenFile",
     "ReportFormat",
+    "ReportView",
+    "SessionView",
+    "SnapshotView",
+    "StepView",
     "TurnResult",
+    "TurnView",
+    "UserView",
     "run_cell",
 ]

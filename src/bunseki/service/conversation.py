@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from bunseki.report import ReportOutput
 from bunseki.service.datastates import ReportFormat
+from bunseki.service.views import ReportView, StepView, TurnView
 from bunseki.store import MessageRecord, ReportRecord, StepRecord, TurnRecord
 
 
@@ -17,13 +18,13 @@ from bunseki.store import MessageRecord, ReportRecord, StepRecord, TurnRecord
 class Exchange:
     """One question and what answered it; ``turn`` is None for messages recorded outside a turn."""
 
-    turn: TurnRecord | None
+    turn: TurnView | None
     question: str | None
     replies: list[str]
-    report: ReportRecord | None = None
+    report: ReportView | None = None
     # "md", "html", "ipynb" → the file's path in the workspace; `open_report` opens one
     report_files: dict[ReportFormat, str] = field(default_factory=dict)
-    steps: list[StepRecord] = field(default_factory=list)  # what the turn did to the data, in order
+    steps: list[StepView] = field(default_factory=list)  # what the turn did to the data, in order
 
     @property
     def status(self) -> str | None:
@@ -42,13 +43,13 @@ def build_exchanges(
     reports: list[ReportRecord],
     steps: list[StepRecord],
 ) -> list[Exchange]:
-    """Group messages by turn, in conversation order, with each turn's report and steps."""
-    turns_by_id = {turn.id: turn for turn in turns}
-    reports_by_turn = {report.turn_id: report for report in reports if report.turn_id}  # the latest wins
-    steps_by_turn: dict[str, list[StepRecord]] = {}
+    """Group messages by turn, in conversation order, with each turn's report and steps (as views)."""
+    turns_by_id = {turn.id: TurnView.of(turn) for turn in turns}
+    reports_by_turn = {report.turn_id: ReportView.of(report) for report in reports if report.turn_id}  # latest wins
+    steps_by_turn: dict[str, list[StepView]] = {}
     for step in steps:
         if step.turn_id:
-            steps_by_turn.setdefault(step.turn_id, []).append(step)
+            steps_by_turn.setdefault(step.turn_id, []).append(StepView.of(step))
     groups: list[tuple[str | None, list[MessageRecord]]] = []
     for message in messages:
         if message.turn_id is not None and groups and groups[-1][0] == message.turn_id:
@@ -71,7 +72,7 @@ def build_exchanges(
     return exchanges
 
 
-def _files(report: ReportRecord | None) -> dict[ReportFormat, str]:
+def _files(report: ReportView | None) -> dict[ReportFormat, str]:
     if report is None:
         return {}
     paths: dict[ReportFormat, str | None] = {

@@ -17,8 +17,9 @@ from bunseki.errors import NotFound
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import checked_text
+from bunseki.service.views import ArtifactView, ReportView, SnapshotView, StepView
 from bunseki.state import RESET, RESTORE, DataState
-from bunseki.store import ArtifactRecord, ReportRecord, SessionRecord, SnapshotRecord, StepRecord, Store
+from bunseki.store import SessionRecord, Store
 
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
@@ -35,17 +36,17 @@ class DataOperations:
     def _current_state(self, record: SessionRecord) -> DataState:
         raise NotImplementedError  # AnalysisService: the open runtime's state, or one rebuilt from the store
 
-    def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepRecord]:
+    def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepView]:
         self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_steps(session_id)
+        return [StepView.of(step) for step in self.store.list_steps(session_id)]
 
-    def turn_steps(self, session_id: str, turn_id: str) -> list[StepRecord]:
+    def turn_steps(self, session_id: str, turn_id: str) -> list[StepView]:
         """The steps one turn executed, in order."""
-        return [step for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
+        return [StepView.of(step) for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
 
-    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactRecord]:
+    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactView]:
         self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_artifacts(session_id)
+        return [ArtifactView.of(artifact) for artifact in self.store.list_artifacts(session_id)]
 
     def open_artifact(self, session_id: str, name: str, *, user_id: str | None = None) -> OpenFile:
         """A recorded artifact or report file, open, and never anything outside the workspace.
@@ -62,9 +63,9 @@ class DataOperations:
             raise NotFound(missing)
         return open_in_workspace(record.workspace, name, missing=missing)
 
-    def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportRecord]:
+    def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportView]:
         self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_reports(session_id)
+        return [ReportView.of(report) for report in self.store.list_reports(session_id)]
 
     # --- data state --------------------------------------------------------------------------
 
@@ -94,7 +95,7 @@ class DataOperations:
         state = self._current_state(self.store.get_session(session_id, user_id=user_id))
         return state.current.head(max(rows, 0)).copy()
 
-    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotRecord:
+    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotView:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
         record = self.store.get_session(session_id, user_id=user_id)
         name = checked_text(name, "a snapshot name")
@@ -108,7 +109,7 @@ class DataOperations:
                 parameters={"name": name, "path": path},
                 result={"rows": len(frame), "columns": len(frame.columns)},
             ).position
-            return self.store.add_snapshot(
+            saved = self.store.add_snapshot(
                 session_id=session_id,
                 name=name,
                 path=path,
@@ -116,12 +117,13 @@ class DataOperations:
                 columns=len(frame.columns),
                 step_position=position,
             )
+            return SnapshotView.of(saved)
 
-    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[SnapshotRecord]:
+    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[SnapshotView]:
         self.store.get_session(session_id, user_id=user_id)
-        return self.store.list_snapshots(session_id)
+        return [SnapshotView.of(snapshot) for snapshot in self.store.list_snapshots(session_id)]
 
-    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> StepRecord:
+    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> StepView:
         """Make a snapshot the current data again; recorded as a step."""
         record = self.store.get_session(session_id, user_id=user_id)
         snapshot = self.store.get_snapshot(session_id, snapshot_id)
@@ -138,12 +140,11 @@ class DataOperations:
                 changes_data=True,
             )
             state.restore(frame, name=snapshot.name, path=snapshot.path, position=step.position)
-            return step
+            return StepView.of(step)
 
-    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotRecord:
+    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotView:
         """A snapshot by id, unique id prefix, or name (the latest of that name)."""
-        self.store.get_session(session_id, user_id=user_id)
-        snapshots = self.store.list_snapshots(session_id)
+        snapshots = self.snapshots(session_id, user_id=user_id)
         named = [snapshot for snapshot in snapshots if snapshot.name == ref]
         if named:
             return named[-1]
@@ -153,7 +154,7 @@ class DataOperations:
         names = ", ".join(snapshot.name for snapshot in snapshots) or "none yet"
         raise NotFound(f"there is no snapshot '{ref}' in this session (snapshots: {names})")
 
-    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> SnapshotRecord:
+    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> SnapshotView:
         """Forget a snapshot; its file stays while the current data was restored from it (for replay)."""
         record = self.store.get_session(session_id, user_id=user_id)
         snapshot = self.store.get_snapshot(session_id, snapshot_id)
@@ -166,9 +167,9 @@ class DataOperations:
                 path = Path(record.workspace) / snapshot.path
                 with host_writes(path.parent):
                     path.unlink(missing_ok=True)
-        return snapshot
+        return SnapshotView.of(snapshot)
 
-    def reset(self, session_id: str, *, user_id: str | None = None) -> StepRecord:
+    def reset(self, session_id: str, *, user_id: str | None = None) -> StepView:
         """Back to the data as uploaded; recorded as a step."""
         record = self.store.get_session(session_id, user_id=user_id)
         with self._session_lock(session_id):
@@ -183,7 +184,7 @@ class DataOperations:
                 changes_data=True,
             )
             state.reset(position=step.position)
-            return step
+            return StepView.of(step)
 
     # --- exports -----------------------------------------------------------------------------
 

@@ -41,12 +41,12 @@ from bunseki.service.inputs import checked_text, upload_name, write_limited
 from bunseki.service.owners import alive, process_owner
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
+from bunseki.service.views import MessageView, SessionView
 from bunseki.settings import Settings
 from bunseki.state import AppliedStep, DataState
 from bunseki.store import (
     ArtifactKind,
     FinishedStatus,
-    MessageRecord,
     SessionRecord,
     Store,
 )
@@ -126,7 +126,7 @@ class AnalysisService(DataOperations):
 
     def create_session(
         self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
-    ) -> SessionRecord:
+    ) -> SessionView:
         """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
         title = checked_text(title, "the title") if title is not None else None
         table = load_table(data_file)
@@ -159,7 +159,7 @@ class AnalysisService(DataOperations):
         if sandbox is not None:
             with self._guard:
                 self._adopted[record.id] = sandbox
-        return record
+        return SessionView.of(record)
 
     def create_session_from_upload(
         self,
@@ -170,7 +170,7 @@ class AnalysisService(DataOperations):
         user_id: str | None = None,
         model: str | None = None,
         max_bytes: int | None = None,
-    ) -> SessionRecord:
+    ) -> SessionView:
         """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
 
         Only the last component of ``file_name`` is used, so a name cannot point anywhere else; the
@@ -182,10 +182,10 @@ class AnalysisService(DataOperations):
             write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
             return self.create_session(path, title=title, user_id=user_id, model=model)
 
-    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
-        return self.store.get_session(session_id, user_id=user_id)
+    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionView:
+        return SessionView.of(self.store.get_session(session_id, user_id=user_id))
 
-    def find_session(self, id_or_prefix: str, *, user_id: str | None = None) -> SessionRecord:
+    def find_session(self, id_or_prefix: str, *, user_id: str | None = None) -> SessionView:
         """A session by its id, or by a unique start of it (at least 4 characters), as git does."""
         wanted = id_or_prefix.strip().lower()
         if len(wanted) < 4:
@@ -195,23 +195,23 @@ class AnalysisService(DataOperations):
             raise NotFound(f"there is no session '{id_or_prefix}': `bunseki sessions list` shows them")
         if len(found) > 1:
             raise Conflict(f"'{id_or_prefix}' starts {len(found)} session ids: give more of the id")
-        return found[0]
+        return SessionView.of(found[0])
 
-    def list_sessions(self, *, user_id: str | None = None) -> list[SessionRecord]:
-        return self.store.list_sessions(user_id=user_id)
+    def list_sessions(self, *, user_id: str | None = None) -> list[SessionView]:
+        return [SessionView.of(record) for record in self.store.list_sessions(user_id=user_id)]
 
     def available_models(self) -> list[str]:
         """Model specs worth offering: offline first, then the configured model and providers with keys."""
         return available_models(self.settings)
 
-    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> SessionRecord:
+    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> SessionView:
         """Answer the session's next turns with ``model`` (ConfigurationError if it cannot be used)."""
         self.store.get_session(session_id, user_id=user_id)
         self.brains(model)  # refuse a bad model spec or a missing key before anything changes
         with self._session_lock(session_id):
             record = self.store.touch_session(session_id, model=model)
             self._discard(session_id)  # the next turn opens the session with the new brain
-            return record
+            return SessionView.of(record)
 
     def delete_session(self, session_id: str, *, user_id: str | None = None) -> None:
         """Forget a session: its rows, and its workspace on disk."""
@@ -268,10 +268,10 @@ class AnalysisService(DataOperations):
                 on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
             return result
 
-    def messages(self, session_id: str, *, user_id: str | None = None) -> list[MessageRecord]:
+    def messages(self, session_id: str, *, user_id: str | None = None) -> list[MessageView]:
         self.store.get_session(session_id, user_id=user_id)
         self._mark_interrupted(session_id)
-        return self.store.list_messages(session_id)
+        return [MessageView.of(record) for record in self.store.list_messages(session_id)]
 
     def clear_history(self, session_id: str, *, user_id: str | None = None) -> int:
         """Forget the conversation, so the next turn starts afresh; the data state, its steps,
@@ -284,9 +284,9 @@ class AnalysisService(DataOperations):
     def conversation(self, session_id: str, *, user_id: str | None = None) -> list[Exchange]:
         """The messages grouped by question, each with its report (and its files) and data steps."""
         self.store.get_session(session_id, user_id=user_id)
-        messages = self.messages(session_id)
+        self._mark_interrupted(session_id)
         return build_exchanges(
-            messages,
+            self.store.list_messages(session_id),
             self.store.list_turns(session_id),
             self.store.list_reports(session_id),
             self.store.list_steps(session_id),

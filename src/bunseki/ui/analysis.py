@@ -10,8 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from bunseki.errors import BunsekiError
-from bunseki.service import UPLOAD_SUFFIXES, AnalysisService, Exchange, TurnResult
-from bunseki.store import SessionRecord
+from bunseki.service import UPLOAD_SUFFIXES, AnalysisService, Exchange, SessionView, TurnResult
 from bunseki.ui import context, notices, render, turns
 from bunseki.ui.context import KEY_NEW_MODEL, KEY_PENDING, KEY_UPLOADS
 from bunseki.ui.sidebar import sidebar
@@ -95,7 +94,7 @@ def _uploaded(service: AnalysisService, key: str, texts: Texts) -> None:
     )
 
 
-def _data(service: AnalysisService, session: SessionRecord, texts: Texts, *, expanded: bool) -> None:
+def _data(service: AnalysisService, session: SessionView, texts: Texts, *, expanded: bool) -> None:
     overview = service.data_state(session.id, language=texts.language)
     line = texts("data_state", state=overview["state"])
     st.info(line, icon=":material/table_chart:")
@@ -117,7 +116,7 @@ def _data(service: AnalysisService, session: SessionRecord, texts: Texts, *, exp
 
 
 def _conversation(
-    service: AnalysisService, exchanges: list[Exchange], session: SessionRecord, texts: Texts, *, following: bool
+    service: AnalysisService, exchanges: list[Exchange], session: SessionView, texts: Texts, *, following: bool
 ) -> None:
     known = context.thoughts()
     for exchange in exchanges:
@@ -133,7 +132,7 @@ def _conversation(
 
 
 def _reply(
-    service: AnalysisService, exchange: Exchange, session: SessionRecord, result: TurnResult | None, texts: Texts
+    service: AnalysisService, exchange: Exchange, session: SessionView, result: TurnResult | None, texts: Texts
 ) -> None:
     if exchange.status == "running":
         st.info(texts("running_elsewhere"))

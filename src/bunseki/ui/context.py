@@ -8,10 +8,9 @@ from typing import Any, cast
 import streamlit as st
 
 from bunseki.errors import NotFound
-from bunseki.service import AnalysisService, TurnResult
+from bunseki.service import AnalysisService, SessionView, TurnResult
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
-from bunseki.store import SessionRecord
 from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
 
 KEY_LANGUAGE = "language"
@@ -69,7 +68,7 @@ def texts() -> Texts:
     return Texts(language())
 
 
-def open_session(service: AnalysisService) -> SessionRecord | None:
+def open_session(service: AnalysisService) -> SessionView | None:
     """The session this browser has open, if it still exists."""
     session_id = st.session_state.get(KEY_SESSION)
     if not session_id:

@@ -1,0 +1,90 @@
+"""Layers point one way: the interfaces (cli, api, ui) talk to services and their views, never to the store."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import bunseki
+
+PACKAGE = Path(bunseki.__file__).parent
+INTERFACES = ("cli", "api", "ui")
+FORBIDDEN = "bunseki.store"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def store_imports(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    """Every import in ``source`` (the text of ``module``) that reaches ``bunseki.store``, as written."""
+    package = module if is_package else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: resolve against the importing module's package
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        if any(name == FORBIDDEN or name.startswith(FORBIDDEN + ".") for name in names):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def interface_modules() -> list[Path]:
+    return sorted(path for layer in INTERFACES for path in (PACKAGE / layer).rglob("*.py"))
+
+
+def test_the_interfaces_are_where_they_should_be() -> None:
+    modules = interface_modules()
+    for layer in INTERFACES:
+        assert any(path.is_relative_to(PACKAGE / layer) for path in modules), f"no modules in bunseki/{layer}"
+
+
+@pytest.mark.parametrize(
+    ("source", "module"),
+    [
+        ("import bunseki.store", "bunseki.cli.chat"),
+        ("import bunseki.store.records as records", "bunseki.cli.chat"),
+        ("from bunseki.store import SessionRecord", "bunseki.api.schemas"),
+        ("from bunseki.store.records import StepRecord", "bunseki.ui.render"),
+        ("from bunseki import store", "bunseki.ui.render"),
+        ("from ..store import Store", "bunseki.ui.render"),
+        ("from ...store.records import UserRecord", "bunseki.api.routes.sessions"),
+        ("def f():\n    from bunseki.store import Store\n", "bunseki.cli.app"),
+        ("if TYPE_CHECKING:\n    from bunseki.store import Store\n", "bunseki.cli.app"),
+    ],
+)
+def test_every_way_of_importing_the_store_is_seen(source: str, module: str) -> None:
+    assert store_imports(source, module)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from bunseki.service import SessionView",
+        "import bunseki.storefront",
+        "from bunseki.service.views import StepView",
+        "from . import render",
+        "from .store_helpers import x",
+    ],
+)
+def test_other_imports_pass(source: str) -> None:
+    assert store_imports(source, "bunseki.cli.chat") == []
+
+
+def test_no_interface_imports_the_store() -> None:
+    offending = {
+        _module_name(path): found
+        for path in interface_modules()
+        if (found := store_imports(path.read_text("utf-8"), _module_name(path), is_package=path.name == "__init__.py"))
+    }
+    assert offending == {}, "interfaces must use the services' views, not store records: " + repr(offending)
