@@ -134,14 +134,11 @@ def execute_code(state: EdaState, runtime: Runtime[EdaContext]) -> dict[str, Any
     _started("execute_code", step=step_id)
     try:
         sandbox = context.sandbox()
-        load = f"import pandas as pd\ndf = pd.read_parquet({state.validated_data_path!r})"
-        reset = sandbox.run(load, check_policy=False)  # each step starts from the validated table
     except BunsekiError as exc:
         return {"error_message": f"execute_code: the sandbox cannot run: {exc}", "agent_outcome": "failed"}
-    if not reset.success:
-        error = f"execute_code: the data could not be loaded: {reset.error}"
-        return {"error_message": error, "agent_outcome": "failed"}
-    result = sandbox.run(state.generated_code)
+    # One cell per step, starting from the validated table, so no step sees what another did to df.
+    load = f"import pandas as pd\ndf = pd.read_parquet({state.validated_data_path!r})\n"
+    result = sandbox.run(load + state.generated_code)
     files = [_relative(path, context.workspace) for path in result.artifacts]
     outcome = StepOutcome(
         step_id=step_id,
