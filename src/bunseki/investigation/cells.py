@@ -85,7 +85,7 @@ print("{MARK}" + json.dumps(summary, default=str))
 
 
 def variants_cell(spec: dict[str, Any]) -> str:
-    """Run the entry function of each variant on the output's inputs; compare with reference and eval."""
+    """Run each variant on the output's inputs (and the other datasets'); compare with references and eval."""
     return (
         _PRELUDE
         + f"""
@@ -103,11 +103,20 @@ for variant_id, path in spec["variants"]:
         flags = _flags(getattr(module, spec["function"])(frame.copy()), column, len(frame))
         patched = out.copy()
         patched[column] = flags
+        others = []
+        for other in spec.get("others", []):
+            other_out = pd.read_csv(other["output"])
+            other_ref = pd.read_csv(other["core"])[column].to_numpy(dtype=float)
+            other_flags = _flags(
+                getattr(module, spec["function"])(other_out.drop(columns=[column])), column, len(other_out)
+            )
+            others.append(bool(np.array_equal(other_flags, other_ref)))
         results[variant_id] = {{
             "ok": True,
             "matches_reference": bool(np.array_equal(flags, reference)),
             "mismatches": int((flags != reference).sum()),
             "reproduces_output": bool(np.array_equal(flags, recorded)),
+            "others_match": all(others),
             "eval": _evaluate(spec["env_codes"], patched, spec["expected"]),
         }}
     except Exception as exc:

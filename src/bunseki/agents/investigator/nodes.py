@@ -223,6 +223,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "column": ds["expectation"]["column"],
         "function": state.inputs["entry_function"],
         "variants": variants,
+        "others": [{"output": o["output"], "core": o["core"]} for o in state.datasets if o["name"] != ds["name"]],
         "env_codes": state.inputs.get("env_codes", []),
         "expected": ds["expectation"],
     }
@@ -239,6 +240,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         edit
         for edit in chosen
         if outcome.get(edit.id, {}).get("matches_reference")
+        and outcome[edit.id].get("others_match", True)
         and (outcome[edit.id].get("eval") is None or outcome[edit.id]["eval"]["passed"])
     ]
     tried = len(chosen)
@@ -249,7 +251,8 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         reproduces = "reproduces" if baseline.get("reproduces_output") else "does not reproduce"
         others = f" ({len(winners) - 1} other edit(s) also did)" if len(winners) > 1 else ""
         hypothesis.evidence = (
-            f"Re-running with {fix.describe()} reproduces the reference on every frame and the evaluation "
+            f"Re-running with {fix.describe()} reproduces the reference on every frame (and on the case's other "
+            f"datasets) and the evaluation "
             f"passes{others}; the unchanged code {reproduces} the recorded output."
         )
         ds["fix"] = unified_diff(source, apply(source, fix), source_path.name)
