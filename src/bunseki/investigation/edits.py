@@ -46,8 +46,11 @@ def numeric_constants(source: str) -> list[float]:
     ]
 
 
-def candidate_edits(source: str, *, deltas: tuple[int, ...] = (1, -1)) -> list[Edit]:
-    """Every operator flip, and every integer constant or default changed by each of ``deltas``."""
+def candidate_edits(
+    source: str, *, deltas: tuple[int, ...] = (1, -1), float_values: tuple[float, ...] = ()
+) -> list[Edit]:
+    """Every operator flip, every integer constant or default changed by each of ``deltas``, and
+    every float default set to each of ``float_values`` (values the data shows near the differences)."""
     tree = ast.parse(source)
     lines = source.splitlines()
     edits: list[Edit] = []
@@ -61,7 +64,9 @@ def candidate_edits(source: str, *, deltas: tuple[int, ...] = (1, -1)) -> list[E
             for argument, default in pairs:
                 if _is_number(default):
                     defaults.add((default.lineno, default.col_offset))
-                    edits += _number_edits(default, "default", f"{function.name}({argument.arg}=…)", deltas)
+                    edits += _number_edits(
+                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values
+                    )
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             edits += _operator_edits(node, lines, _enclosing(tree, node))
@@ -69,7 +74,7 @@ def candidate_edits(source: str, *, deltas: tuple[int, ...] = (1, -1)) -> list[E
             value = node.value
             if (value.lineno, value.col_offset) not in defaults:
                 defaults.add((value.lineno, value.col_offset))
-                edits += _number_edits(value, "default", f"{node.arg}=…", deltas)
+                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values)
         elif _is_number(node) and isinstance(node.value, int) and (node.lineno, node.col_offset) not in defaults:
             edits += _number_edits(node, "constant", _enclosing(tree, node), deltas)
     return _unique(edits)
@@ -98,7 +103,9 @@ def _is_number(node: ast.AST | None) -> TypeGuard[ast.Constant]:
     return isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool)
 
 
-def _number_edits(node: ast.Constant, kind: EditKind, context: str, deltas: tuple[int, ...]) -> list[Edit]:
+def _number_edits(
+    node: ast.Constant, kind: EditKind, context: str, deltas: tuple[int, ...], float_values: tuple[float, ...] = ()
+) -> list[Edit]:
     if node.end_lineno != node.lineno or node.end_col_offset is None:
         return []
     value = node.value
@@ -106,6 +113,14 @@ def _number_edits(node: ast.Constant, kind: EditKind, context: str, deltas: tupl
         return []
     old = ast.unparse(node)
     edits = []
+    if isinstance(value, float):
+        for candidate in float_values:
+            new = repr(round(float(candidate), 10))
+            if new != old:
+                edits.append(
+                    Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context)
+                )
+        return edits
     for delta in deltas:
         new_value: int | float = value + delta
         if isinstance(value, int) and new_value < 0:

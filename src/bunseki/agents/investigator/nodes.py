@@ -158,6 +158,9 @@ def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorC
         for c in out.columns
         if c not in (frame_col, column) and pd.api.types.is_numeric_dtype(out[c])
     }
+    near = np.isin(frames, [f + k for f in ds["reference_mismatches"] or mismatch for k in (-2, -1, 0)])
+    values = sorted({float(v) for c in inputs.values() for v in c[near].astype(float) if np.isfinite(v)})
+    ds["values_near_mismatch"] = values[:: max(1, len(values) // 8)][:8]
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     reference = ref if ref.any() or not expected.any() else expected
     ds["diagnostics"] = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
@@ -171,7 +174,11 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     diagnostics = ds["diagnostics"]
     sizes = {abs(s) for s in (*diagnostics["start_shifts"], *diagnostics["end_shifts"], diagnostics["lag"]) if s}
     deltas = tuple(sorted({1, 2, *sizes}))
-    edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)))
+    documented = _documented_numbers(
+        context.workspace, [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    )
+    floats = tuple(dict.fromkeys([*documented, *ds.get("values_near_mismatch", [])]))
+    edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats)
     index, _, _ = _index(context)
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     view = DatasetView(
@@ -188,6 +195,15 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     for hypothesis in hypotheses:
         hypothesis.edit_ids = [i for i in hypothesis.edit_ids if i in known]
     return {"hypotheses": hypotheses, "current_ds": {**ds, "edits": [e.__dict__ for e in edits]}}
+
+
+def _documented_numbers(workspace: Path, documents: list[str]) -> list[float]:
+    """Decimal numbers the specifications state (thresholds, defaults), in order of appearance."""
+    found: list[float] = []
+    for document in documents:
+        text = (workspace / document).read_text(encoding="utf-8", errors="replace")
+        found += [float(m) for m in re.findall(r"(?<![\w.])-?\d+\.\d+(?![\w.])", text)]
+    return list(dict.fromkeys(found))[:12]
 
 
 def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
