@@ -32,11 +32,12 @@ def build_case(
     signals: dict[str, dict[str, Any]],
     function: str = "detect",
     env: str | None = None,
+    spec: str = "The flag z marks events of x.",
 ) -> Path:
     """Write code, spec, env and one dataset per signal; return the manifest's path."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "algo.py").write_text(buggy, encoding="utf-8")
-    (folder / "spec.md").write_text("# Spec\n\nThe flag z marks events of x.\n", encoding="utf-8")
+    (folder / "spec.md").write_text(f"# Spec\n\n{spec}\n", encoding="utf-8")
     datasets = []
     for name, columns in signals.items():
         frame = pd.DataFrame({"frame": np.arange(len(next(iter(columns.values())))), **columns})

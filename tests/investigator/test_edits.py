@@ -14,11 +14,12 @@ SOURCE = """def f(x, level=0.5, n=3):
 
 
 def test_edits_cover_operators_constants_and_defaults() -> None:
-    edits = {e.describe() for e in candidate_edits(SOURCE)}
+    edits = {e.describe() for e in candidate_edits(SOURCE, float_values=(0.4, 0.5))}
     assert "line 3 (f): > → >=" in edits
     assert "line 1 (f(n=…)): 3 → 4" in edits
     assert "line 3 (f): 1 → 2" in edits
-    assert any("0.5 → 1.5" in e for e in edits)
+    assert "line 1 (f(level=…)): 0.5 → 0.4" in edits
+    assert not any("0.5 → 0.5" in e or "0.5 → 1.5" in e for e in edits)  # floats take the given values only
 
 
 def test_apply_keeps_layout_and_diff_is_small() -> None:

@@ -45,6 +45,20 @@ def test_defect_is_found_and_fixed_by_execution(defect: str, settings: Settings,
     assert "```diff" in report and "| verified |" in report
 
 
+def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings, tmp_path: Path) -> None:
+    manifest = build_case(
+        tmp_path / "threshold",
+        buggy=HYSTERESIS.replace("on=0.8", "on=0.85"),
+        correct=HYSTERESIS,
+        signals={"d": plateaus([(10, 19, 0.82), (50, 59, 0.9)])},
+        spec="z turns on when x stays at or above the on-threshold 0.8 for 3 frames; off below 0.4.",
+    )
+    (dataset,) = _run(settings, manifest).datasets
+    assert dataset.status == "inconsistent"
+    assert "+def detect(frame, on=0.8, off=0.4, min_run=3):" in (dataset.fix or ""), dataset.fix
+    assert any(h.verified and h.kind == "parameter" for h in dataset.hypotheses)
+
+
 def test_correct_algorithm_is_consistent_and_nothing_is_claimed(settings: Settings, tmp_path: Path) -> None:
     manifest = build_case(
         tmp_path / "ok", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(10, 19, 0.9)])}
