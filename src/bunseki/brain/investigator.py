@@ -23,8 +23,14 @@ class Hypothesis(BaseModel):
     edit_ids: list[str] = Field(default_factory=list, description="Candidate edits (Edit.id) to run.")
     verified: bool | None = None
     evidence: str = ""
-    iterations: int = 0
+    iterations: int = Field(default=0, description="Verifier iterations spent on it.")
+    tested: int = Field(default=0, description="How many of edit_ids have been run.")
     fix_edit: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Not decided yet, and some of its edits are still to run."""
+        return self.verified is None and self.tested < len(self.edit_ids)
 
 
 class DatasetView(BaseModel):

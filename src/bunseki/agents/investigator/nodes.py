@@ -212,7 +212,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     iteration = state.iteration + 1
     _emit("verifier", state, iteration=iteration)
     hypotheses = [h.model_copy() for h in state.hypotheses]
-    pending = [h for h in hypotheses if h.verified is None and h.edit_ids and h.iterations == 0]
+    pending = [h for h in hypotheses if h.pending]
     if not pending:
         return {"iteration": iteration, "hypotheses": hypotheses}
     hypothesis = pending[0]
@@ -221,7 +221,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     source = source_path.read_text(encoding="utf-8")
     base = context.workspace / "variants" / ds["stem"] / f"i{iteration}"
     variants: list[tuple[str, str]] = []
-    chosen = [by_id[i] for i in hypothesis.edit_ids[:MAX_VARIANTS]]
+    chosen = [by_id[i] for i in hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]]
     for number, edit in enumerate([None, *chosen]):
         folder = base / f"v{number}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -245,7 +245,8 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     }
     result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
     outcome = cells.parse_result(result.stdout) if result.success else None
-    hypothesis.iterations = iteration
+    hypothesis.iterations += 1
+    hypothesis.tested += len(chosen)
     if not isinstance(outcome, dict):
         hypothesis.verified = None
         hypothesis.evidence = f"the verification cell failed: {(result.error or '')[-400:]}"
@@ -276,10 +277,12 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
     best = min((outcome.get(e.id, {}).get("mismatches", 10**9) for e in chosen), default=None)
     failures = sum(1 for e in chosen if not outcome.get(e.id, {}).get("ok"))
-    hypothesis.verified = False
+    finished = hypothesis.tested >= len(hypothesis.edit_ids)
+    hypothesis.verified = False if finished else None
     hypothesis.evidence = (
-        f"{tried} edit(s) re-run; none reproduces the reference (fewest mismatching frames: {best}; "
-        f"baseline mismatches: {baseline.get('mismatches')}; {failures} variant(s) failed to run)."
+        f"{hypothesis.tested} of {len(hypothesis.edit_ids)} edit(s) re-run ({tried} in this iteration); none "
+        f"reproduces the reference (fewest mismatching frames: {best}; baseline mismatches: "
+        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run)."
     )
     return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
 

@@ -16,7 +16,7 @@ def after_consistency(state: InvestigatorState) -> Literal["hypothesis_generator
 
 
 def after_verifier(state: InvestigatorState) -> Literal["verifier", "reporter"]:
-    pending = any(h.verified is None and h.edit_ids and h.iterations == 0 for h in state.hypotheses)
+    pending = any(h.pending for h in state.hypotheses)
     if state.success or state.iteration >= MAX_ITERATIONS or not pending:
         return "reporter"
     return "verifier"
