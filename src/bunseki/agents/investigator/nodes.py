@@ -319,11 +319,24 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "fix": ds.get("fix"),
         "charts": ds.get("charts", []),
         "iterations": state.iteration,
+        "data_check": _data_check(ds.get("summary") or {}),
+        "baseline_reproduces_output": ds.get("baseline_reproduces_output"),
     }
     path = context.workspace / "reports" / f"{ds['stem']}.md"
     path.write_text(dataset_markdown(record), encoding="utf-8")
     record["report_path"] = str(path.relative_to(context.workspace))
     return {"results": [*state.results, record], "current_ds": {}}
+
+
+def _data_check(summary: dict[str, Any]) -> str:
+    if not summary:
+        return "not available"
+    out, core = summary.get("output", {}), summary.get("core", {})
+    return (
+        f"output: {out.get('rows')} rows, columns {out.get('columns')}, {out.get('missing')} missing value(s); "
+        f"reference: {core.get('rows')} rows, {core.get('missing')} missing value(s); "
+        f"signal column(s): {summary.get('inputs')}; eval_func on the output: {summary.get('eval')}."
+    )
 
 
 def summarizer(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
@@ -347,7 +360,13 @@ def dataset_markdown(record: dict[str, Any]) -> str:
         f"**Expected:** {record.get('expected')}  ",
         f"**eval_func passed:** {record.get('eval_passed')}",
         "",
+        "### Overview",
+        f"Status **{record['status']}**; {len(record['mismatched_frames'])} frame(s) differ from the expectation; "
+        f"{len(record['hypotheses'])} hypothesis(es), {record.get('iterations', 0)} verification iteration(s).",
+        "",
         "### Data check",
+        str(record.get("data_check", "")),
+        "",
         f"Output runs: {d.get('output_runs')}; reference runs: {d.get('reference_runs')}.",
         "",
         "### Inconsistencies",
