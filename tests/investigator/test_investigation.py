@@ -82,6 +82,17 @@ def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) ->
     assert dataset.fix is None
 
 
+def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_path: Path) -> None:
+    buggy, correct, signals = DEFECTS["operator_at_threshold"]
+    folder = tmp_path / "foreign"
+    manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
+    (folder / "algo.py").write_text(correct, encoding="utf-8")  # the output came from another version
+    (dataset,) = _run(settings, manifest).datasets
+    assert dataset.status == "inconsistent" and dataset.fix is None
+    assert "not produced by this code" in dataset.conclusion
+    assert not any(h.verified for h in dataset.hypotheses)
+
+
 def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Settings, tmp_path: Path) -> None:
     buggy, correct, signals = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "case"

@@ -253,6 +253,12 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         return {"iteration": iteration, "hypotheses": hypotheses}
     baseline = outcome.get("baseline", {})
     ds["baseline_reproduces_output"] = baseline.get("reproduces_output")
+    ds["baseline_matches_reference"] = baseline.get("matches_reference")
+    if baseline.get("matches_reference") and not baseline.get("reproduces_output"):
+        hypothesis.iterations -= 1
+        hypothesis.tested -= len(chosen)
+        hypothesis.evidence = "Not tested: the unchanged code already reproduces the reference when re-run."
+        return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
     winners = [
         edit
         for edit in chosen
@@ -296,6 +302,11 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         conclusion = f"The dataset could not be checked: {ds.get('error')}"
     elif ds.get("status") == "consistent":
         conclusion = "The output meets the expectation; nothing to investigate."
+    elif ds.get("baseline_matches_reference") and not ds.get("baseline_reproduces_output"):
+        conclusion = (
+            "The given code, re-run on this dataset, already reproduces the reference: the recorded output "
+            "was not produced by this code (another version or other parameters). No edit is proposed."
+        )
     elif verified:
         conclusion = f"Root cause: {verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
     else:
@@ -304,7 +315,7 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
             f"({len(state.hypotheses)} hypotheses, {state.iteration} verification iteration(s)); "
             "the cause needs a person's look."
         )
-    if ds.get("baseline_reproduces_output") is False:
+    if ds.get("baseline_reproduces_output") is False and not ds.get("baseline_matches_reference"):
         conclusion += " Note: the given code does not reproduce the recorded output."
     record = {
         "name": ds["name"],

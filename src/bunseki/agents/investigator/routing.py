@@ -17,6 +17,9 @@ def after_consistency(state: InvestigatorState) -> Literal["hypothesis_generator
 
 def after_verifier(state: InvestigatorState) -> Literal["verifier", "reporter"]:
     pending = any(h.pending for h in state.hypotheses)
-    if state.success or state.iteration >= MAX_ITERATIONS or not pending:
+    foreign = state.current_ds.get("baseline_matches_reference") and not state.current_ds.get(
+        "baseline_reproduces_output"
+    )
+    if state.success or foreign or state.iteration >= MAX_ITERATIONS or not pending:
         return "reporter"
     return "verifier"
