@@ -93,6 +93,17 @@ def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_p
     assert not any(h.verified for h in dataset.hypotheses)
 
 
+def test_a_failing_eval_func_makes_that_dataset_an_error(settings: Settings, tmp_path: Path) -> None:
+    env = "def eval_func(output, expected):\n    raise RuntimeError('the evaluation broke')\n"
+    manifest = build_case(
+        tmp_path / "broken", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(5, 9, 0.9)])}, env=env
+    )
+    view = _run(settings, manifest)
+    assert view.status == "completed"
+    (dataset,) = view.datasets
+    assert dataset.status == "error" and "the evaluation broke" in dataset.conclusion
+
+
 def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Settings, tmp_path: Path) -> None:
     buggy, correct, signals = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "case"
