@@ -36,3 +36,26 @@ def test_lag_and_runs() -> None:
     assert best_lag(np.roll(reference, 3), reference) == 3
     assert best_lag(reference, reference) == 0
     assert runs([1, 2, 3, 7, 8]) == [(1, 3), (7, 8)]
+
+
+def test_diagnostics_name_thresholds_rounding_missing_values_and_edges() -> None:
+    from bunseki.brain.investigator import DatasetView, OfflineInvestigatorBrain
+    from bunseki.investigation.diagnostics import diagnose
+
+    frames = np.arange(20)
+    x = np.full(20, 0.1)
+    x[0:3] = 0.8  # exactly at the constant, at the first frames
+    x[10] = np.nan
+    x[12] = 0.8 + 1e-9  # within rounding of it
+    reference = np.zeros(20, dtype=int)
+    reference[0:3] = 1
+    reference[11:13] = 1
+    output = np.zeros(20, dtype=int)
+    d = diagnose(frames, output, reference, {"x": x}, [0.8, 3.0])
+    assert d["mismatched_runs"] == [[0, 2], [11, 12]] and d["edge_mismatch"]
+    assert d["at_threshold"][0]["value"] == 0.8 and d["at_threshold"][0]["frames"] == [0, 1, 2]
+    assert d["close_to_threshold"][0]["frames"] == [12]
+    assert d["missing_near_mismatch"] == {"x": 1}
+    view = DatasetView(name="d", expected="", diagnostics=d, source_name="a.py", source=SOURCE, edits=[])
+    statements = " ".join(h.statement for h in OfflineInvestigatorBrain().hypotheses(view))
+    assert "Missing values" in statements and "rounding" in statements and "edges" in statements

@@ -103,6 +103,13 @@ class OfflineInvestigatorBrain:
                 "No simple edit tests this; inspect how the algorithm treats NaN.",
                 [],
             )
+        if d.get("edge_mismatch"):
+            add(
+                "unexpected",
+                "The first or last frames differ: start-up or padding at the edges is handled differently.",
+                "No simple edit beyond the constants above tests this; compare how the edges are filled.",
+                [],
+            )
         if d.get("close_to_threshold"):
             add(
                 "unexpected",
