@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from bunseki.brain.base import Brain
     from bunseki.brain.eda import EdaBrain
+    from bunseki.brain.investigator import InvestigatorBrain
     from bunseki.brain.knowledge import KnowledgeBrain
     from bunseki.rag import Embedder, Lexicon
     from bunseki.settings import Settings
@@ -192,6 +193,18 @@ def create_eda_brain(spec: str | None, settings: Settings) -> EdaBrain:
     from bunseki.brain.eda_llm import LLMEdaBrain
 
     return LLMEdaBrain(create_chat_model(parsed, settings), name=str(parsed))
+
+
+def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
+    """The investigator's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
+    parsed = parse_model_spec(settings.model if spec is None else spec)
+    if parsed.provider == OFFLINE:
+        from bunseki.brain.investigator import OfflineInvestigatorBrain
+
+        return OfflineInvestigatorBrain()
+    from bunseki.brain.investigator_llm import LLMInvestigatorBrain
+
+    return LLMInvestigatorBrain(create_chat_model(parsed, settings), name=str(parsed))
 
 
 def create_knowledge_brain(

@@ -1,0 +1,405 @@
+"""The nodes of seed 002's graph. Each emits progress through LangGraph's stream writer.
+
+Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv`` (read-only in the sandbox),
+``case/`` (a copy of the case's code and documents), ``variants/`` (writable, patched copies the
+verifier imports), ``charts/`` and ``reports/``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+
+from bunseki.agents.investigator.context import InvestigatorContext
+from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
+from bunseki.brain.investigator import DatasetView
+from bunseki.investigation import cells
+from bunseki.investigation.diagnostics import diagnose, runs
+from bunseki.investigation.edits import Edit, apply, candidate_edits, numeric_constants, unified_diff
+from bunseki.investigation.index import KeywordIndex
+from bunseki.sandbox.workspace import host_writes
+
+SEGMENTS = ("specs", "codes", "env_specs", "env_codes")
+MAX_VARIANTS = 60  # per verifier iteration
+
+
+def _emit(node: str, state: InvestigatorState | None = None, **extra: Any) -> None:
+    event: dict[str, Any] = {"event": "node_started", "node": node}
+    if state is not None and state.current_ds:
+        event["dataset"] = state.current_ds.get("name")
+    get_stream_writer()({**event, **extra})
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "dataset"
+
+
+def _index(context: InvestigatorContext) -> tuple[KeywordIndex, str, bool]:
+    case = context.case
+    files = {key: list(getattr(case, key)) for key in SEGMENTS}
+    return KeywordIndex.build(files, context.workspace / "index")
+
+
+def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    """Copy the case into the workspace, index specs and code (cached by content hash)."""
+    _emit("initialize")
+    context, case = runtime.context, runtime.context.case
+    target = context.workspace / "case"
+    target.mkdir(parents=True, exist_ok=True)
+    inputs: dict[str, Any] = {"name": case.name, "entry_function": case.entry_function}
+    for key in SEGMENTS:
+        inputs[key] = []
+        for path in getattr(case, key):
+            shutil.copyfile(path, target / path.name)
+            (target / path.name).chmod(0o644)
+            inputs[key].append(f"case/{path.name}")
+    inputs["entry_file"] = f"case/{case.entry_file.name}"
+    datasets = []
+    with host_writes(context.workspace / "data"):
+        for ds in case.datasets:
+            stem = _safe(ds.name)
+            for role, source in (("output", ds.output_csv), ("core", ds.core_csv)):
+                copy = context.workspace / "data" / f"{stem}__{role}.csv"
+                shutil.copyfile(source, copy)
+                copy.chmod(0o444)
+            datasets.append(
+                {
+                    "name": ds.name,
+                    "stem": stem,
+                    "output": f"data/{stem}__output.csv",
+                    "core": f"data/{stem}__core.csv",
+                    "expected": ds.expected.text,
+                    "expectation": ds.expected.as_dict(),
+                }
+            )
+    for name in ("charts", "reports", "variants"):
+        (context.workspace / name).mkdir(exist_ok=True)
+        (context.workspace / name).chmod(0o777)
+    index, key, cached = _index(context)
+    return {
+        "inputs": inputs,
+        "datasets": datasets,
+        "index": {"hash": key, "passages": len(index.passages), "cached": cached},
+    }
+
+
+def next_dataset(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    done = {r["name"] for r in state.results}
+    for ds in state.datasets:
+        if ds["name"] not in done:
+            return {"current_ds": dict(ds), "hypotheses": [], "success": False, "iteration": 0}
+    return {"current_ds": {}}
+
+
+def _expected_flags(frames: np.ndarray, expectation: dict[str, Any]) -> np.ndarray:
+    inside = np.zeros(len(frames), dtype=bool)
+    for start, end in expectation["ranges"]:
+        inside |= (frames >= start) & (frames <= end)
+    return inside
+
+
+def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    """Summaries of both CSVs and a chart of output vs reference with the expected region, in the sandbox."""
+    _emit("data_checker", state)
+    context, ds = runtime.context, dict(state.current_ds)
+    chart = f"charts/{ds['stem']}_overview.png"
+    spec = {
+        "output": ds["output"],
+        "core": ds["core"],
+        "column": ds["expectation"]["column"],
+        "frame_column": context.case.frame_column,
+        "ranges": ds["expectation"]["ranges"],
+        "chart": chart,
+        "title": f"{ds['name']}: {ds['expected']}",
+        "env_codes": state.inputs.get("env_codes", []),
+        "expected": ds["expectation"],
+    }
+    result = context.sandbox().run(cells.check_cell(spec), check_policy=False)
+    summary = cells.parse_result(result.stdout) if result.success else None
+    if summary is None:
+        ds.update(status="error", error=result.error or "the data check printed no result")
+        return {"current_ds": ds}
+    ds.update(summary=summary, charts=[chart] if (context.workspace / chart).is_file() else [])
+    return {"current_ds": ds}
+
+
+def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    """Expected vs output vs reference, plus the case's eval_func (run by data_checker in the sandbox)."""
+    _emit("consistency_checker", state)
+    ds = dict(state.current_ds)
+    if ds.get("status") == "error":
+        return {"current_ds": ds}
+    context = runtime.context
+    column, value = ds["expectation"]["column"], ds["expectation"]["value"]
+    frame_col = context.case.frame_column
+    out = pd.read_csv(context.workspace / ds["output"])
+    core = pd.read_csv(context.workspace / ds["core"])
+    frames = out[frame_col].to_numpy()
+    flagged = out[column].to_numpy(dtype=float) == value
+    expected = _expected_flags(frames, ds["expectation"])
+    mismatch = [int(f) for f in frames[flagged != expected]]
+    ref = core.set_index(frame_col)[column].reindex(frames).to_numpy(dtype=float) == value
+    eval_result = (ds.get("summary") or {}).get("eval")
+    passed = eval_result["passed"] if eval_result else None
+    ds["mismatched_frames"] = mismatch
+    ds["mismatched_runs"] = [list(r) for r in runs(mismatch)]
+    ds["reference_mismatches"] = [int(f) for f in frames[flagged != ref]]
+    ds["eval_passed"] = passed
+    ds["status"] = "consistent" if not mismatch and passed is not False else "inconsistent"
+    inputs = {
+        c: out[c].to_numpy()
+        for c in out.columns
+        if c not in (frame_col, column) and pd.api.types.is_numeric_dtype(out[c])
+    }
+    near = np.isin(frames, [f + k for f in ds["reference_mismatches"] or mismatch for k in (-2, -1, 0)])
+    values = sorted({float(v) for c in inputs.values() for v in c[near].astype(float) if np.isfinite(v)})
+    ds["values_near_mismatch"] = values[:: max(1, len(values) // 8)][:8]
+    source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
+    reference = ref if ref.any() or not expected.any() else expected
+    ds["diagnostics"] = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
+    return {"current_ds": ds}
+
+
+def hypothesis_generator(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    _emit("hypothesis_generator", state)
+    context, ds = runtime.context, state.current_ds
+    source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
+    diagnostics = ds["diagnostics"]
+    sizes = {abs(s) for s in (*diagnostics["start_shifts"], *diagnostics["end_shifts"], diagnostics["lag"]) if s}
+    deltas = tuple(sorted({1, 2, *sizes}))
+    documented = _documented_numbers(
+        context.workspace, [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    )
+    floats = tuple(dict.fromkeys([*documented, *ds.get("values_near_mismatch", [])]))
+    edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats)
+    index, _, _ = _index(context)
+    query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
+    view = DatasetView(
+        name=ds["name"],
+        expected=ds["expected"],
+        diagnostics=diagnostics,
+        source_name=Path(state.inputs["entry_file"]).name,
+        source=source,
+        edits=[e.__dict__ for e in edits],
+        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in index.search(query)],
+    )
+    hypotheses = context.brain.hypotheses(view)
+    known = {e.id for e in edits}
+    for hypothesis in hypotheses:
+        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if i in known]
+    return {"hypotheses": hypotheses, "current_ds": {**ds, "edits": [e.__dict__ for e in edits]}}
+
+
+def _documented_numbers(workspace: Path, documents: list[str]) -> list[float]:
+    """Decimal numbers the specifications state (thresholds, defaults), in order of appearance."""
+    found: list[float] = []
+    for document in documents:
+        text = (workspace / document).read_text(encoding="utf-8", errors="replace")
+        found += [float(m) for m in re.findall(r"(?<![\w.])-?\d+\.\d+(?![\w.])", text)]
+    return list(dict.fromkeys(found))[:12]
+
+
+def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    """Test the next hypothesis by execution: patched copies of the algorithm, re-run, compared, re-evaluated."""
+    context, ds = runtime.context, dict(state.current_ds)
+    iteration = state.iteration + 1
+    _emit("verifier", state, iteration=iteration)
+    hypotheses = [h.model_copy() for h in state.hypotheses]
+    pending = [h for h in hypotheses if h.pending]
+    if not pending:
+        return {"iteration": iteration, "hypotheses": hypotheses}
+    hypothesis = pending[0]
+    by_id = {Edit(**e).id: Edit(**e) for e in ds["edits"]}
+    source_path = context.workspace / state.inputs["entry_file"]
+    source = source_path.read_text(encoding="utf-8")
+    base = context.workspace / "variants" / ds["stem"] / f"i{iteration}"
+    variants: list[tuple[str, str]] = []
+    chosen = [by_id[i] for i in hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]]
+    for number, edit in enumerate([None, *chosen]):
+        folder = base / f"v{number}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for code in state.inputs["codes"]:
+            shutil.copyfile(context.workspace / code, folder / Path(code).name)
+        (folder / source_path.name).write_text(source if edit is None else apply(source, edit), encoding="utf-8")
+        for path in (base, folder, *folder.iterdir()):
+            path.chmod(0o777 if path.is_dir() else 0o666)
+        variants.append(
+            ("baseline" if edit is None else edit.id, str((folder / source_path.name).relative_to(context.workspace)))
+        )
+    spec = {
+        "output": ds["output"],
+        "core": ds["core"],
+        "column": ds["expectation"]["column"],
+        "function": state.inputs["entry_function"],
+        "variants": variants,
+        "others": [{"output": o["output"], "core": o["core"]} for o in state.datasets if o["name"] != ds["name"]],
+        "env_codes": state.inputs.get("env_codes", []),
+        "expected": ds["expectation"],
+    }
+    result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
+    outcome = cells.parse_result(result.stdout) if result.success else None
+    hypothesis.iterations += 1
+    hypothesis.tested += len(chosen)
+    if not isinstance(outcome, dict):
+        hypothesis.verified = None
+        hypothesis.evidence = f"the verification cell failed: {(result.error or '')[-400:]}"
+        return {"iteration": iteration, "hypotheses": hypotheses}
+    baseline = outcome.get("baseline", {})
+    ds["baseline_reproduces_output"] = baseline.get("reproduces_output")
+    ds["baseline_matches_reference"] = baseline.get("matches_reference")
+    if baseline.get("matches_reference") and not baseline.get("reproduces_output"):
+        hypothesis.iterations -= 1
+        hypothesis.tested -= len(chosen)
+        hypothesis.evidence = "Not tested: the unchanged code already reproduces the reference when re-run."
+        return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
+    winners = [
+        edit
+        for edit in chosen
+        if outcome.get(edit.id, {}).get("matches_reference")
+        and outcome[edit.id].get("others_match", True)
+        and (outcome[edit.id].get("eval") is None or outcome[edit.id]["eval"]["passed"])
+    ]
+    tried = len(chosen)
+    if winners:
+        fix = winners[0]
+        hypothesis.verified = True
+        hypothesis.fix_edit = fix.id
+        reproduces = "reproduces" if baseline.get("reproduces_output") else "does not reproduce"
+        others = f" ({len(winners) - 1} other edit(s) also did)" if len(winners) > 1 else ""
+        hypothesis.evidence = (
+            f"Re-running with {fix.describe()} reproduces the reference on every frame (and on the case's other "
+            f"datasets) and the evaluation "
+            f"passes{others}; the unchanged code {reproduces} the recorded output."
+        )
+        ds["fix"] = unified_diff(source, apply(source, fix), source_path.name)
+        ds["fix_edit"] = fix.describe()
+        return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
+    best = min((outcome.get(e.id, {}).get("mismatches", 10**9) for e in chosen), default=None)
+    failures = sum(1 for e in chosen if not outcome.get(e.id, {}).get("ok"))
+    finished = hypothesis.tested >= len(hypothesis.edit_ids)
+    hypothesis.verified = False if finished else None
+    hypothesis.evidence = (
+        f"{hypothesis.tested} of {len(hypothesis.edit_ids)} edit(s) re-run ({tried} in this iteration); none "
+        f"reproduces the reference (fewest mismatching frames: {best}; baseline mismatches: "
+        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run)."
+    )
+    return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
+
+
+def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    """Per dataset Markdown: overview, data check, inconsistencies, hypotheses, root cause, fix, charts."""
+    _emit("reporter", state)
+    context, ds = runtime.context, dict(state.current_ds)
+    verified = [h for h in state.hypotheses if h.verified]
+    if ds.get("status") == "error":
+        conclusion = f"The dataset could not be checked: {ds.get('error')}"
+    elif ds.get("status") == "consistent":
+        conclusion = "The output meets the expectation; nothing to investigate."
+    elif ds.get("baseline_matches_reference") and not ds.get("baseline_reproduces_output"):
+        conclusion = (
+            "The given code, re-run on this dataset, already reproduces the reference: the recorded output "
+            "was not produced by this code (another version or other parameters). No edit is proposed."
+        )
+    elif verified:
+        conclusion = f"Root cause: {verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
+    else:
+        conclusion = (
+            "No edit the investigator can test explains the difference "
+            f"({len(state.hypotheses)} hypotheses, {state.iteration} verification iteration(s)); "
+            "the cause needs a person's look."
+        )
+    if ds.get("baseline_reproduces_output") is False and not ds.get("baseline_matches_reference"):
+        conclusion += " Note: the given code does not reproduce the recorded output."
+    record = {
+        "name": ds["name"],
+        "status": ds.get("status", "error"),
+        "expected": ds.get("expected"),
+        "mismatched_frames": ds.get("mismatched_frames", []),
+        "mismatched_runs": ds.get("mismatched_runs", []),
+        "eval_passed": ds.get("eval_passed"),
+        "diagnostics": ds.get("diagnostics", {}),
+        "hypotheses": [h.model_dump() for h in state.hypotheses],
+        "conclusion": conclusion,
+        "fix": ds.get("fix"),
+        "charts": ds.get("charts", []),
+        "iterations": state.iteration,
+        "data_check": _data_check(ds.get("summary") or {}),
+        "baseline_reproduces_output": ds.get("baseline_reproduces_output"),
+    }
+    path = context.workspace / "reports" / f"{ds['stem']}.md"
+    path.write_text(dataset_markdown(record), encoding="utf-8")
+    record["report_path"] = str(path.relative_to(context.workspace))
+    return {"results": [*state.results, record], "current_ds": {}}
+
+
+def _data_check(summary: dict[str, Any]) -> str:
+    if not summary:
+        return "not available"
+    out, core = summary.get("output", {}), summary.get("core", {})
+    return (
+        f"output: {out.get('rows')} rows, columns {out.get('columns')}, {out.get('missing')} missing value(s); "
+        f"reference: {core.get('rows')} rows, {core.get('missing')} missing value(s); "
+        f"signal column(s): {summary.get('inputs')}; eval_func on the output: {summary.get('eval')}."
+    )
+
+
+def summarizer(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
+    _emit("summarizer")
+    context = runtime.context
+    lines = [f"# Investigation: {state.inputs.get('name')}", ""]
+    for record in state.results:
+        lines.append(f"- **{record['name']}** ({record['status']}): {record['conclusion']}")
+    summary = "\n".join(lines[2:])
+    body = "\n".join(lines) + "\n\n" + "\n\n".join(dataset_markdown(r) for r in state.results)
+    path = context.workspace / "reports" / "investigation.md"
+    path.write_text(body, encoding="utf-8")
+    return {"summary": summary, "report_path": str(path.relative_to(context.workspace))}
+
+
+def dataset_markdown(record: dict[str, Any]) -> str:
+    d = record.get("diagnostics", {})
+    parts = [
+        f"## Dataset {record['name']} — {record['status']}",
+        "",
+        f"**Expected:** {record.get('expected')}  ",
+        f"**eval_func passed:** {record.get('eval_passed')}",
+        "",
+        "### Overview",
+        f"Status **{record['status']}**; {len(record['mismatched_frames'])} frame(s) differ from the expectation; "
+        f"{len(record['hypotheses'])} hypothesis(es), {record.get('iterations', 0)} verification iteration(s).",
+        "",
+        "### Data check",
+        str(record.get("data_check", "")),
+        "",
+        f"Output runs: {d.get('output_runs')}; reference runs: {d.get('reference_runs')}.",
+        "",
+        "### Inconsistencies",
+        f"Mismatched frames (vs expectation): {record['mismatched_runs'] or 'none'}. "
+        f"Best lag vs reference: {d.get('lag', 0)}; run start shifts {d.get('start_shifts')}, "
+        f"end shifts {d.get('end_shifts')}; values exactly at a code constant near mismatches: "
+        f"{[(h['column'], h['value']) for h in d.get('at_threshold', [])] or 'none'}.",
+        "",
+    ]
+    if record["hypotheses"]:
+        parts += ["### Hypotheses", "", "| id | kind | statement | verified | evidence |", "|---|---|---|---|---|"]
+        for h in record["hypotheses"]:
+            cell = {True: "verified", False: "refuted", None: "untested"}[h["verified"]]
+            text = h["statement"].replace("|", "/")
+            parts.append(f"| {h['id']} | {h['kind']} | {text} | {cell} | {h['evidence'].replace('|', '/')} |")
+        parts.append("")
+    parts += ["### Root cause", record["conclusion"], ""]
+    if record.get("fix"):
+        parts += ["### Fix", "```diff", record["fix"].rstrip(), "```", ""]
+    for chart in record.get("charts", []):
+        parts.append(f"![{record['name']}](../{chart})")
+    return "\n".join(parts) + "\n"
+
+
+__all__ = ["MAX_ITERATIONS"]

@@ -1,0 +1,65 @@
+"""``bunseki investigate CASE.yaml``: find why a time-series algorithm's output misses its expectation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markdown import Markdown
+from rich.markup import escape
+
+from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, print_json, settings_for
+from bunseki.errors import ConfigurationError, InputError
+from bunseki.service.investigations import InvestigationService
+
+NODE_WORDS = {
+    "initialize": "ケースを読み込み索引を作っています / indexing the case",
+    "data_checker": "データを確認しています / checking the data",
+    "consistency_checker": "期待値と照合しています / checking consistency",
+    "hypothesis_generator": "仮説を立てています / generating hypotheses",
+    "verifier": "仮説を実行で検証しています / verifying by execution",
+    "reporter": "レポートを書いています / writing the report",
+    "summarizer": "まとめています / summarizing",
+}
+FORMATS = ("markdown", "json")
+
+
+@app.command("investigate")
+def investigate(
+    case_file: Annotated[Path, typer.Argument(dir_okay=False, help="The case manifest (YAML).")],
+    model: Annotated[
+        str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")
+    ] = None,
+    workspace_root: WorkspaceRoot = None,
+    output_format: Annotated[str, typer.Option("--format", help="markdown or json.")] = "markdown",
+) -> None:
+    """Check each dataset of CASE_FILE against its expectation; find and verify the cause of misses."""
+    if output_format not in FORMATS:
+        raise fail_usage("--format must be markdown or json")
+    service = InvestigationService(settings_for(workspace_root))
+    try:
+        service.check(case_file)
+        view = service.run(case_file, model=model, on_event=_progress)
+    except (InputError, ConfigurationError) as exc:
+        raise fail_usage(str(exc)) from exc
+    if output_format == "json":
+        print_json(view.as_dict())
+    else:
+        report = Path(view.report_path) if view.report_path else None
+        if report is not None and report.is_file():
+            console.print(Markdown(report.read_text(encoding="utf-8")))
+        else:
+            console.print(escape(view.error or view.summary))
+        console.print(f"[dim]report: {view.report_path}  workspace: {view.workspace_dir}[/]")
+    if view.status != "completed":
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _progress(event: dict[str, Any]) -> None:
+    if event.get("event") != "node_started":
+        return
+    node = str(event.get("node"))
+    dataset = f"[{event['dataset']}] " if event.get("dataset") else ""
+    iteration = f" ({event['iteration']})" if event.get("iteration") else ""
+    errors.print(f"[dim]… {escape(dataset)}{NODE_WORDS.get(node, node)}{iteration}[/]", highlight=False)

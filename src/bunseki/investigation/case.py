@@ -1,0 +1,194 @@
+"""The investigation case: a YAML manifest naming specs, code, the evaluation environment and datasets.
+
+Every path is relative to the manifest. ``load_case`` checks everything (files, CSVs, keys, the
+expected text) before any work starts and raises `CaseError` naming the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no stubs; it comes with langchain-core
+
+from bunseki.errors import InputError
+
+CASE_KEYS = {"name", "specs", "codes", "env_specs", "env_codes", "datasets", "entry", "frame_column"}
+DATASET_KEYS = {"name", "output_csv", "core_csv", "expected"}
+REQUIRED_KEYS = {"name", "codes", "datasets"}
+
+
+class CaseError(InputError):
+    """An investigation case (its manifest or a file it names) cannot be used as given."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a dataset should show: ``column`` equals ``value`` on these frame ranges (inclusive)."""
+
+    ranges: tuple[tuple[int, int], ...]
+    column: str
+    value: float
+    text: str
+
+    def frames(self) -> list[int]:
+        return [frame for start, end in self.ranges for frame in range(start, end + 1)]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ranges": [list(r) for r in self.ranges], "column": self.column, "value": self.value}
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    name: str
+    output_csv: Path
+    core_csv: Path
+    expected: Expectation
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    manifest: Path
+    specs: tuple[Path, ...]
+    codes: tuple[Path, ...]
+    env_specs: tuple[Path, ...]
+    env_codes: tuple[Path, ...]
+    datasets: tuple[DatasetSpec, ...]
+    entry_file: Path
+    entry_function: str
+    frame_column: str = "frame"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.manifest.parent
+
+
+_RANGE = re.compile(r"(\d+)\s*(?:-|–|〜|~|～|to|から|\.\.)\s*(\d+)|(\d+)")
+_FLAG = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|==|＝|is|が)\s*(-?\d+(?:\.\d+)?)")
+
+
+def parse_expected(text: str) -> Expectation:
+    """「フレーム40-59でz=1」, "frames 10-20 and 50-60 have z=1" → ranges and a flag column/value."""
+    flag = _FLAG.search(text)
+    if flag is None:
+        raise CaseError(f"expected text {text!r} names no flag: write it like 'frames 40-59 have z=1'")
+    head = text[: flag.start()] + " " + text[flag.end() :]
+    ranges: list[tuple[int, int]] = []
+    for match in _RANGE.finditer(head):
+        if match.group(3) is not None:
+            start = end = int(match.group(3))
+        else:
+            start, end = int(match.group(1)), int(match.group(2))
+        if end < start:
+            raise CaseError(f"expected text {text!r}: the range {start}-{end} ends before it starts")
+        ranges.append((start, end))
+    if not ranges:
+        raise CaseError(f"expected text {text!r} names no frames: write it like 'frames 40-59 have z=1'")
+    value = float(flag.group(2))
+    return Expectation(ranges=tuple(ranges), column=flag.group(1), value=value, text=text)
+
+
+def load_case(manifest: Path) -> Case:
+    """Read and check a case manifest; every problem raises `CaseError` before any work."""
+    manifest = Path(manifest).resolve()
+    if not manifest.is_file():
+        raise CaseError(f"{manifest} is not a file; give the path of a case manifest (YAML)")
+    try:
+        raw = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise CaseError(f"{manifest.name} is not readable YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise CaseError(f"{manifest.name} must be a mapping with keys {sorted(REQUIRED_KEYS)}")
+    unknown = set(raw) - CASE_KEYS
+    if unknown:
+        raise CaseError(f"{manifest.name}: unknown key(s) {sorted(unknown)}; allowed: {sorted(CASE_KEYS)}")
+    missing = REQUIRED_KEYS - set(raw)
+    if missing:
+        raise CaseError(f"{manifest.name}: missing key(s) {sorted(missing)}")
+    root = manifest.parent
+    codes = _files(raw, "codes", root, required=True)
+    specs, env_specs, env_codes = (_files(raw, key, root) for key in ("specs", "env_specs", "env_codes"))
+    for code in (*codes, *env_codes):
+        if code.suffix != ".py":
+            raise CaseError(f"{code.name}: code files must be Python (.py)")
+    entry_file, entry_function = _entry(raw.get("entry"), codes, root)
+    frame_column = str(raw.get("frame_column", "frame"))
+    datasets = raw["datasets"]
+    if not isinstance(datasets, list) or not datasets:
+        raise CaseError(f"{manifest.name}: datasets must be a non-empty list")
+    parsed = tuple(_dataset(item, index, root, frame_column) for index, item in enumerate(datasets))
+    names = [ds.name for ds in parsed]
+    if len(set(names)) != len(names):
+        raise CaseError(f"{manifest.name}: dataset names must be unique, got {names}")
+    return Case(
+        name=str(raw["name"]),
+        manifest=manifest,
+        specs=specs,
+        codes=codes,
+        env_specs=env_specs,
+        env_codes=env_codes,
+        datasets=parsed,
+        entry_file=entry_file,
+        entry_function=entry_function,
+        frame_column=frame_column,
+    )
+
+
+def _files(raw: dict[str, Any], key: str, root: Path, *, required: bool = False) -> tuple[Path, ...]:
+    value = raw.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or (required and not value):
+        raise CaseError(f"{key} must be a list of file paths" + (" with at least one" if required else ""))
+    paths = []
+    for item in value:
+        path = (root / str(item)).resolve()
+        if not path.is_file():
+            raise CaseError(f"{key}: {item} does not exist (paths are relative to the manifest)")
+        paths.append(path)
+    return tuple(paths)
+
+
+def _entry(value: Any, codes: tuple[Path, ...], root: Path) -> tuple[Path, str]:
+    if value is None:
+        return codes[0], "run"
+    text = str(value)
+    file_part, _, function = text.rpartition(":")
+    if not file_part or not function.isidentifier():
+        raise CaseError(f"entry {text!r} must look like 'detector.py:detect'")
+    path = (root / file_part).resolve()
+    if path not in codes:
+        raise CaseError(f"entry {text!r}: {file_part} is not one of the codes")
+    return path, function
+
+
+def _dataset(item: Any, index: int, root: Path, frame_column: str) -> DatasetSpec:
+    if not isinstance(item, dict):
+        raise CaseError(f"datasets[{index}] must be a mapping with keys {sorted(DATASET_KEYS)}")
+    unknown = set(item) - DATASET_KEYS
+    if unknown:
+        raise CaseError(f"datasets[{index}]: unknown key(s) {sorted(unknown)}; allowed: {sorted(DATASET_KEYS)}")
+    missing = DATASET_KEYS - set(item)
+    if missing:
+        raise CaseError(f"datasets[{index}]: missing key(s) {sorted(missing)}")
+    name = str(item["name"])
+    expected = parse_expected(str(item["expected"]))
+    paths = {}
+    for key in ("output_csv", "core_csv"):
+        path = (root / str(item[key])).resolve()
+        if not path.is_file():
+            raise CaseError(f"dataset {name}: {key} {item[key]} does not exist")
+        try:
+            frame = pd.read_csv(path)
+        except (ValueError, UnicodeDecodeError, OSError) as exc:
+            raise CaseError(f"dataset {name}: {key} {item[key]} is not a readable CSV: {exc}") from exc
+        for column in (frame_column, expected.column):
+            if column not in frame.columns:
+                raise CaseError(f"dataset {name}: {key} {item[key]} has no column {column!r}")
+        paths[key] = path
+    return DatasetSpec(name=name, output_csv=paths["output_csv"], core_csv=paths["core_csv"], expected=expected)

@@ -1,0 +1,133 @@
+"""The code the investigator runs in the sandbox: summaries, charts, eval_func and re-runs of variants.
+
+Each cell prints one JSON line prefixed with ``RESULT:``; paths are relative to the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MARK = "RESULT:"
+
+_PRELUDE = """
+import json, sys, importlib.util
+import numpy as np
+import pandas as pd
+
+def _load(path, name):
+    directory = str(__import__("pathlib").Path(path).parent)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+def _flags(result, column, length):
+    if isinstance(result, pd.DataFrame):
+        result = result[column]
+    values = np.asarray(result, dtype=float).reshape(-1)
+    if len(values) != length:
+        raise ValueError(f"the algorithm returned {len(values)} values for {length} frames")
+    return values
+
+def _evaluate(env_codes, frame, expected):
+    for path in env_codes:
+        module = _load(path, "env_" + str(abs(hash(path))))
+        if hasattr(module, "eval_func"):
+            verdict = module.eval_func(frame, expected)
+            if isinstance(verdict, dict):
+                return {"passed": bool(verdict.get("passed")), "detail": {k: str(v) for k, v in verdict.items()}}
+            return {"passed": bool(verdict), "detail": {}}
+    return None
+"""
+
+
+def check_cell(spec: dict[str, Any]) -> str:
+    """Summaries of both CSVs, a chart with the expected region, and eval_func on the output."""
+    return (
+        _PRELUDE
+        + f"""
+spec = json.loads({json.dumps(json.dumps(spec))})
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+out = pd.read_csv(spec["output"])
+core = pd.read_csv(spec["core"])
+column, frame_col = spec["column"], spec["frame_column"]
+inputs = [c for c in out.columns if c not in (column, frame_col) and pd.api.types.is_numeric_dtype(out[c])]
+fig, axes = plt.subplots(2, 1, figsize=(9, 5), sharex=True)
+for name in inputs:
+    axes[0].plot(out[frame_col], out[name], label=name)
+axes[0].legend(loc="upper right")
+axes[1].step(out[frame_col], out[column], where="mid", label="output")
+axes[1].step(core[frame_col], core[column] * 0.9, where="mid", label="reference (x0.9)")
+for ax in axes:
+    for start, end in spec["ranges"]:
+        ax.axvspan(start - 0.5, end + 0.5, color="orange", alpha=0.2)
+axes[1].legend(loc="upper right")
+axes[1].set_xlabel(frame_col)
+fig.suptitle(spec["title"])
+fig.tight_layout()
+fig.savefig(spec["chart"], dpi=80)
+plt.close(fig)
+summary = {{
+    "output": {{"rows": len(out), "columns": list(out.columns), "missing": int(out.isna().sum().sum()),
+               "describe": out.describe().round(4).to_dict()}},
+    "core": {{"rows": len(core), "columns": list(core.columns), "missing": int(core.isna().sum().sum())}},
+    "inputs": inputs,
+    "eval": _evaluate(spec["env_codes"], out, spec["expected"]),
+}}
+print("{MARK}" + json.dumps(summary, default=str))
+"""
+    )
+
+
+def variants_cell(spec: dict[str, Any]) -> str:
+    """Run each variant on the output's inputs (and the other datasets'); compare with references and eval."""
+    return (
+        _PRELUDE
+        + f"""
+spec = json.loads({json.dumps(json.dumps(spec))})
+out = pd.read_csv(spec["output"])
+core = pd.read_csv(spec["core"])
+column = spec["column"]
+frame = out.drop(columns=[column])
+reference = core[column].to_numpy(dtype=float)
+recorded = out[column].to_numpy(dtype=float)
+results = {{}}
+for variant_id, path in spec["variants"]:
+    try:
+        module = _load(path, "variant_" + str(abs(hash(path))))
+        flags = _flags(getattr(module, spec["function"])(frame.copy()), column, len(frame))
+        patched = out.copy()
+        patched[column] = flags
+        others = []
+        for other in spec.get("others", []):
+            other_out = pd.read_csv(other["output"])
+            other_ref = pd.read_csv(other["core"])[column].to_numpy(dtype=float)
+            other_flags = _flags(
+                getattr(module, spec["function"])(other_out.drop(columns=[column])), column, len(other_out)
+            )
+            others.append(bool(np.array_equal(other_flags, other_ref)))
+        results[variant_id] = {{
+            "ok": True,
+            "matches_reference": bool(np.array_equal(flags, reference)),
+            "mismatches": int((flags != reference).sum()),
+            "reproduces_output": bool(np.array_equal(flags, recorded)),
+            "others_match": all(others),
+            "eval": _evaluate(spec["env_codes"], patched, spec["expected"]),
+        }}
+    except Exception as exc:
+        results[variant_id] = {{"ok": False, "error": f"{{type(exc).__name__}}: {{exc}}"}}
+print("{MARK}" + json.dumps(results))
+"""
+    )
+
+
+def parse_result(stdout: str | None) -> Any:
+    for line in reversed((stdout or "").splitlines()):
+        if line.startswith(MARK):
+            return json.loads(line[len(MARK) :])
+    return None

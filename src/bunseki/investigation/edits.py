@@ -1,0 +1,165 @@
+"""Candidate edits of simple patterns in an algorithm's source, found in its AST.
+
+Three patterns: a comparison operator (``>`` ↔ ``>=``, ``<`` ↔ ``<=``), an integer constant
+(``k ± d``) and a numeric default parameter value or keyword argument. An edit replaces one
+source segment, so comments and layout stay and the fix reads as a small unified diff.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass
+from typing import Literal, TypeGuard
+
+EditKind = Literal["operator", "constant", "default"]
+FLIPS = {ast.Gt: (">", ">="), ast.GtE: (">=", ">"), ast.Lt: ("<", "<="), ast.LtE: ("<=", "<")}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``old`` by ``new`` at (line, col)–(end_line, end_col) of the source (1-based lines)."""
+
+    kind: EditKind
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    old: str
+    new: str
+    context: str  # the function and, for defaults, the parameter name
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}@{self.line}:{self.col}:{self.old}->{self.new}"
+
+    def describe(self) -> str:
+        return f"line {self.line} ({self.context}): {self.old} → {self.new}"
+
+
+def numeric_constants(source: str) -> list[float]:
+    """Every numeric literal of the source (thresholds, windows, defaults)."""
+    return [
+        float(node.value)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    ]
+
+
+def candidate_edits(
+    source: str, *, deltas: tuple[int, ...] = (1, -1), float_values: tuple[float, ...] = ()
+) -> list[Edit]:
+    """Every operator flip, every integer constant or default changed by each of ``deltas``, and
+    every float default set to each of ``float_values`` (values the data shows near the differences)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    edits: list[Edit] = []
+    defaults: set[tuple[int, int]] = set()
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            arguments = function.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            pairs = list(zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True))
+            pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
+            for argument, default in pairs:
+                if _is_number(default):
+                    defaults.add((default.lineno, default.col_offset))
+                    edits += _number_edits(
+                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values
+                    )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            edits += _operator_edits(node, lines, _enclosing(tree, node))
+        elif isinstance(node, ast.keyword) and node.arg and _is_number(node.value):
+            value = node.value
+            if (value.lineno, value.col_offset) not in defaults:
+                defaults.add((value.lineno, value.col_offset))
+                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values)
+        elif _is_number(node) and isinstance(node.value, int) and (node.lineno, node.col_offset) not in defaults:
+            edits += _number_edits(node, "constant", _enclosing(tree, node), deltas)
+    return _unique(edits)
+
+
+def apply(source: str, edit: Edit) -> str:
+    lines = source.splitlines(keepends=True)
+    if edit.line != edit.end_line:
+        raise ValueError("edits span one line")
+    text = lines[edit.line - 1]
+    if text[edit.col : edit.end_col] != edit.old:
+        raise ValueError(f"edit {edit.id} does not match the source")
+    lines[edit.line - 1] = text[: edit.col] + edit.new + text[edit.end_col :]
+    return "".join(lines)
+
+
+def unified_diff(source: str, edited: str, name: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            source.splitlines(keepends=True), edited.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+        )
+    )
+
+
+def _is_number(node: ast.AST | None) -> TypeGuard[ast.Constant]:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool)
+
+
+def _number_edits(
+    node: ast.Constant, kind: EditKind, context: str, deltas: tuple[int, ...], float_values: tuple[float, ...] = ()
+) -> list[Edit]:
+    if node.end_lineno != node.lineno or node.end_col_offset is None:
+        return []
+    value = node.value
+    if not isinstance(value, int | float):
+        return []
+    old = ast.unparse(node)
+    edits = []
+    if isinstance(value, float):
+        for candidate in float_values:
+            new = repr(round(float(candidate), 10))
+            if new != old:
+                edits.append(
+                    Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context)
+                )
+        return edits
+    for delta in deltas:
+        new_value: int | float = value + delta
+        if isinstance(value, int) and new_value < 0:
+            continue
+        new = repr(new_value) if isinstance(value, int) else repr(round(float(new_value), 10))
+        edits.append(Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context))
+    return edits
+
+
+def _operator_edits(node: ast.Compare, lines: list[str], context: str) -> list[Edit]:
+    edits = []
+    operands = [node.left, *node.comparators]
+    for index, op in enumerate(node.ops):
+        flip = FLIPS.get(type(op))
+        left, right = operands[index], operands[index + 1]
+        if flip is None or left.end_lineno != right.lineno or left.end_col_offset is None:
+            continue
+        line = lines[left.end_lineno - 1]
+        segment_start, segment_end = left.end_col_offset, right.col_offset
+        found = line.find(flip[0], segment_start, segment_end)
+        if found < 0 or (flip[0] in (">", "<") and line[found + 1 : found + 2] == "="):
+            continue
+        edits.append(
+            Edit("operator", right.lineno, found, right.lineno, found + len(flip[0]), flip[0], flip[1], context)
+        )
+    return edits
+
+
+def _enclosing(tree: ast.AST, target: ast.AST) -> str:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for child in ast.walk(node):
+                if child is target:
+                    return node.name
+    return "module"
+
+
+def _unique(edits: list[Edit]) -> list[Edit]:
+    seen: dict[str, Edit] = {}
+    for edit in edits:
+        seen.setdefault(edit.id, edit)
+    return list(seen.values())

@@ -1,0 +1,148 @@
+"""The investigator as a service: check the case, run the graph in a fresh workspace, return a view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
+from bunseki.agents.investigator.graph import RECURSION_LIMIT
+from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.errors import BunsekiError
+from bunseki.investigation.case import Case, load_case
+from bunseki.sandbox import Sandbox, new_workspace
+from bunseki.settings import Settings
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HypothesisView:
+    id: str
+    kind: str
+    statement: str
+    verified: bool | None
+    evidence: str
+    iterations: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class DatasetResultView:
+    name: str
+    status: Literal["consistent", "inconsistent", "error"]
+    mismatched_frames: list[int]
+    hypotheses: list[HypothesisView]
+    conclusion: str
+    fix: str | None
+    charts: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "hypotheses": [h.as_dict() for h in self.hypotheses]}
+
+
+@dataclass(frozen=True)
+class InvestigationView:
+    status: Literal["completed", "error"]
+    case: str
+    datasets: list[DatasetResultView] = field(default_factory=list)
+    summary: str = ""
+    report_path: str | None = None
+    workspace_dir: str | None = None
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "status": self.status,
+            "case": self.case,
+            "datasets": [d.as_dict() for d in self.datasets],
+            "summary": self.summary,
+            "report_path": self.report_path,
+            "workspace_dir": self.workspace_dir,
+        }
+        if self.error:
+            data["error"] = self.error
+        return data
+
+
+def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
+    from bunseki.llm import create_investigator_brain as create
+
+    return create(spec, settings)
+
+
+class InvestigationService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def check(self, manifest: Path) -> Case:
+        """The case, checked; raises `CaseError` before any work."""
+        return load_case(manifest)
+
+    def run(
+        self,
+        manifest: Path,
+        *,
+        model: str | None = None,
+        brain: InvestigatorBrain | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> InvestigationView:
+        case = load_case(manifest)
+        chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
+        workspace = new_workspace(self.settings.workspace_root / "investigations")
+        boxes: list[Sandbox] = []
+
+        def sandbox() -> Sandbox:
+            if not boxes:
+                box = Sandbox(workspace, settings=self.settings)
+                boxes.append(box)
+                box.start()
+            return boxes[0]
+
+        context = InvestigatorContext(brain=chosen, case=case, workspace=workspace, sandbox=sandbox)
+        final: dict[str, Any] = {}
+        try:
+            for mode, chunk in build().stream(
+                InvestigatorState(),
+                context=context,
+                stream_mode=["custom", "values"],
+                config={"recursion_limit": RECURSION_LIMIT},
+            ):
+                if mode == "custom" and on_event is not None and isinstance(chunk, dict):
+                    on_event(chunk)
+                elif mode == "values" and isinstance(chunk, dict):
+                    final = chunk
+        except BunsekiError as exc:
+            return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
+        finally:
+            for box in boxes:
+                box.close()
+        state = InvestigatorState.model_validate(final)
+        report = str(workspace / state.report_path) if state.report_path else None
+        return InvestigationView(
+            status="completed",
+            case=case.name,
+            datasets=[_dataset_view(r) for r in state.results],
+            summary=state.summary,
+            report_path=report,
+            workspace_dir=str(workspace),
+        )
+
+
+def _dataset_view(record: dict[str, Any]) -> DatasetResultView:
+    return DatasetResultView(
+        name=record["name"],
+        status=record["status"],
+        mismatched_frames=list(record.get("mismatched_frames", [])),
+        hypotheses=[
+            HypothesisView(h["id"], h["kind"], h["statement"], h["verified"], h["evidence"], h["iterations"])
+            for h in record.get("hypotheses", [])
+        ],
+        conclusion=record["conclusion"],
+        fix=record.get("fix"),
+        charts=list(record.get("charts", [])),
+    )

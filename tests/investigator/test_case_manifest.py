@@ -1,0 +1,90 @@
+"""Case manifests: parsed expectations, and every problem named before any work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bunseki.errors import InputError
+from bunseki.investigation.case import CaseError, load_case, parse_expected
+
+SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
+
+
+def test_expected_text_in_japanese_and_english() -> None:
+    ja = parse_expected("フレーム40-59でz=1")
+    assert ja.ranges == ((40, 59),) and ja.column == "z" and ja.value == 1
+    en = parse_expected("frames 10-20 and 50-60 have z=1")
+    assert en.ranges == ((10, 20), (50, 60))
+    assert en.frames()[:2] == [10, 11] and len(en.frames()) == 22
+
+
+@pytest.mark.parametrize("text", ["", "z=1", "frames 10-20", "frames 20-10 have z=1"])
+def test_unparsable_expected_text(text: str) -> None:
+    with pytest.raises(CaseError):
+        parse_expected(text)
+
+
+def test_sample_case_loads() -> None:
+    case = load_case(SAMPLE)
+    assert case.name == "hysteresis-detector"
+    assert [d.name for d in case.datasets] == ["boundary", "clean"]
+    assert case.entry_function == "detect" and case.env_codes
+
+
+def _copy(tmp_path: Path, **changes: object) -> Path:
+    raw = yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
+    for path in SAMPLE.parent.iterdir():
+        if path.is_file():
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    raw.update(changes)
+    target = tmp_path / "case.yaml"
+    target.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    return target
+
+
+def _dataset(**changes: str) -> list[dict[str, str]]:
+    base = {
+        "name": "boundary",
+        "output_csv": "boundary_output.csv",
+        "core_csv": "boundary_core.csv",
+        "expected": "frames 22-29 have z=1",
+    }
+    return [{**base, **changes}]
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"codes": ["missing.py"]}, "missing.py"),
+        ({"specs": ["nope.md"]}, "nope.md"),
+        ({"colour": "red"}, "colour"),
+        ({"datasets": _dataset(output_csv="gone.csv")}, "gone.csv"),
+        ({"datasets": _dataset(expected="something happens")}, "something happens"),
+        ({"datasets": [{**_dataset()[0], "extra": 1}]}, "extra"),
+        ({"entry": "detector.py"}, "entry"),
+        ({"datasets": _dataset(expected="frames 1-2 have q=1")}, "'q'"),
+    ],
+)
+def test_manifest_problems_are_named(tmp_path: Path, changes: dict[str, object], named: str) -> None:
+    with pytest.raises(InputError, match=None) as caught:
+        load_case(_copy(tmp_path, **changes))
+    assert named in str(caught.value)
+
+
+def test_unreadable_csv(tmp_path: Path) -> None:
+    manifest = _copy(tmp_path)
+    (tmp_path / "boundary_output.csv").write_bytes(b"")
+    with pytest.raises(CaseError, match="not a readable CSV"):
+        load_case(manifest)
+
+
+def test_missing_manifest_and_bad_yaml(tmp_path: Path) -> None:
+    with pytest.raises(CaseError, match="not a file"):
+        load_case(tmp_path / "none.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed", encoding="utf-8")
+    with pytest.raises(CaseError, match="YAML"):
+        load_case(bad)
