@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -56,16 +56,34 @@ def print_json(payload: object) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+Service = TypeVar("Service", bound=_Closable)
+
+
 @contextmanager
-def open_service(workspace_root: Path | None) -> Iterator[AnalysisService]:
-    """The service, with refusals printed as one line and exit status 1 (2 for bad input)."""
-    service: AnalysisService | None = None
+def opened(
+    make: Callable[[Settings], Service], workspace_root: Path | None, *, json_error: dict[str, object] | None = None
+) -> Iterator[Service]:
+    """A service made for the command line's settings, closed after; a refusal is one line (with
+    ``json_error``: that JSON object plus ``error``) and exit status 1 (2 for bad input)."""
+    service: Service | None = None
     try:
-        service = AnalysisService(settings_for(workspace_root))
+        service = make(settings_for(workspace_root))
         yield service
     except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        if json_error is not None:
+            print_json(json_error | {"error": f"{type(exc).__name__}: {exc}"})
+        else:
+            errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
         raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
     finally:
         if service is not None:
             service.close()
+
+
+def open_service(workspace_root: Path | None) -> AbstractContextManager[AnalysisService]:
+    """The analysis service, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    return opened(AnalysisService, workspace_root)

@@ -7,8 +7,7 @@ waits at (from any process, any day); ``bunseki eda runs list|show`` finds runs 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,10 +25,10 @@ from bunseki.cli.app import (
     console,
     errors,
     fail_usage,
+    opened,
     print_json,
-    settings_for,
 )
-from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError, InputError, UnsupportedFileType
+from bunseki.errors import ConfigurationError, DataLoadError, UnsupportedFileType
 from bunseki.service.eda import EdaService
 from bunseki.service.eda_views import EdaRunView
 
@@ -221,19 +220,7 @@ def _format(value: str) -> str:
     return value
 
 
-@contextmanager
-def _service(workspace_root: Path | None, fmt: str) -> Iterator[EdaService]:
+def _service(workspace_root: Path | None, fmt: str) -> AbstractContextManager[EdaService]:
     """The EDA service; a refusal is one line (or a JSON error object) and exit status 1 (2 for bad input)."""
-    service: EdaService | None = None
-    try:
-        service = EdaService(settings_for(workspace_root))
-        yield service
-    except BunsekiError as exc:
-        if fmt == "json":
-            print_json({"status": "error", "run_id": None, "error": f"{type(exc).__name__}: {exc}"})
-        else:
-            errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
-    finally:
-        if service is not None:
-            service.close()
+    json_error: dict[str, object] | None = {"status": "error", "run_id": None} if fmt == "json" else None
+    return opened(EdaService, workspace_root, json_error=json_error)

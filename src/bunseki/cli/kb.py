@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
@@ -23,6 +23,7 @@ from bunseki.cli.app import (
     console,
     errors,
     fail_usage,
+    opened,
     print_json,
     settings_for,
 )
@@ -149,21 +150,11 @@ Model = Annotated[
 ]
 
 
-@contextmanager
-def open_knowledge_service(workspace_root: Path | None) -> Iterator[KnowledgeService]:
+def open_knowledge_service(workspace_root: Path | None) -> AbstractContextManager[KnowledgeService]:
     """The knowledge service, with refusals printed as one line and exit status 1 (2 for bad input)."""
     from bunseki.service.knowledge import KnowledgeService  # on use: it loads Qdrant and the graph
 
-    service: KnowledgeService | None = None
-    try:
-        service = KnowledgeService(settings_for(workspace_root))
-        yield service
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
-    finally:
-        if service is not None:
-            service.close()
+    return opened(KnowledgeService, workspace_root)
 
 
 @kb_app.command("ask")

@@ -138,7 +138,7 @@ class EdaService:
         """
         parsed = answer if isinstance(answer, eda.Answer) else eda.parse(answer)
         run = self.store.get_eda_run(run_id, user_id=user_id)
-        shown = self.pending(run_id)
+        _, shown = self._read(run_id)
         if run.status not in WAITING.values() or shown is None:
             raise Conflict(f"EDA run {run_id} is {run.status.replace('_', ' ')}, not waiting for a review.")
         if parsed.action == "feedback" and not shown.get("feedback_allowed", True):
@@ -148,7 +148,7 @@ class EdaService:
 
     def get(self, run_id: str, *, user_id: str | None = None) -> EdaRunView:
         run = self.store.get_eda_run(run_id, user_id=user_id)
-        return view_of(run, self._state(run_id), self.pending(run_id))
+        return view_of(run, *self._read(run_id))
 
     def list(self, *, user_id: str | None = None) -> list[EdaRunSummary]:
         return [EdaRunSummary.of(run) for run in self.store.list_eda_runs(user_id=user_id)]
@@ -161,7 +161,7 @@ class EdaService:
 
     def report_file(self, run_id: str, report_format: ReportFormat, *, user_id: str | None = None) -> OpenFile:
         run = self.store.get_eda_run(run_id, user_id=user_id)
-        state = self._state(run_id)
+        state, _ = self._read(run_id)
         path = state.report_paths.get(report_format) if state else None
         if path is None:
             raise Conflict(f"EDA run {run_id} has no report yet; it is {run.status.replace('_', ' ')}.")
@@ -170,7 +170,7 @@ class EdaService:
     def artifact(self, run_id: str, path: str, *, user_id: str | None = None) -> OpenFile:
         """A file a step wrote (a chart), by its path relative to the run's workspace."""
         run = self.store.get_eda_run(run_id, user_id=user_id)
-        state = self._state(run_id)
+        state, _ = self._read(run_id)
         missing = f"EDA run {run_id} has no file {path}."
         if state is None or path not in state.generated_files:
             raise NotFound(missing)
@@ -178,10 +178,7 @@ class EdaService:
 
     def pending(self, run_id: str) -> dict[str, Any] | None:
         """What the review the run waits at shows (None when it waits for none)."""
-        snapshot = self._graph.get_state(_config(run_id))
-        for pause in snapshot.interrupts:
-            return dict(pause.value)
-        return None
+        return self._read(run_id)[1]
 
     # --- running the graph ---
 
@@ -209,26 +206,26 @@ class EdaService:
             for event in self._graph.stream(start, _config(run.id), context=context, stream_mode="custom"):
                 if on_event is not None:
                     on_event(dict(event))
-        except BunsekiError as exc:
-            self.store.set_eda_status(run.id, "error", error=str(exc))
-            raise
-        except Exception as exc:  # a bug or a crash in a node: the run is kept, marked, and the error shown
-            self.store.set_eda_status(run.id, "error", error=f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # also a bug or a crash in a node: the run is kept, marked, and the error shown
+            error = str(exc) if isinstance(exc, BunsekiError) else f"{type(exc).__name__}: {exc}"
+            self.store.set_eda_status(run.id, "error", error=error)
             raise
         finally:
             for box in sandboxes:
                 box.close()
-        state = self._state(run.id)
-        shown = self.pending(run.id)
+        state, shown = self._read(run.id)
         status: EdaStatus = WAITING[shown["review"]] if shown else (state.status if state else "error")
         if status == "running":  # the graph ended without saying how: only a stop at a review does that
             status = "stopped"
         updated = self.store.set_eda_status(run.id, status, error=state.error_message if state else None)
         return view_of(updated, state, shown)
 
-    def _state(self, run_id: str) -> eda.EdaState | None:
-        values = self._graph.get_state(_config(run_id)).values
-        return eda.EdaState.model_validate(values) if values else None
+    def _read(self, run_id: str) -> tuple[eda.EdaState | None, dict[str, Any] | None]:
+        """The run's graph state and what the review it waits at shows, from one checkpoint read."""
+        snapshot = self._graph.get_state(_config(run_id))
+        state = eda.EdaState.model_validate(snapshot.values) if snapshot.values else None
+        shown = next((dict(pause.value) for pause in snapshot.interrupts), None)
+        return state, shown
 
 
 def _config(run_id: str) -> RunnableConfig:
