@@ -490,7 +490,10 @@ def test_memory_bomb_at_once(arena: Arena) -> None:
 
 
 def test_memory_bomb_gradual(arena: Arena) -> None:
-    result = arena.hostile("import numpy as np\nchunks = []\nwhile True:\n    chunks.append(np.ones(5_000_000))")
+    # A generous wall limit: on a loaded machine the memory must still be what stops it.
+    result = arena.hostile(
+        "import numpy as np\nchunks = []\nwhile True:\n    chunks.append(np.ones(5_000_000))", timeout=30
+    )
     assert not result.success
     assert result.limit == "memory"
 
@@ -532,7 +535,8 @@ def test_hundreds_of_figures_are_capped(arena: Arena) -> None:
 
 def test_filling_the_disk_is_stopped_and_cleaned(arena: Arena) -> None:
     result = arena.hostile(
-        "data = b'x' * 5_000_000\nfor i in range(10_000):\n    open(f'fill-{i}.bin', 'wb').write(data)"
+        "data = b'x' * 5_000_000\nfor i in range(10_000):\n    open(f'fill-{i}.bin', 'wb').write(data)",
+        timeout=30,  # the disk limit, not the clock, must stop it on a loaded machine
     )
     assert not result.success
     assert result.limit == "disk"

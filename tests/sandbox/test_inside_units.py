@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
+import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -80,8 +83,10 @@ def test_limit_errors_say_what_happened_and_what_to_do() -> None:
 def test_descendants_follow_the_process_tree() -> None:
     pid = os.fork()
     if pid == 0:
-        os.pause()
-        os._exit(0)
+        try:
+            signal.pause()
+        finally:
+            os._exit(0)
     try:
         assert pid in procs.descendants(os.getpid())
         assert procs.resident_bytes(pid) > 0
@@ -90,6 +95,48 @@ def test_descendants_follow_the_process_tree() -> None:
         procs.kill_all(os.getpid(), keep=set())
         os.waitpid(pid, 0)
     assert pid not in procs.descendants(os.getpid())
+
+
+def test_descendants_are_found_below_an_exiting_multi_threaded_parent() -> None:
+    """A holder with library threads hands its children to a still-exiting thread when it exits.
+
+    Its leader then shows as a zombie while the children keep its pid as their parent; a walk
+    that stopped at zombies lost the whole subtree, so a failed cell's process was never killed
+    and the holder waited on it until the cell's time limit (seen after a chart cell).
+    """
+    ready_r, ready_w = os.pipe()
+    parent = os.fork()
+    if parent == 0:
+        try:
+            child = os.fork()
+            if child == 0:
+                signal.pause()
+            threading.Thread(target=signal.pause).start()  # keeps the thread group alive
+            os.write(ready_w, str(child).encode())
+            ctypes.CDLL(None).pthread_exit(None)  # the leader exits alone and shows as a zombie
+        finally:
+            os._exit(0)
+    os.close(ready_w)
+    child = int(os.read(ready_r, 64))
+    os.close(ready_r)
+    try:
+        for _ in range(500):
+            if _state(parent) == "Z":
+                break
+            time.sleep(0.01)
+        assert _state(parent) == "Z"
+        assert child in procs.descendants(os.getpid())
+        assert parent not in procs.descendants(os.getpid())  # nothing to kill there
+    finally:
+        os.kill(parent, signal.SIGKILL)
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(parent, 0)
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        raw = handle.read()
+    return raw[raw.rfind(b")") + 2 :].decode().split()[0]
 
 
 def test_landlock_abi_is_reported() -> None:
@@ -129,8 +176,10 @@ def test_snapshots_of_before_generations_still_load(tmp_path: Path) -> None:
 def test_start_time_tells_a_process_from_a_later_one_with_its_pid() -> None:
     pid = os.fork()
     if pid == 0:
-        os.pause()
-        os._exit(0)
+        try:
+            signal.pause()
+        finally:
+            os._exit(0)
     try:
         assert procs.start_time(pid) is not None
     finally:

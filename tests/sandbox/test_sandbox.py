@@ -204,6 +204,25 @@ def test_former_holders_exit_once_their_successor_has_forked(sandbox: Sandbox) -
     assert sandbox.run("print(step)").stdout == "3\n"
 
 
+def test_failing_cells_right_after_a_reload_roll_back_without_a_stall(sandbox: Sandbox, tmp_path: Path) -> None:
+    """A failing cell right after a successful one whose process had library threads (Arrow's).
+
+    The former holder was still exiting then, so a walk of /proc lost the failed cell's process
+    and the holder waited on it until the time limit, which restarted the worker.
+    """
+    table = tmp_path / "t.parquet"
+    pd.DataFrame({"a": range(6), "b": [1.0] * 6}).to_parquet(table)
+    add_data_file(sandbox.workspace, table)
+    load = "df = pd.read_parquet('data/t.parquet')"
+    chart = "print(df['a'].mean())\ndf['a'].plot.hist()\nplt.savefig('c.png')\nplt.close('all')"
+    for _ in range(3):
+        for code in (load, chart, load, "raise ValueError('a')", load, "raise ValueError('b')"):
+            result = sandbox.run(code, timeout=20)
+            assert not result.restarted, result.error
+            assert result.success == (not code.startswith("raise")), result.error
+        assert sandbox.run("print(len(df))").stdout == "6\n"
+
+
 def test_a_sandbox_killed_outright_restores_the_last_saved_cell(sandbox: Sandbox) -> None:
     sandbox.run("answer = 1")
     sandbox.run("answer += 1\nrows = [answer] * 3")

@@ -295,6 +295,7 @@ class Holder:
         keep = {self.anchor, os.getpid(), *self.saver_pids(), *([spare.pid] if succeeded else [])}
         procs.kill_all(self.anchor, keep=keep)
         if not succeeded:
+            _kill(spare.pid)  # our own child: never wait on it on the strength of a /proc walk
             _reap(spare.pid)
         watch.drain()
         reply = self.reply(number, limits, watch, succeeded)

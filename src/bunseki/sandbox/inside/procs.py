@@ -19,21 +19,27 @@ def _stat_fields(pid: int) -> list[str] | None:
     return raw[raw.rfind(b")") + 2 :].decode().split()
 
 
-def parent_map() -> dict[int, int]:
-    parents: dict[int, int] = {}
+def _processes() -> dict[int, tuple[str, int]]:
+    """pid -> (state letter, parent pid) for every process we can see."""
+    found: dict[int, tuple[str, int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             fields = _stat_fields(int(entry))
-            if fields is not None and fields[0] not in ("Z", "X"):  # zombies wait to be reaped
-                parents[int(entry)] = int(fields[1])
-    return parents
+            if fields is not None:
+                found[int(entry)] = (fields[0], int(fields[1]))
+    return found
 
 
-def descendants(root: int, parents: dict[int, int] | None = None) -> set[int]:
-    """Every live process below ``root`` (the anchor is a subreaper, so orphans stay below it)."""
-    parents = parent_map() if parents is None else parents
+def descendants(root: int, processes: dict[int, tuple[str, int]] | None = None) -> set[int]:
+    """Every live process below ``root`` (the anchor is a subreaper, so orphans stay below it).
+
+    The walk goes through zombies: when a multi-threaded parent exits, its children are handed
+    to one of its still-exiting threads first and keep its pid as their parent while its leader
+    already shows as a zombie. Skipping zombies there would hide a whole live subtree.
+    """
+    processes = _processes() if processes is None else processes
     children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
+    for pid, (_, parent) in processes.items():
         children.setdefault(parent, []).append(pid)
     found: set[int] = set()
     stack = [root]
@@ -42,7 +48,7 @@ def descendants(root: int, parents: dict[int, int] | None = None) -> set[int]:
             if child not in found:
                 found.add(child)
                 stack.append(child)
-    return found
+    return {pid for pid in found if processes[pid][0] not in ("Z", "X")}  # zombies wait to be reaped
 
 
 def start_time(pid: int) -> int | None:
