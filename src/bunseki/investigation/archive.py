@@ -123,8 +123,8 @@ def _is_tar(archive: Path) -> bool:
 
 def _zip_members(opened: zipfile.ZipFile) -> Iterator[_Member]:
     for info in opened.infolist():
-        mode = info.external_attr >> 16  # unix mode bits, when a unix zip tool wrote them
-        if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = stat.S_IFMT(info.external_attr >> 16)  # the unix file type, when a unix zip tool wrote one
+        if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
             raise UnsafeArchive(f"archive member {info.filename!r} is a link or a special file; only files")
         yield _Member(info.filename, info.is_dir(), info.file_size, _opener(opened.open, info))
 

@@ -57,6 +57,7 @@ class InvestigationView:
     workspace_dir: str | None = None
     error: str | None = None
     report_html_path: str | None = None  # beside the contract's keys, never instead of one
+    dataset_reports: dict[str, str] = field(default_factory=dict)  # name → Markdown path; not in as_dict
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -141,6 +142,7 @@ class InvestigationService:
             report_path=report,
             workspace_dir=str(workspace),
             report_html_path=str(workspace / html),
+            dataset_reports={r["name"]: r["report_path"] for r in state.results if r.get("report_path")},
         )
 
 
