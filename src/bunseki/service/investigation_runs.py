@@ -72,6 +72,12 @@ class InvestigationRuns:
             if future.cancelled():
                 self._update(run_id, status="error", error=INTERRUPTED)
 
+    def available_models(self) -> list[str]:
+        """Model specs worth offering in a picker (offline first)."""
+        from bunseki.llm import available_models
+
+        return available_models(self.settings)
+
     def __enter__(self) -> InvestigationRuns:
         return self
 
