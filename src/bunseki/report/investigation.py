@@ -120,7 +120,9 @@ def summary_report(case: str, records: Sequence[dict[str, Any]], language: Langu
     sections = [ReportSection(section_type="table", content=json.dumps(rows, ensure_ascii=False))]
     for record in records:
         sections += _sections(record, words, prefix=f"{record['name']}: ")
-    conclusion = "\n".join(f"- **{plain(r['name'])}** ({r['status']}): {plain(r.get('conclusion', ''))}" for r in records)
+    conclusion = "\n".join(
+        f"- **{plain(r['name'])}** ({r['status']}): {plain(r.get('conclusion', ''))}" for r in records
+    )
     return ReportOutput(
         title=f"{words.investigation}: {case}",
         conclusion=conclusion or words.no_fix,

@@ -81,7 +81,11 @@ def _sidebar(runs: InvestigationRuns, run: InvestigationRunView | None, texts: T
         }
         current = run.investigation_id if run is not None and run.investigation_id in labels else next(iter(labels))
         st.selectbox(
-            texts("inv_pick"), list(labels), index=list(labels).index(current), format_func=labels.__getitem__, key=KEY_PICK
+            texts("inv_pick"),
+            list(labels),
+            index=list(labels).index(current),
+            format_func=labels.__getitem__,
+            key=KEY_PICK,
         )
         st.button(texts("inv_open"), key="inv-open", on_click=_open_picked, icon=":material/history:")
 
@@ -150,8 +154,10 @@ def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) ->
             status.update(label=texts("failed"), state="error")
             notices.notify_error(error, texts)
             return
-        state = "complete" if final.status == "completed" else "error"
-        status.update(label=texts("done") if state == "complete" else texts("failed"), state=state, expanded=False)
+        if final.status == "completed":
+            status.update(label=texts("done"), state="complete", expanded=False)
+        else:
+            status.update(label=texts("failed"), state="error", expanded=False)
 
 
 def _progress(run: InvestigationRunView, texts: Texts) -> None:

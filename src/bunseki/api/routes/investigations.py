@@ -68,9 +68,7 @@ class Investigation(InvestigationRunView):
         return cls.model_validate(view.model_dump() | {"result": result, "report_files": reports})
 
 
-@router.post(
-    "", status_code=202, response_model=Investigation, responses={**responses(413, 415), 202: STREAM}
-)
+@router.post("", status_code=202, response_model=Investigation, responses={**responses(413, 415), 202: STREAM})
 async def start_investigation(
     request: Request,
     runs: Runs,
