@@ -21,10 +21,11 @@ from pathlib import Path, PurePosixPath
 from typing import IO, TypeVar
 from zlib import error as zlib_error
 
-from bunseki.errors import UnsafeArchive, UnsupportedFileType, UploadTooLarge
+from bunseki.errors import CaseArchiveError, UnsupportedFileType, UploadTooLarge
 
 CHUNK = 1 << 16
 MANIFEST_SUFFIXES = (".yaml", ".yml")
+MANIFEST_STEMS = ("case", "manifest")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _Info = TypeVar("_Info", zipfile.ZipInfo, tarfile.TarInfo)
 
@@ -51,7 +52,7 @@ def extract_case(archive: Path, target: Path, limits: ArchiveLimits | None = Non
 
     Raises:
         UnsupportedFileType: the file is not a zip or tar archive.
-        UnsafeArchive: a member would land outside ``target``, is a link or a device, or no
+        CaseArchiveError: a member would land outside ``target``, is a link or a device, or no
             manifest (``*.yaml``) is in it.
         UploadTooLarge: too many members, or a member or the whole unpacks to more than the limits.
     """
@@ -68,28 +69,34 @@ def extract_case(archive: Path, target: Path, limits: ArchiveLimits | None = Non
                 path.parent.mkdir(parents=True, exist_ok=True)
                 written += _copy(member, path, limits, written)
             except (FileExistsError, NotADirectoryError) as exc:
-                raise UnsafeArchive(f"archive member {member.name!r} clashes with another member") from exc
+                raise CaseArchiveError(f"archive member {member.name!r} clashes with another member") from exc
     return find_manifest(target)
 
 
 def find_manifest(root: Path) -> Path:
-    """The case manifest: ``case.yaml`` (or the only YAML file) nearest the top of ``root``."""
-    found = sorted(
-        (p for p in root.rglob("*") if p.suffix.lower() in MANIFEST_SUFFIXES and p.is_file()),
-        key=lambda p: (len(p.relative_to(root).parts), p.stem.lower() not in ("case", "manifest"), str(p)),
-    )
+    """The case manifest: ``case.yaml`` (or the only YAML file) nearest the top of ``root``.
+
+    Hidden files and macOS's ``__MACOSX`` copies are not candidates.
+    """
+    found = [
+        path
+        for path in root.rglob("*")
+        if path.suffix.lower() in MANIFEST_SUFFIXES
+        and path.is_file()
+        and not any(part.startswith((".", "__MACOSX")) for part in path.relative_to(root).parts)
+    ]
     if not found:
-        raise UnsafeArchive(
+        raise CaseArchiveError(
             "the archive holds no case manifest: put case.yaml (name, codes, datasets, …) in it / "
             "アーカイブにケースのマニフェスト case.yaml がありません"
         )
-    top = len(found[0].relative_to(root).parts)
-    nearest = [p for p in found if len(p.relative_to(root).parts) == top]
-    preferred = [p for p in nearest if p.stem.lower() in ("case", "manifest")]
+    top = min(len(path.relative_to(root).parts) for path in found)
+    nearest = sorted(path for path in found if len(path.relative_to(root).parts) == top)
+    preferred = [path for path in nearest if path.stem.lower() in MANIFEST_STEMS]
     if len(preferred) == 1 or len(nearest) == 1:
         return (preferred or nearest)[0]
-    names = ", ".join(str(p.relative_to(root)) for p in nearest)
-    raise UnsafeArchive(f"the archive holds several YAML files ({names}); name the manifest case.yaml")
+    names = ", ".join(str(path.relative_to(root)) for path in nearest)
+    raise CaseArchiveError(f"the archive holds several YAML files ({names}); name the manifest case.yaml")
 
 
 @contextmanager
@@ -125,16 +132,16 @@ def _zip_members(opened: zipfile.ZipFile) -> Iterator[_Member]:
     for info in opened.infolist():
         kind = stat.S_IFMT(info.external_attr >> 16)  # the unix file type, when a unix zip tool wrote one
         if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
-            raise UnsafeArchive(f"archive member {info.filename!r} is a link or a special file; only files")
+            raise CaseArchiveError(f"archive member {info.filename!r} is a link or a special file; only files")
         yield _Member(info.filename, info.is_dir(), info.file_size, _opener(opened.open, info))
 
 
 def _tar_members(opened: tarfile.TarFile) -> Iterator[_Member]:
     for info in opened:
         if info.issym() or info.islnk():
-            raise UnsafeArchive(f"archive member {info.name!r} is a link; links are not accepted")
+            raise CaseArchiveError(f"archive member {info.name!r} is a link; links are not accepted")
         if not (info.isfile() or info.isdir()):
-            raise UnsafeArchive(f"archive member {info.name!r} is a device or special file; only files")
+            raise CaseArchiveError(f"archive member {info.name!r} is a device or special file; only files")
         yield _Member(info.name, info.isdir(), info.size, _opener(opened.extractfile, info))
 
 
@@ -150,8 +157,12 @@ def _checked(members: Iterator[_Member], limits: ArchiveLimits) -> Iterator[_Mem
         if count > limits.max_members:
             raise UploadTooLarge(f"the archive has more than {limits.max_members} members; send only the case")
         name = _safe_name(member.name)
+        if not name and member.is_dir:  # "./", which `tar -C case .` writes first
+            continue
+        if not name:
+            raise CaseArchiveError(f"archive member {member.name!r} has no name")
         if name in seen and not member.is_dir:
-            raise UnsafeArchive(f"archive member {member.name!r} appears twice")
+            raise CaseArchiveError(f"archive member {member.name!r} appears twice")
         seen.add(name)
         if member.size > limits.max_file_bytes:
             raise UploadTooLarge(f"archive member {member.name!r} is larger than {limits.max_file_bytes >> 20} MB")
@@ -162,22 +173,20 @@ def _checked(members: Iterator[_Member], limits: ArchiveLimits) -> Iterator[_Mem
 
 
 def _safe_name(name: str) -> str:
-    """The member's path with ``./`` and trailing slashes dropped; UnsafeArchive if it could leave the target."""
+    """The member's path without ``./`` and trailing slashes ("" for the top itself); CaseArchiveError if it
+    could leave the target."""
     cleaned = name.replace("\\", "/")
     path = PurePosixPath(cleaned)
     if "\0" in name or path.is_absolute() or _DRIVE.match(cleaned) or ".." in path.parts:
-        raise UnsafeArchive(f"archive member {name!r} points outside the archive (absolute or '..'); refused")
-    parts = [part for part in path.parts if part not in ("", ".")]
-    if not parts:
-        raise UnsafeArchive(f"archive member {name!r} has no name")
-    return "/".join(parts)
+        raise CaseArchiveError(f"archive member {name!r} points outside the archive (absolute or '..'); refused")
+    return "/".join(part for part in path.parts if part not in ("", "."))
 
 
 def _copy(member: _Member, path: Path, limits: ArchiveLimits, written_before: int) -> int:
     """Copy a member's real bytes (which may exceed what it declared) under the limits."""
     source = member.open()
     if source is None:
-        raise UnsafeArchive(f"archive member {member.name!r} cannot be read")
+        raise CaseArchiveError(f"archive member {member.name!r} cannot be read")
     written = 0
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with source, os.fdopen(descriptor, "wb") as target:

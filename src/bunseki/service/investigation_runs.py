@@ -55,22 +55,26 @@ class InvestigationRuns:
         *,
         brains: Callable[[str], InvestigatorBrain] | None = None,
         limits: ArchiveLimits | None = None,
+        investigator: InvestigationService | None = None,
     ) -> None:
         self.settings = settings
         self.root = settings.workspace_root / "investigation_runs"
         self.limits = limits or ArchiveLimits()
         self._brains = brains or (lambda spec: create_investigator_brain(spec, settings))
-        self._investigator = InvestigationService(settings)
+        self._investigator = investigator or InvestigationService(settings)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bunseki-investigation")
         self._queued: dict[str, Future[None]] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
         """Finish the running investigation; those still queued are marked as interrupted."""
-        self._worker.shutdown(wait=True, cancel_futures=True)
-        for run_id, future in self._queued.items():
+        self._worker.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            queued = list(self._queued.items())
+        for run_id, future in queued:
             if future.cancelled():
                 self._update(run_id, status="error", error=INTERRUPTED)
+        self._worker.shutdown(wait=True)
 
     def available_models(self) -> list[str]:
         """Model specs worth offering in a picker (offline first)."""
@@ -94,7 +98,7 @@ class InvestigationRuns:
         Raises:
             UploadTooLarge: the upload or what it unpacks to is over the limits.
             UnsupportedFileType: not a zip or tar(.gz) archive.
-            UnsafeArchive: a member escapes the archive or is a link or device; no manifest.
+            CaseArchiveError: a member escapes the archive or is a link or device; no manifest.
             CaseError: the manifest or a file it names cannot be used.
             ConfigurationError: the model spec cannot be served.
         """
@@ -155,6 +159,8 @@ class InvestigationRuns:
             self._update(run_id, status="error", error=error)
         finally:
             log.close()
+            with self._lock:
+                self._queued.pop(run_id, None)
 
     # --- reading ---
 
