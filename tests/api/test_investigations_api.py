@@ -135,8 +135,12 @@ def test_an_uploaded_case_is_investigated_in_the_background_and_followed(
 
 def test_another_users_investigation_is_not_found(clients: dict[str, TestClient], runs: InvestigationRuns) -> None:
     alice, bob = clients["alice"], clients["bob"]
-    run_id = _upload(alice, _tar(_sample_files()), name="case.tar.gz").json()["investigation_id"]
-    assert runs.wait(run_id).status == "completed"
+    files = {"file": ("case.tar.gz", _tar(_sample_files()), "application/gzip")}
+    with alice.stream("POST", URL, files=files, headers={"Accept": "text/event-stream"}) as response:
+        assert response.status_code == 200
+        events = _events(list(response.iter_lines()))
+    assert events[-1][0] == "result" and events[-1][1]["status"] == "completed"
+    run_id = events[-1][1]["investigation_id"]
     for path in ("", "/result", "/report", "/charts/charts/boundary_overview.png"):
         problem_of(response := bob.get(f"{URL}/{run_id}{path}"))
         assert response.status_code == 404, path

@@ -10,6 +10,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bunseki.errors import Conflict
 from bunseki.service.investigation_runs import INTERRUPTED, InvestigationRuns
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings
@@ -73,6 +76,10 @@ def test_closing_marks_the_queued_runs_and_lets_the_running_one_finish(settings:
     assert investigator.started.wait(timeout=30)
     second = _start(runs)
     assert runs.get(second).status == "queued"
+    with pytest.raises(Conflict, match="queued"):
+        runs.delete(second)
+    with pytest.raises(Conflict, match="running"):
+        runs.result(first)
     closing = threading.Thread(target=runs.close)
     closing.start()
     for _ in range(300):  # until close has cancelled the queued run (a bound, not a measurement)
