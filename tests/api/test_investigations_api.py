@@ -179,6 +179,18 @@ MALICIOUS = {
     "too many members": (_zip({**_sample_files(), **{f"f{i}.txt": b"" for i in range(40)}}), 413, "members"),
     "not an archive": (b"frame,x,z\n1,0.5,0\n", 415, "zip or tar"),
     "no manifest": (_zip({"detector.py": b"def detect(f):\n    return f\n"}), 422, "case.yaml"),
+    "manifest names a file outside": (
+        _zip(
+            {
+                **_sample_files(),
+                "case.yaml": SAMPLE.joinpath("case.yaml")
+                .read_bytes()
+                .replace(b"- detector_spec.md", b"- ../../../../../../../etc/hostname"),
+            }
+        ),
+        422,
+        "outside the archive",
+    ),
     "bad manifest": (
         _zip({**_sample_files(), "case.yaml": b"name: x\ncodes: [gone.py]\ndatasets: []\n"}),
         422,

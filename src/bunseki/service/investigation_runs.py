@@ -24,9 +24,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO, Literal
 
 from bunseki.brain.investigator import InvestigatorBrain
-from bunseki.errors import BunsekiError, Conflict, NotFound
+from bunseki.errors import BunsekiError, CaseArchiveError, Conflict, NotFound
 from bunseki.investigation.archive import ArchiveLimits, extract_case
-from bunseki.investigation.case import load_case
+from bunseki.investigation.case import Case, load_case
 from bunseki.report.save import write_atomically
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import write_limited
@@ -112,7 +112,7 @@ class InvestigationRuns:
                 upload = Path(directory) / "upload"
                 write_limited(upload, stream, self.settings.max_upload_mb << 20)
                 manifest = extract_case(upload, folder / "case", self.limits)
-            case = load_case(manifest)
+            case = _contained(load_case(manifest), folder / "case")
             now = _now()
             record = {
                 "investigation_id": run_id,
@@ -301,6 +301,21 @@ class InvestigationRuns:
                 "error": record.get("error") or "the investigation left no result",
             }
         return result
+
+
+def _contained(case: Case, root: Path) -> Case:
+    """The case, if every file its manifest names is inside the uploaded archive.
+
+    A manifest may say ``../`` or give an absolute path; on a server that would read another
+    investigation's files, or the server's own, into this one's workspace and reports.
+    """
+    inside = root.resolve()
+    named = [*case.specs, *case.codes, *case.env_specs, *case.env_codes, case.entry_file]
+    named += [path for ds in case.datasets for path in (ds.output_csv, ds.core_csv)]
+    for path in named:
+        if not path.resolve().is_relative_to(inside):
+            raise CaseArchiveError(f"the manifest names {path.name}, which is outside the archive; refused")
+    return case
 
 
 def _summary_fields(record: dict[str, Any]) -> dict[str, Any]:
