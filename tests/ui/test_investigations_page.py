@@ -49,6 +49,8 @@ def test_upload_a_case_follow_it_and_read_the_reports(ui_workspace: Path) -> Non
     app.button[0].click().run()  # the form's submit button; the page follows the run to its end
     assert not app.exception, app.exception
     text = markdown_of(app)
+    assert "… [boundary] 仮説を実行で検証しています (1)" in text  # followed agent by agent
+    assert text.index("… [boundary] データを確認しています") < text.index("… [clean] データを確認しています")
     assert "状態: **完了**" in text and "hysteresis-detector" in text
     assert "### まとめ" in text and "**boundary** (inconsistent)" in text
     assert [tab.label for tab in app.tabs] == ["boundary", "clean"]

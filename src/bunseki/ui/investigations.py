@@ -3,7 +3,7 @@
 Everything goes through `InvestigationRuns`: the investigation runs on the service's worker
 thread, so closing the browser does not stop it, and an investigation started through the API
 (or another browser) is listed and can be opened here. While one runs, the page follows its
-event log in an ``st.status``.
+event log in an ``st.status``, which stays (collapsed) above the result once it ends.
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ def show() -> None:
     if run is None:
         _start(runs, texts)
         return
-    _header(run, texts)
     if not run.finished:
-        _follow(runs, run, texts)
-        st.rerun()
+        run = _follow(runs, run, texts) or run  # the agents' steps stay listed above the result
+    _header(run, texts)
     _progress(run, texts)
     if run.result is not None:
         _result(runs, run, texts)
@@ -132,8 +131,8 @@ def _header(run: InvestigationRunView, texts: Texts) -> None:
         st.error(texts("inv_error", error=run.error))
 
 
-def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) -> None:
-    """Draw the investigation's events, those so far and then as they come, until it ends."""
+def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) -> InvestigationRunView | None:
+    """Draw the investigation's events, those so far and then as they come, until it ends; its final view."""
     with st.status(texts("inv_working"), expanded=True) as status:
 
         def on_event(event: dict[str, Any]) -> None:
@@ -152,12 +151,13 @@ def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) ->
             final = runs.follow(run.investigation_id, on_event)
         except BunsekiError as error:
             status.update(label=texts("failed"), state="error")
-            notices.notify_error(error, texts)
-            return
+            notices.show(notices.friendly(error, texts))
+            return None
         if final.status == "completed":
             status.update(label=texts("done"), state="complete", expanded=False)
         else:
             status.update(label=texts("failed"), state="error", expanded=False)
+    return final
 
 
 def _progress(run: InvestigationRunView, texts: Texts) -> None:
