@@ -11,6 +11,7 @@ BunsekiError
 │   │   └── UnsupportedFileType a file type Bunseki does not read (by its name)
 │   ├── DocumentReadError       a document for a knowledge base cannot be read (type, encoding, damage)
 │   ├── UploadTooLarge          an uploaded file is over the configured size cap
+│   ├── CaseArchiveError        an uploaded case archive has a member that escapes it or a link; no manifest
 │   └── ToolRetry               a data tool got arguments that cannot work; says which would
 ├── Unauthorized                no API key, or one that is not valid (any more)
 ├── NotFound                    no such session, snapshot, report, user or collection (for this person)
@@ -67,6 +68,11 @@ class DocumentReadError(InputError):
 
 class UploadTooLarge(InputError):
     """An uploaded file is larger than BUNSEKI_MAX_UPLOAD_MB."""
+
+
+class CaseArchiveError(InputError):
+    """An uploaded case archive cannot be unpacked safely (the message names the member and why), or
+    holds no manifest."""
 
 
 class ToolRetry(InputError):

@@ -6,6 +6,8 @@ schemathesis' pytest integration cannot take the parametrized service fixture th
 
 from __future__ import annotations
 
+import io
+
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +16,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from bunseki.api import create_app
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
+from tests.api.test_investigations_api import sample_case_zip
 
 EXAMPLES = 25
 
@@ -26,6 +29,10 @@ def test_no_server_errors_whatever_a_client_sends(service: AnalysisService) -> N
     checked: list[str] = []
     with TestClient(app):
         run = app.state.eda.start(SALES_CSV, user_id=user.id).run_id  # waits at its plan review
+        investigation = app.state.investigations.start_from_upload(
+            "case.zip", io.BytesIO(sample_case_zip()), user_id=user.id
+        ).investigation_id
+        app.state.investigations.wait(investigation)
         schema = schemathesis.openapi.from_asgi("/openapi.json", app)
         for result in schema.get_all_operations():
             operation = result.ok()
@@ -41,7 +48,10 @@ def test_no_server_errors_whatever_a_client_sends(service: AnalysisService) -> N
                 if "run_id" in (case.path_parameters or {}) and case.method == "GET":
                     case.path_parameters["run_id"] = run  # reads of an EDA run that exists
                     case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
+                if "investigation_id" in (case.path_parameters or {}) and case.method == "GET":
+                    case.path_parameters["investigation_id"] = investigation  # a finished investigation's reads
+                    case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
 
             check()
             checked.append(operation.label)
-    assert len(checked) == 33, checked  # every operation of the API was exercised
+    assert len(checked) == 40, checked  # every operation of the API was exercised

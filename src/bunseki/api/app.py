@@ -1,5 +1,5 @@
-"""The FastAPI application: seed 001's analysis service, seed 003's EDA pipeline and seed 004's knowledge chat
-over HTTP."""
+"""The FastAPI application: seed 001's analysis service, seed 002's investigator, seed 003's EDA pipeline and
+seed 004's knowledge chat over HTTP."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from fastapi import FastAPI, Request, Response
 from bunseki.api import problems
 from bunseki.api.routes import chat, data, health, sessions
 from bunseki.api.routes import eda as eda_routes
+from bunseki.api.routes import investigations as investigation_routes
 from bunseki.api.routes import knowledge as knowledge_routes
 from bunseki.api.schemas import Problem
 from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService
+from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.service.knowledge import KnowledgeService
 from bunseki.settings import Settings
 
@@ -24,8 +26,8 @@ Conversational data analysis: upload a table, ask in Japanese or English, get an
 number comes from code that ran in a sandbox. Every request needs `Authorization: Bearer <key>`
 (`bunseki users create NAME` makes one) unless the server runs in single-user mode on loopback.
 Errors are RFC 9457 problem documents (`application/problem+json`). Knowledge collections (and the
-unanswered log) are shared by every user of the server; analysis sessions, EDA runs and knowledge
-conversations belong to the user who made them.
+unanswered log) are shared by every user of the server; analysis sessions, EDA runs, investigations and
+knowledge conversations belong to the user who made them.
 """
 UPLOAD_SLACK = 1 << 16  # multipart headers and the form's other fields
 
@@ -36,6 +38,7 @@ def create_app(
     service: AnalysisService | None = None,
     eda: EdaService | None = None,
     knowledge: KnowledgeService | None = None,
+    investigations: InvestigationRuns | None = None,
 ) -> FastAPI:
     """The app; it opens (and at shutdown closes) its own services unless they are given.
 
@@ -55,9 +58,15 @@ def create_app(
         owned_knowledge = getattr(app.state, "knowledge", None) is None
         if owned_knowledge:
             app.state.knowledge = KnowledgeService(settings, store=app.state.service.store)
+        owned_investigations = getattr(app.state, "investigations", None) is None
+        if owned_investigations:
+            app.state.investigations = InvestigationRuns(settings)
         try:
             yield
         finally:
+            if owned_investigations:
+                app.state.investigations.close()
+                app.state.investigations = None
             if owned_knowledge:
                 app.state.knowledge.close()
                 app.state.knowledge = None
@@ -79,9 +88,10 @@ def create_app(
     app.state.service = service
     app.state.eda = eda
     app.state.knowledge = knowledge
+    app.state.investigations = investigations
     app.state.single_user = settings.api_single_user
     problems.install(app)
-    for module in (sessions, chat, data, eda_routes, knowledge_routes, health):
+    for module in (sessions, chat, data, eda_routes, knowledge_routes, investigation_routes, health):
         app.include_router(module.router)
     _limit_uploads(app, settings.max_upload_mb << 20)
     _document_problems(app)

@@ -49,9 +49,9 @@ def save_report(
         notebook_path=workspace / f"{stem}.ipynb",
         markdown=markdown,
     )
-    _write_atomically(saved.markdown_path, markdown)
-    _write_atomically(saved.html_path, html)
-    _write_atomically(saved.notebook_path, notebook)
+    write_atomically(saved.markdown_path, markdown)
+    write_atomically(saved.html_path, html)
+    write_atomically(saved.notebook_path, notebook)
     return saved
 
 
@@ -60,7 +60,7 @@ def _check_stem(stem: str) -> None:
         raise ValueError(f"the report name {stem!r} must be a plain file name, such as 'report'")
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
     """Write a temp file beside ``path`` and rename it over, so no reader sees half a report.
 
     The rename also replaces a symlink that cell code may have left at ``path`` instead of

@@ -10,8 +10,10 @@ from typing import Any, Literal
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
 from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.brain.language import detect_language
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
+from bunseki.report.investigation import write_investigation_html
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.settings import Settings
 
@@ -54,6 +56,8 @@ class InvestigationView:
     report_path: str | None = None
     workspace_dir: str | None = None
     error: str | None = None
+    report_html_path: str | None = None  # beside the contract's keys, never instead of one
+    dataset_reports: dict[str, str] = field(default_factory=dict)  # name → Markdown path; not in as_dict
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -66,6 +70,8 @@ class InvestigationView:
         }
         if self.error:
             data["error"] = self.error
+        if self.report_html_path:
+            data["report_html_path"] = self.report_html_path
         return data
 
 
@@ -90,10 +96,13 @@ class InvestigationService:
         model: str | None = None,
         brain: InvestigatorBrain | None = None,
         on_event: Callable[[Event], None] | None = None,
+        workspace: Path | None = None,
     ) -> InvestigationView:
+        """Investigate the case in ``workspace`` (a new one under the workspace root unless given)."""
         case = load_case(manifest)
         chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
-        workspace = new_workspace(self.settings.workspace_root / "investigations")
+        if workspace is None:
+            workspace = new_workspace(self.settings.workspace_root / "investigations")
         boxes: list[Sandbox] = []
 
         def sandbox() -> Sandbox:
@@ -123,6 +132,8 @@ class InvestigationService:
                 box.close()
         state = InvestigatorState.model_validate(final)
         report = str(workspace / state.report_path) if state.report_path else None
+        language = detect_language(" ".join(ds.expected.text for ds in case.datasets))
+        html = write_investigation_html(workspace, case.name, state.results, language)
         return InvestigationView(
             status="completed",
             case=case.name,
@@ -130,6 +141,8 @@ class InvestigationService:
             summary=state.summary,
             report_path=report,
             workspace_dir=str(workspace),
+            report_html_path=str(workspace / html),
+            dataset_reports={r["name"]: r["report_path"] for r in state.results if r.get("report_path")},
         )
 
 

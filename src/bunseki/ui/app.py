@@ -31,6 +31,12 @@ def main() -> None:
         ),
         st.Page(PAGE_DIR / "eda.py", title=texts("page_eda"), icon=":material/query_stats:", url_path="eda"),
         st.Page(
+            PAGE_DIR / "investigations.py",
+            title=texts("page_investigations"),
+            icon=":material/troubleshoot:",
+            url_path="investigations",
+        ),
+        st.Page(
             PAGE_DIR / "knowledge.py",
             title=texts("page_knowledge"),
             icon=":material/menu_book:",

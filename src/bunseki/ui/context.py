@@ -10,6 +10,7 @@ import streamlit as st
 from bunseki.errors import NotFound
 from bunseki.service import AnalysisService, SessionView, TurnResult
 from bunseki.service.eda import EdaService
+from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.settings import Settings
 from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
 
@@ -53,6 +54,23 @@ def get_eda_service() -> EdaService:
     """The EDA service for the settings in force (raises StorageError when the database cannot be used)."""
     settings = Settings()
     return _open_eda_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
+
+
+def _close_investigations(runs: Any) -> None:
+    if isinstance(runs, InvestigationRuns):
+        runs.close()
+
+
+@st.cache_resource(show_spinner=False, on_release=_close_investigations)
+def _open_investigations(where: str, _settings: Settings) -> InvestigationRuns:
+    """One investigation worker per workspace root for the whole server: uploads queue for it."""
+    return InvestigationRuns(_settings)
+
+
+def get_investigations() -> InvestigationRuns:
+    """The investigations of the workspace root in force."""
+    settings = Settings()
+    return _open_investigations(str(settings.workspace_root.resolve()), settings)
 
 
 def language() -> Language:

@@ -510,3 +510,114 @@ EN.update(
         "kn_meta": "{model} · {seconds:.1f} s",
     }
 )
+
+
+# --- the investigator (seed 002): its own block, so that other pages' texts merge without conflict ---
+
+JA.update(
+    {
+        "page_investigations": "アルゴリズム調査",
+        "inv_title": "Bunseki アルゴリズム調査",
+        "inv_caption": (
+            "時系列アルゴリズムの出力が期待と食い違う原因を、データ確認・不整合の特定・仮説・実行による検証で調べ、"
+            "データセットごとにレポートにします。"
+        ),
+        "inv_welcome": (
+            "ケース（マニフェスト case.yaml・仕様・コード・CSV）を zip か tar(.gz) にまとめてアップロードし、"
+            "「調査を始める」を押してください。"
+        ),
+        "inv_upload": "ケースのアーカイブ（zip・tar・tar.gz）",
+        "inv_start": "調査を始める",
+        "inv_no_file": "まずケースのアーカイブを選んでください。",
+        "inv_runs": "調査の一覧",
+        "inv_new": "新しい調査",
+        "inv_no_runs": "まだ調査はありません。",
+        "inv_pick": "調査を選ぶ",
+        "inv_open": "開く",
+        "inv_run_line": "状態: **{status}** · ケース: **{case}** · 調査 ID: `{run_id}`",
+        "inv_error": "エラーで終了しました: {error}",
+        "inv_status_queued": "順番待ち",
+        "inv_status_running": "調査中",
+        "inv_status_completed": "完了",
+        "inv_status_error": "エラー",
+        "inv_ds_consistent": "期待どおり",
+        "inv_ds_inconsistent": "不整合あり",
+        "inv_ds_error": "確認できず",
+        "inv_progress": "データセットごとの進み具合",
+        "inv_col_dataset": "データセット",
+        "inv_col_agent": "エージェント",
+        "inv_col_iteration": "検証回数",
+        "inv_col_done": "完了",
+        "inv_working": "調査しています…",
+        "inv_node_initialize": "ケースを読み込み索引を作っています",
+        "inv_node_data_checker": "データを確認しています",
+        "inv_node_consistency_checker": "期待値と照合しています",
+        "inv_node_hypothesis_generator": "仮説を立てています",
+        "inv_node_verifier": "仮説を実行で検証しています",
+        "inv_node_reporter": "レポートを書いています",
+        "inv_node_summarizer": "まとめています",
+        "inv_summary": "まとめ",
+        "inv_dataset_line": "状態: **{status}** · 期待と異なるフレーム: {frames} 件",
+        "inv_hypotheses": "仮説",
+        "inv_fix": "修正案（実行で検証済み）",
+        "inv_charts": "グラフ",
+        "inv_report": "レポート本文",
+        "inv_download_md": "Markdown (.md)",
+        "inv_download_html": "HTML レポート",
+        "inv_missing_file": "ファイル {path} が見つかりません。",
+    }
+)
+
+EN.update(
+    {
+        "page_investigations": "Algorithm investigation",
+        "inv_title": "Bunseki algorithm investigation",
+        "inv_caption": (
+            "Finds why a time-series algorithm's output misses what was expected: it checks the data, finds the "
+            "inconsistencies, forms hypotheses and verifies them by execution, and reports per dataset."
+        ),
+        "inv_welcome": (
+            "Pack the case (manifest case.yaml, specifications, code, CSVs) as a zip or tar(.gz) archive, upload it "
+            "and press “Start the investigation”."
+        ),
+        "inv_upload": "The case archive (zip, tar, tar.gz)",
+        "inv_start": "Start the investigation",
+        "inv_no_file": "Choose the case archive first.",
+        "inv_runs": "Investigations",
+        "inv_new": "New investigation",
+        "inv_no_runs": "No investigations yet.",
+        "inv_pick": "Choose an investigation",
+        "inv_open": "Open",
+        "inv_run_line": "Status: **{status}** · case: **{case}** · investigation id: `{run_id}`",
+        "inv_error": "It ended with an error: {error}",
+        "inv_status_queued": "queued",
+        "inv_status_running": "running",
+        "inv_status_completed": "completed",
+        "inv_status_error": "error",
+        "inv_ds_consistent": "consistent",
+        "inv_ds_inconsistent": "inconsistent",
+        "inv_ds_error": "could not be checked",
+        "inv_progress": "Progress per dataset",
+        "inv_col_dataset": "Dataset",
+        "inv_col_agent": "Agent",
+        "inv_col_iteration": "Verification iteration",
+        "inv_col_done": "Done",
+        "inv_working": "Investigating…",
+        "inv_node_initialize": "Reading the case and indexing it",
+        "inv_node_data_checker": "Checking the data",
+        "inv_node_consistency_checker": "Checking against the expectation",
+        "inv_node_hypothesis_generator": "Forming hypotheses",
+        "inv_node_verifier": "Verifying hypotheses by execution",
+        "inv_node_reporter": "Writing the report",
+        "inv_node_summarizer": "Summarizing",
+        "inv_summary": "Summary",
+        "inv_dataset_line": "Status: **{status}** · frames that differ from the expectation: {frames}",
+        "inv_hypotheses": "Hypotheses",
+        "inv_fix": "Suggested fix (verified by execution)",
+        "inv_charts": "Charts",
+        "inv_report": "The report",
+        "inv_download_md": "Markdown (.md)",
+        "inv_download_html": "HTML report",
+        "inv_missing_file": "File {path} was not found.",
+    }
+)

@@ -1,0 +1,5 @@
+"""The investigator page (seed 002)."""
+
+from bunseki.ui.investigations import show
+
+show()
