@@ -17,12 +17,14 @@ from bunseki.settings import Settings
 from tests.fakes.chat import scripted, tool_reply
 from tests.investigator.builder import build_case
 from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, plateaus
+from tests.investigator.embedder import TrigramEmbedder
 
 SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
 
 
 def _run(settings: Settings, manifest: Path, **kwargs: object) -> InvestigationView:
     events: list[dict[str, object]] = []
+    kwargs.setdefault("embedder", TrigramEmbedder())
     view = InvestigationService(settings).run(manifest, on_event=events.append, **kwargs)  # type: ignore[arg-type]
     assert events and events[0]["node"] == "initialize" and events[-1]["node"] == "summarizer"
     return view

@@ -12,6 +12,7 @@ from bunseki.agents.investigator.graph import RECURSION_LIMIT
 from bunseki.brain.investigator import InvestigatorBrain
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
+from bunseki.rag import Embedder
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.settings import Settings
 
@@ -90,6 +91,7 @@ class InvestigationService:
         model: str | None = None,
         brain: InvestigatorBrain | None = None,
         on_event: Callable[[Event], None] | None = None,
+        embedder: Embedder | None = None,
     ) -> InvestigationView:
         case = load_case(manifest)
         chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
@@ -103,7 +105,14 @@ class InvestigationService:
                 box.start()
             return boxes[0]
 
-        context = InvestigatorContext(brain=chosen, case=case, workspace=workspace, sandbox=sandbox)
+        context = InvestigatorContext(
+            brain=chosen,
+            case=case,
+            workspace=workspace,
+            sandbox=sandbox,
+            embedder=embedder,
+            embedding_cache=self.settings.embedding_cache_path,
+        )
         final: dict[str, Any] = {}
         try:
             for mode, chunk in build().stream(
@@ -119,6 +128,7 @@ class InvestigationService:
         except BunsekiError as exc:
             return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
         finally:
+            context.close()
             for box in boxes:
                 box.close()
         state = InvestigatorState.model_validate(final)

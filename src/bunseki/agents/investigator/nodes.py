@@ -1,8 +1,9 @@
 """The nodes of seed 002's graph. Each emits progress through LangGraph's stream writer.
 
-Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv`` (read-only in the sandbox),
-``case/`` (a copy of the case's code and documents), ``variants/`` (writable, patched copies the
-verifier imports), ``charts/`` and ``reports/``.
+Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv``, ``data/case/`` (a copy of the
+case's code and documents; all of ``data/`` is read-only in the sandbox), ``variants/`` (writable,
+patched copies the verifier imports), ``charts/`` and ``reports/``. The case's own directory is
+never mounted in the sandbox at all.
 """
 
 from __future__ import annotations
@@ -23,10 +24,9 @@ from bunseki.brain.investigator import DatasetView
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs
 from bunseki.investigation.edits import Edit, apply, candidate_edits, numeric_constants, unified_diff
-from bunseki.investigation.index import KeywordIndex
-from bunseki.sandbox.workspace import host_writes
+from bunseki.sandbox.workspace import READ_ONLY_MODE, host_writes
 
-SEGMENTS = ("specs", "codes", "env_specs", "env_codes")
+SEGMENT_KEYS = ("specs", "codes", "env_specs", "env_codes")
 MAX_VARIANTS = 60  # per verifier iteration
 
 
@@ -41,32 +41,28 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "dataset"
 
 
-def _index(context: InvestigatorContext) -> tuple[KeywordIndex, str, bool]:
-    case = context.case
-    files = {key: list(getattr(case, key)) for key in SEGMENTS}
-    return KeywordIndex.build(files, context.workspace / "index")
-
-
 def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
-    """Copy the case into the workspace, index specs and code (cached by content hash)."""
+    """Copy the case into the workspace's read-only ``data/``, split its documents into retrieval segments."""
     _emit("initialize")
     context, case = runtime.context, runtime.context.case
-    target = context.workspace / "case"
-    target.mkdir(parents=True, exist_ok=True)
+    data = context.workspace / "data"
     inputs: dict[str, Any] = {"name": case.name, "entry_function": case.entry_function}
-    for key in SEGMENTS:
-        inputs[key] = []
-        for path in getattr(case, key):
-            shutil.copyfile(path, target / path.name)
-            (target / path.name).chmod(0o644)
-            inputs[key].append(f"case/{path.name}")
-    inputs["entry_file"] = f"case/{case.entry_file.name}"
     datasets = []
-    with host_writes(context.workspace / "data"):
+    with host_writes(data):
+        target = data / "case"
+        target.mkdir(exist_ok=True)
+        target.chmod(0o755)
+        for key in SEGMENT_KEYS:
+            inputs[key] = []
+            for path in getattr(case, key):
+                shutil.copyfile(path, target / path.name)
+                (target / path.name).chmod(0o444)
+                inputs[key].append(f"data/case/{path.name}")
+        target.chmod(READ_ONLY_MODE)  # the sandbox imports the case from here and cannot change it
         for ds in case.datasets:
             stem = _safe(ds.name)
             for role, source in (("output", ds.output_csv), ("core", ds.core_csv)):
-                copy = context.workspace / "data" / f"{stem}__{role}.csv"
+                copy = data / f"{stem}__{role}.csv"
                 shutil.copyfile(source, copy)
                 copy.chmod(0o444)
             datasets.append(
@@ -79,14 +75,21 @@ def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) 
                     "expectation": ds.expected.as_dict(),
                 }
             )
+    inputs["entry_file"] = f"data/case/{case.entry_file.name}"
     for name in ("charts", "reports", "variants"):
         (context.workspace / name).mkdir(exist_ok=True)
         (context.workspace / name).chmod(0o777)
-    index, key, cached = _index(context)
+    index = context.index()
     return {
         "inputs": inputs,
         "datasets": datasets,
-        "index": {"hash": key, "passages": len(index.passages), "cached": cached},
+        "index": {
+            "hash": index.key,
+            "segments": index.segments,
+            "chunks": index.chunks,
+            "embedded": index.embedded,
+            "cached": index.cached,
+        },
     }
 
 
@@ -126,7 +129,13 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
     if summary is None:
         ds.update(status="error", error=result.error or "the data check printed no result")
         return {"current_ds": ds}
-    ds.update(summary=summary, charts=[chart] if (context.workspace / chart).is_file() else [])
+    columns = [str(c) for c in summary.get("output", {}).get("columns", [])]
+    meanings = [m.as_dict() for m in context.index().column_meanings(columns)]
+    ds.update(
+        summary=summary,
+        column_meanings=meanings,
+        charts=[chart] if (context.workspace / chart).is_file() else [],
+    )
     return {"current_ds": ds}
 
 
@@ -179,7 +188,6 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     )
     floats = tuple(dict.fromkeys([*documented, *ds.get("values_near_mismatch", [])]))
     edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats)
-    index, _, _ = _index(context)
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     view = DatasetView(
         name=ds["name"],
@@ -188,7 +196,7 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         source_name=Path(state.inputs["entry_file"]).name,
         source=source,
         edits=[e.__dict__ for e in edits],
-        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in index.search(query)],
+        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in context.index().search(query, k=6)],
     )
     hypotheses = context.brain.hypotheses(view)
     known = {e.id for e in edits}
@@ -331,6 +339,7 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "charts": ds.get("charts", []),
         "iterations": state.iteration,
         "data_check": _data_check(ds.get("summary") or {}),
+        "column_meanings": ds.get("column_meanings", []),
         "baseline_reproduces_output": ds.get("baseline_reproduces_output"),
     }
     path = context.workspace / "reports" / f"{ds['stem']}.md"
@@ -350,9 +359,22 @@ def _data_check(summary: dict[str, Any]) -> str:
     )
 
 
+def _column_lines(meanings: list[dict[str, Any]]) -> list[str]:
+    """What each column means, as the documents say (retrieved), or that they do not say."""
+    if not meanings:
+        return []
+    lines = ["| column | meaning (from the documents) | source |", "|---|---|---|"]
+    for m in meanings:
+        meaning = (m.get("meaning") or "not described in the documents").replace("|", "/")
+        source = f"{m['segment']}/{m['source']}" if m.get("source") else "—"
+        lines.append(f"| {m['column']} | {meaning} | {source} |")
+    return [*lines, ""]
+
+
 def summarizer(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
     _emit("summarizer")
     context = runtime.context
+    context.close()  # the retrieval segments are no longer needed
     lines = [f"# Investigation: {state.inputs.get('name')}", ""]
     for record in state.results:
         lines.append(f"- **{record['name']}** ({record['status']}): {record['conclusion']}")
@@ -378,6 +400,7 @@ def dataset_markdown(record: dict[str, Any]) -> str:
         "### Data check",
         str(record.get("data_check", "")),
         "",
+        *_column_lines(record.get("column_meanings", [])),
         f"Output runs: {d.get('output_runs')}; reference runs: {d.get('reference_runs')}.",
         "",
         "### Inconsistencies",
