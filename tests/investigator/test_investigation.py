@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
@@ -16,7 +17,7 @@ from bunseki.service.investigations import InvestigationService, InvestigationVi
 from bunseki.settings import Settings
 from tests.fakes.chat import scripted, tool_reply
 from tests.investigator.builder import build_case
-from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, plateaus
+from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
 from tests.investigator.embedder import TrigramEmbedder
 
 SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
@@ -30,21 +31,79 @@ def _run(settings: Settings, manifest: Path, **kwargs: object) -> InvestigationV
     return view
 
 
+HYPOTHESIS_KEYS = {"id", "kind", "statement", "verified", "evidence", "iterations"}
+DATASET_KEYS = {"name", "status", "mismatched_frames", "hypotheses", "conclusion", "fix", "charts"}
+
+
+def _contract(view: InvestigationView) -> dict[str, Any]:
+    """The CLI/REST JSON of a finished investigation, checked field by field; returns its one dataset."""
+    payload = json.loads(json.dumps(view.as_dict()))
+    assert set(payload) >= {"status", "case", "datasets", "summary", "report_path", "workspace_dir"}
+    assert payload["status"] == "completed" and payload["summary"]
+    (dataset,) = payload["datasets"]
+    assert set(dataset) == DATASET_KEYS
+    assert dataset["status"] in ("consistent", "inconsistent", "error")
+    assert all(isinstance(f, int) for f in dataset["mismatched_frames"])
+    for hypothesis in dataset["hypotheses"]:
+        assert set(hypothesis) == HYPOTHESIS_KEYS
+        assert hypothesis["kind"] in ("inconsistency", "parameter", "unexpected")
+        assert hypothesis["verified"] in (True, False, None) and hypothesis["statement"]
+        if hypothesis["verified"] is not None:  # decided only by running code, and it says what ran
+            assert 1 <= hypothesis["iterations"] <= 10 and "re-run" in hypothesis["evidence"].lower()
+    verified = [h for h in dataset["hypotheses"] if h["verified"]]
+    assert len(verified) <= 1
+    assert (dataset["fix"] is not None) == bool(verified)  # a fix only when execution verified one
+    if verified:
+        assert dataset["fix"].startswith("--- a/") and "Root cause" in dataset["conclusion"]
+        assert "reproduces the reference on every frame" in verified[0]["evidence"]
+    assert all((Path(payload["workspace_dir"]) / chart).is_file() for chart in dataset["charts"])
+    return cast(dict[str, Any], dataset)
+
+
+def _verified(dataset: dict[str, Any]) -> dict[str, Any]:
+    found = [h for h in dataset["hypotheses"] if h["verified"]]
+    assert len(found) == 1, [(h["statement"][:60], h["evidence"]) for h in dataset["hypotheses"]]
+    return cast(dict[str, Any], found[0])
+
+
 @pytest.mark.parametrize("defect", sorted(DEFECTS))
 def test_defect_is_found_and_fixed_by_execution(defect: str, settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS[defect]
-    manifest = build_case(tmp_path / defect, buggy=buggy, correct=correct, signals={"d": signals})
+    case = DEFECTS[defect]
+    manifest = build_case(
+        tmp_path / defect, buggy=case.buggy, correct=case.correct, signals={"d": case.signals}, spec=case.spec
+    )
     view = _run(settings, manifest)
-    assert view.status == "completed"
-    (dataset,) = view.datasets
-    assert dataset.status == "inconsistent" and dataset.mismatched_frames
-    verified = [h for h in dataset.hypotheses if h.verified]
-    assert len(verified) == 1, [h.evidence for h in dataset.hypotheses]
-    assert dataset.fix and dataset.fix.startswith("--- a/algo.py")
-    assert "Root cause" in dataset.conclusion
-    assert all(h.iterations <= 10 for h in dataset.hypotheses)
+    dataset = _contract(view)
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"]
+    verified = _verified(dataset)
+    added = [line[1:] for line in dataset["fix"].splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert len(added) == len(case.fixed) and all(f in line for f, line in zip(case.fixed, added, strict=True)), added
+    assert all(h["verified"] is False for h in dataset["hypotheses"][: dataset["hypotheses"].index(verified)])
     report = Path(view.report_path or "").read_text(encoding="utf-8")
     assert "```diff" in report and "| verified |" in report
+
+
+def test_a_fix_that_needs_two_edits_says_so(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["centred_window_alignment"]
+    manifest = build_case(tmp_path / "two", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert "2 edits together" in verified["evidence"] and "two constants together" in verified["statement"]
+    assert all(h["verified"] is False for h in dataset["hypotheses"] if h is not verified and h["iterations"])
+
+
+def test_unit_error_is_named_as_a_scale_and_keeps_the_documented_level(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["unit_scale"]
+    manifest = build_case(
+        tmp_path / "unit", buggy=case.buggy, correct=case.correct, signals={"d": case.signals}, spec=case.spec
+    )
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert "factor of about 10" in verified["statement"]
+    added = [line for line in dataset["fix"].splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == [  # the documented level stays; the conversion changes (level → 5.0 would match too)
+        '+    volts = frame["x"].to_numpy(dtype=float) / 1000  # x is in millivolts'
+    ], dataset["fix"]
 
 
 def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings, tmp_path: Path) -> None:
@@ -62,30 +121,40 @@ def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings
 
 
 def test_correct_algorithm_is_consistent_and_nothing_is_claimed(settings: Settings, tmp_path: Path) -> None:
+    env = (Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "eval_env.py").read_text()
     manifest = build_case(
-        tmp_path / "ok", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(10, 19, 0.9)])}
+        tmp_path / "ok", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(10, 19, 0.9)])}, env=env
     )
-    view = _run(settings, manifest)
-    (dataset,) = view.datasets
-    assert dataset.status == "consistent" and not dataset.hypotheses and dataset.fix is None
-    assert dataset.mismatched_frames == []
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "consistent" and dataset["hypotheses"] == [] and dataset["fix"] is None
+    assert dataset["mismatched_frames"] == [] and "nothing to investigate" in dataset["conclusion"]
 
 
 def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) -> None:
     buggy = ABS.replace("np.abs(x)", "x")
     signals = {"x": plateaus([(10, 19, -0.9), (30, 35, 0.9)])["x"]}
     manifest = build_case(tmp_path / "abs", buggy=buggy, correct=ABS, signals={"d": signals})
-    view = _run(settings, manifest)
-    (dataset,) = view.datasets
-    assert dataset.status == "inconsistent"
-    assert not any(h.verified for h in dataset.hypotheses)
-    assert any(h.verified is False for h in dataset.hypotheses)
-    assert "No edit the investigator can test explains the difference" in dataset.conclusion
-    assert dataset.fix is None
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == list(range(10, 20))
+    assert not any(h["verified"] for h in dataset["hypotheses"])
+    assert any(h["verified"] is False for h in dataset["hypotheses"])
+    assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
+    assert dataset["fix"] is None
+
+
+def test_missing_values_handled_differently_are_named_not_fixed(settings: Settings, tmp_path: Path) -> None:
+    buggy, correct = MISSING_VALUES
+    manifest = build_case(tmp_path / "gaps", buggy=buggy, correct=correct, signals={"d": gaps()})
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == [15]
+    assert not any(h["verified"] for h in dataset["hypotheses"]) and dataset["fix"] is None
+    plain = [h for h in dataset["hypotheses"] if "Missing values" in h["statement"]]
+    assert plain and plain[0]["verified"] is None and plain[0]["iterations"] == 0  # named, not claimed
+    assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
 
 
 def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["operator_at_threshold"]
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "foreign"
     manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
     (folder / "algo.py").write_text(correct, encoding="utf-8")  # the output came from another version
@@ -107,7 +176,7 @@ def test_a_failing_eval_func_makes_that_dataset_an_error(settings: Settings, tmp
 
 
 def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["operator_at_threshold"]
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "case"
     manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
     folder.chmod(0o777)  # even a directory open to everyone is out of the sandbox's sight
@@ -122,7 +191,7 @@ def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Setti
 
 
 def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["wrong_default"]
+    buggy, correct, signals, *_ = DEFECTS["wrong_default"]
     manifest = build_case(tmp_path / "llm", buggy=buggy, correct=correct, signals={"d": signals})
     answer = HypothesisList(
         hypotheses=[

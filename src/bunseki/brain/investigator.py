@@ -10,7 +10,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from bunseki.investigation.edits import Edit
+from bunseki.investigation.edits import Edit, change_id
 
 HypothesisKind = Literal["inconsistency", "parameter", "unexpected"]
 
@@ -43,6 +43,7 @@ class DatasetView(BaseModel):
     source: str
     edits: list[dict[str, Any]]
     passages: list[str] = Field(default_factory=list)
+    documented: list[float] = Field(default_factory=list, description="Numbers the specifications state.")
 
 
 class InvestigatorBrain(Protocol):
@@ -50,52 +51,98 @@ class InvestigatorBrain(Protocol):
 
 
 class OfflineInvestigatorBrain:
-    """Hypotheses from generic diagnostics; no case-specific strings."""
+    """Hypotheses from generic diagnostics; no case-specific strings.
+
+    Each finding (a value exactly at a threshold, displaced runs, a threshold at another scale,
+    differences at the edges, missing values) becomes a hypothesis with the candidate edits that
+    would test it; edits already given to an earlier hypothesis are not repeated. Last come pairs
+    of edits, for a difference no single edit explains.
+    """
 
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
         d = view.diagnostics
         edits = [Edit(**e) for e in view.edits]
+        documented = {float(n) for n in view.documented}
         out: list[Hypothesis] = []
 
-        def add(kind: HypothesisKind, statement: str, test: str, chosen: list[Edit]) -> None:
-            ids = [e.id for e in chosen if not any(e.id in h.edit_ids for h in out)]
+        def add(kind: HypothesisKind, statement: str, test: str, chosen: list[Edit | list[Edit]]) -> None:
+            taken = {i for h in out for i in h.edit_ids}
+            ranked = sorted(chosen, key=lambda c: _rank(c, documented))
+            ids = list(dict.fromkeys(i for c in ranked if (i := _id(c)) not in taken))
             out.append(Hypothesis(id=f"H{len(out) + 1}", kind=kind, statement=statement, test=test, edit_ids=ids))
 
-        operators = [e for e in edits if e.kind == "operator"]
+        numbers = [e for e in edits if e.kind != "operator"]
         for hit in d.get("at_threshold", []):
             add(
                 "inconsistency",
                 f"Values of {hit['column']} exactly at {hit['value']:g} (frames {_short(hit['frames'])}) are "
                 "classified differently from the reference: a comparison at the threshold uses the wrong operator.",
                 "Flip each comparison operator (> ↔ >=, < ↔ <=), re-run, compare with the reference.",
-                operators,
+                [e for e in edits if e.kind == "operator"],
             )
+        for column, shift in d.get("threshold_shift", {}).items():
+            factors = shift.get("factors", [])
+            if not factors:
+                continue
+            add(
+                "inconsistency",
+                f"Output and reference both flag {column} {shift['direction']} a level, but at different levels "
+                f"(output between {shift['output_level'][0]:g} and {shift['output_level'][1]:g}, reference between "
+                f"{shift['reference_level'][0]:g} and {shift['reference_level'][1]:g}): a unit or scale constant is "
+                f"off by a factor of about {factors[0]:g}.",
+                f"Multiply or divide each number by {', '.join(f'{f:g}' for f in factors)}, re-run, compare.",
+                [e for e in numbers if _scaled_by(e, factors)],
+            )
+        edge_runs = sorted(set(d.get("edge_run_lengths", [])))
+        edge_first = bool(edge_runs) and len(edge_runs) == len(d.get("mismatched_runs", []))
+
+        def add_edges() -> None:
+            if not edge_runs:
+                return
+            add(
+                "inconsistency",
+                f"The frames that differ lie at the start or end of the data (runs of {edge_runs} frame(s)): "
+                "the algorithm's start-up, warm-up or last-frame handling differs from the reference.",
+                f"Change each integer constant and default by ±{', ±'.join(str(n) for n in edge_runs)}, re-run.",
+                [e for e in numbers if abs(_delta(e)) in edge_runs],
+            )
+
+        if edge_first:
+            add_edges()
         shifts = sorted({abs(s) for s in (*d.get("start_shifts", []), *d.get("end_shifts", [])) if s})
         lag = int(d.get("lag", 0))
-        sizes = sorted({*shifts, *([abs(lag)] if lag else [])})
-        for size in sizes[:3]:
-            chosen = [e for e in edits if e.kind != "operator" and _delta(e) in (size, -size)]
+        sizes = sorted({*shifts, *([abs(lag)] if lag else [])})[:3]
+        for size in sizes:
             where = f"starts {d.get('start_shifts')}, ends {d.get('end_shifts')}, best lag {lag}"
             add(
                 "inconsistency",
                 f"Runs of the flag are displaced by {size} frame(s) against the reference ({where}): "
                 "a window length, alignment or run-length constant is off by that much.",
                 f"Change each integer constant and default by ±{size}, re-run, compare with the reference.",
-                chosen,
+                [e for e in numbers if _delta(e) in (size, -size)],
             )
-        defaults = [e for e in edits if e.kind == "default"]
+        if not edge_first:
+            add_edges()
         add(
             "parameter",
             "A default parameter value (or keyword argument) differs from what the specification intends.",
-            "Change each numeric default by a small step, re-run, compare with the reference.",
-            defaults,
+            "Change each numeric default by a small step or to a documented value, re-run, compare.",
+            [e for e in edits if e.kind == "default"],
         )
         add(
             "unexpected",
             "Some other simple edit (operator, constant) explains the difference.",
             "Try every remaining candidate edit.",
-            edits,
+            list(edits),
         )
+        if sizes:
+            add(
+                "inconsistency",
+                f"No single constant explains runs displaced by {sizes}: two constants together do (both ends "
+                "of a window, say: a centred window where a trailing one is meant, or its length and alignment).",
+                "Change two integer constants together, each by the displacement, re-run, compare.",
+                _pairs([e for e in numbers if e.kind != "operator" and abs(_delta(e)) in sizes]),
+            )
         if d.get("missing_near_mismatch"):
             add(
                 "unexpected",
@@ -103,7 +150,7 @@ class OfflineInvestigatorBrain:
                 "No simple edit tests this; inspect how the algorithm treats NaN.",
                 [],
             )
-        if d.get("edge_mismatch"):
+        if d.get("edge_mismatch") and not any(h.edit_ids and "start or end" in h.statement for h in out):
             add(
                 "unexpected",
                 "The first or last frames differ: start-up or padding at the edges is handled differently.",
@@ -117,7 +164,47 @@ class OfflineInvestigatorBrain:
                 "No simple edit tests this; compare with rounded inputs.",
                 [],
             )
-        return [h for h in out if h.edit_ids or "No simple edit" in h.test]
+        kept = [h for h in out if h.edit_ids or "No simple edit" in h.test]
+        return [h.model_copy(update={"id": f"H{n}"}) for n, h in enumerate(kept, 1)]
+
+
+MAX_PAIRS = 240  # four verifier iterations' worth
+
+
+def _pairs(edits: list[Edit]) -> list[Edit | list[Edit]]:
+    """Pairs of edits of different numbers; pairs on one line (a window's two bounds) first."""
+    pairs = [[a, b] for i, a in enumerate(edits) for b in edits[i + 1 :] if (a.line, a.col) != (b.line, b.col)]
+    pairs.sort(key=lambda pair: (pair[0].line != pair[1].line, abs(pair[0].line - pair[1].line)))
+    return list(pairs[:MAX_PAIRS])
+
+
+def _id(change: Edit | list[Edit]) -> str:
+    return change_id(change) if isinstance(change, list) else change.id
+
+
+def _rank(change: Edit | list[Edit], documented: set[float]) -> int:
+    """0 when an edit sets a documented value, 2 when it changes one away, else 1 (stable sort)."""
+    edits = change if isinstance(change, list) else [change]
+    if any(_number(e.new) in documented for e in edits):
+        return 0
+    if any(_number(e.old) in documented for e in edits):
+        return 2
+    return 1
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _scaled_by(edit: Edit, factors: list[float]) -> bool:
+    old, new = _number(edit.old), _number(edit.new)
+    if not old or new is None:
+        return False
+    ratio = new / old
+    return any(abs(ratio - f) <= 1e-9 * f or abs(ratio * f - 1) <= 1e-9 for f in factors)
 
 
 def _delta(edit: Edit) -> float:

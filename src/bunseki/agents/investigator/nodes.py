@@ -23,7 +23,15 @@ from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
 from bunseki.brain.investigator import DatasetView
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs
-from bunseki.investigation.edits import Edit, apply, candidate_edits, numeric_constants, unified_diff
+from bunseki.investigation.edits import (
+    Edit,
+    apply_all,
+    candidate_edits,
+    describe_all,
+    numeric_constants,
+    resolve,
+    unified_diff,
+)
 from bunseki.sandbox.workspace import READ_ONLY_MODE, host_writes
 
 SEGMENT_KEYS = ("specs", "codes", "env_specs", "env_codes")
@@ -182,12 +190,16 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     diagnostics = ds["diagnostics"]
     sizes = {abs(s) for s in (*diagnostics["start_shifts"], *diagnostics["end_shifts"], diagnostics["lag"]) if s}
-    deltas = tuple(sorted({1, 2, *sizes}))
-    documented = _documented_numbers(
-        context.workspace, [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    deltas = tuple(sorted({1, 2, *sizes, *diagnostics.get("edge_run_lengths", [])}))
+    documents = [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    decimals = _documented_numbers(context.workspace, documents, decimals=True)
+    floats = tuple(dict.fromkeys([*decimals, *ds.get("values_near_mismatch", [])]))
+    factors = sorted(
+        {x for shift in diagnostics.get("threshold_shift", {}).values() for f in shift["factors"] for x in (f, 1 / f)}
     )
-    floats = tuple(dict.fromkeys([*documented, *ds.get("values_near_mismatch", [])]))
-    edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats)
+    edits = candidate_edits(
+        source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats, factors=tuple(factors)
+    )
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     view = DatasetView(
         name=ds["name"],
@@ -197,21 +209,24 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         source=source,
         edits=[e.__dict__ for e in edits],
         passages=[f"[{p.segment}/{p.source}] {p.text}" for p in context.index().search(query, k=6)],
+        documented=_documented_numbers(context.workspace, documents, decimals=False),
     )
     hypotheses = context.brain.hypotheses(view)
-    known = {e.id for e in edits}
-    for hypothesis in hypotheses:
-        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if i in known]
+    by_id = {e.id: e for e in edits}
+    for hypothesis in hypotheses:  # only changes made of edits found in the AST can be run
+        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if resolve(i, by_id) is not None]
     return {"hypotheses": hypotheses, "current_ds": {**ds, "edits": [e.__dict__ for e in edits]}}
 
 
-def _documented_numbers(workspace: Path, documents: list[str]) -> list[float]:
-    """Decimal numbers the specifications state (thresholds, defaults), in order of appearance."""
+def _documented_numbers(workspace: Path, documents: list[str], *, decimals: bool) -> list[float]:
+    """Numbers the specifications state (thresholds, defaults), in order of appearance; with
+    ``decimals`` only those written with a decimal point (candidate values for float constants)."""
+    pattern = r"(?<![\w.])-?\d+\.\d+(?![\w.])" if decimals else r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"
     found: list[float] = []
     for document in documents:
         text = (workspace / document).read_text(encoding="utf-8", errors="replace")
-        found += [float(m) for m in re.findall(r"(?<![\w.])-?\d+\.\d+(?![\w.])", text)]
-    return list(dict.fromkeys(found))[:12]
+        found += [float(m) for m in re.findall(pattern, text)]
+    return list(dict.fromkeys(found))[: 12 if decimals else 200]
 
 
 def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
@@ -229,18 +244,17 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     source = source_path.read_text(encoding="utf-8")
     base = context.workspace / "variants" / ds["stem"] / f"i{iteration}"
     variants: list[tuple[str, str]] = []
-    chosen = [by_id[i] for i in hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]]
-    for number, edit in enumerate([None, *chosen]):
+    batch = hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]
+    chosen = [(i, change) for i in batch if (change := resolve(i, by_id)) is not None]
+    for number, (change_id, change) in enumerate([("baseline", []), *chosen]):
         folder = base / f"v{number}"
         folder.mkdir(parents=True, exist_ok=True)
         for code in state.inputs["codes"]:
             shutil.copyfile(context.workspace / code, folder / Path(code).name)
-        (folder / source_path.name).write_text(source if edit is None else apply(source, edit), encoding="utf-8")
+        (folder / source_path.name).write_text(apply_all(source, change), encoding="utf-8")
         for path in (base, folder, *folder.iterdir()):
             path.chmod(0o777 if path.is_dir() else 0o666)
-        variants.append(
-            ("baseline" if edit is None else edit.id, str((folder / source_path.name).relative_to(context.workspace)))
-        )
+        variants.append((change_id, str((folder / source_path.name).relative_to(context.workspace))))
     spec = {
         "output": ds["output"],
         "core": ds["core"],
@@ -254,7 +268,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
     outcome = cells.parse_result(result.stdout) if result.success else None
     hypothesis.iterations += 1
-    hypothesis.tested += len(chosen)
+    hypothesis.tested += len(batch)
     if not isinstance(outcome, dict):
         hypothesis.verified = None
         hypothesis.evidence = f"the verification cell failed: {(result.error or '')[-400:]}"
@@ -264,33 +278,34 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     ds["baseline_matches_reference"] = baseline.get("matches_reference")
     if baseline.get("matches_reference") and not baseline.get("reproduces_output"):
         hypothesis.iterations -= 1
-        hypothesis.tested -= len(chosen)
+        hypothesis.tested -= len(batch)
         hypothesis.evidence = "Not tested: the unchanged code already reproduces the reference when re-run."
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
     winners = [
-        edit
-        for edit in chosen
-        if outcome.get(edit.id, {}).get("matches_reference")
-        and outcome[edit.id].get("others_match", True)
-        and (outcome[edit.id].get("eval") is None or outcome[edit.id]["eval"]["passed"])
+        (change_id, change)
+        for change_id, change in chosen
+        if outcome.get(change_id, {}).get("matches_reference")
+        and outcome[change_id].get("others_match", True)
+        and (outcome[change_id].get("eval") is None or outcome[change_id]["eval"]["passed"])
     ]
     tried = len(chosen)
     if winners:
-        fix = winners[0]
+        fix_id, fix = winners[0]
         hypothesis.verified = True
-        hypothesis.fix_edit = fix.id
+        hypothesis.fix_edit = fix_id
         reproduces = "reproduces" if baseline.get("reproduces_output") else "does not reproduce"
-        others = f" ({len(winners) - 1} other edit(s) also did)" if len(winners) > 1 else ""
+        others = f" ({len(winners) - 1} other change(s) also did)" if len(winners) > 1 else ""
+        together = f"{len(fix)} edits together: " if len(fix) > 1 else ""
         hypothesis.evidence = (
-            f"Re-running with {fix.describe()} reproduces the reference on every frame (and on the case's other "
-            f"datasets) and the evaluation "
-            f"passes{others}; the unchanged code {reproduces} the recorded output."
+            f"Re-running with {together}{describe_all(fix)} reproduces the reference on every frame (and on the "
+            f"case's other datasets) and the evaluation passes{others}; the unchanged code {reproduces} the "
+            "recorded output."
         )
-        ds["fix"] = unified_diff(source, apply(source, fix), source_path.name)
-        ds["fix_edit"] = fix.describe()
+        ds["fix"] = unified_diff(source, apply_all(source, fix), source_path.name)
+        ds["fix_edit"] = describe_all(fix)
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
-    best = min((outcome.get(e.id, {}).get("mismatches", 10**9) for e in chosen), default=None)
-    failures = sum(1 for e in chosen if not outcome.get(e.id, {}).get("ok"))
+    best = min((outcome.get(i, {}).get("mismatches", 10**9) for i, _ in chosen), default=None)
+    failures = sum(1 for i, _ in chosen if not outcome.get(i, {}).get("ok"))
     finished = hypothesis.tested >= len(hypothesis.edit_ids)
     hypothesis.verified = False if finished else None
     hypothesis.evidence = (
