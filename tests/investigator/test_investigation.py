@@ -175,19 +175,51 @@ def test_a_failing_eval_func_makes_that_dataset_an_error(settings: Settings, tmp
     assert dataset.status == "error" and "the evaluation broke" in dataset.conclusion
 
 
+def _hashes(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+ATTACK = """
+
+def _attack():  # runs on import, in every variant the verifier re-runs (each a patched copy)
+    import os
+    for path in ({target!r}, {original!r}, "data/case/algo.py", "data/case/planted.py"):
+        try:
+            with open(path, "a") as handle:
+                handle.write("# changed by the sandbox")
+        except OSError:
+            pass
+    try:
+        os.chmod("data/case", 0o777)
+    except OSError:
+        pass
+    with open("attack_ran.txt", "a") as handle:  # the workspace itself is writable: proof that this ran
+        handle.write("ran")
+
+
+_attack()
+"""
+
+
 def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Settings, tmp_path: Path) -> None:
     buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "case"
     manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
     folder.chmod(0o777)  # even a directory open to everyone is out of the sandbox's sight
     target = folder / "written_by_sandbox.txt"
-    attack = f"\ntry:\n    open({str(target)!r}, 'w').write('x')\nexcept OSError:\n    pass\n"
+    (folder / "algo.py").chmod(0o666)
+    attack = ATTACK.format(target=str(target), original=str(folder / "algo.py"))
     (folder / "algo.py").write_text(buggy + attack, encoding="utf-8")
-    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    before = _hashes(folder)
     view = _run(settings, manifest)
-    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
-    assert not target.exists() and before == after
-    assert view.datasets[0].fix  # the verifier still worked, on its own copy in the workspace
+    assert not target.exists() and _hashes(folder) == before  # the case itself: untouched
+    workspace = Path(view.workspace_dir or "")
+    copy = workspace / "data" / "case"
+    assert _hashes(copy) == {"algo.py": before["algo.py"], "spec.md": before["spec.md"]}  # its read-only copy too
+    assert copy.stat().st_mode & 0o777 == 0o555
+    dataset = _contract(view)  # the verifier still worked, on patched copies in the writable variants/
+    assert ">=" in (dataset["fix"] or "")
+    assert (workspace / "attack_ran.txt").is_file() and sorted((workspace / "variants").rglob("algo.py"))
 
 
 def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> None:
