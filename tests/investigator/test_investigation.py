@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
 from bunseki.brain.investigator import Hypothesis
@@ -15,7 +16,7 @@ from bunseki.brain.investigator_llm import HypothesisList, LLMInvestigatorBrain,
 from bunseki.cli import app
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings
-from tests.fakes.chat import scripted, tool_reply
+from tests.fakes.chat import scripted, tool_call, tool_reply
 from tests.investigator.builder import build_case
 from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
 from tests.investigator.embedder import TrigramEmbedder
@@ -245,6 +246,43 @@ def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> 
     assert dataset.hypotheses[1].verified is None  # nothing to run: neither verified nor refuted
     prompt = "\n".join(str(m.content) for m in model.received[0])
     assert "min_run" in prompt and "default@6:43:5->3" in prompt and "Spec" in prompt
+
+
+def _scale_case(tmp_path: Path) -> Path:
+    case = DEFECTS["unit_scale"]
+    return build_case(tmp_path / "llm", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+
+
+BROKEN_JSON = AIMessage('{"hypotheses": [{"kind": "parameter", "statement": "the divisor is')  # cut off mid-answer
+
+
+def test_llm_brain_gets_a_second_chance_after_malformed_json(settings: Settings, tmp_path: Path) -> None:
+    answer = HypothesisList(
+        hypotheses=[
+            ProposedHypothesis(
+                kind="inconsistency",
+                statement="x is in millivolts but divided by 100, not 1000.",
+                test="Re-run with / 1000.",
+                edit_ids=["constant@6:47:100->1000"],
+            )
+        ]
+    )
+    model = scripted(BROKEN_JSON, tool_reply(answer))
+    view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
+    dataset = _contract(view)
+    assert _verified(dataset)["statement"].startswith("x is in millivolts") and "/ 1000" in dataset["fix"]
+    assert len(model.received) == 2 and "could not be used as HypothesisList" in str(model.received[1][-1].content)
+
+
+def test_llm_brain_with_unusable_answers_ends_the_dataset_cleanly(settings: Settings, tmp_path: Path) -> None:
+    invalid = tool_call("HypothesisList", {"hypotheses": [{"kind": "a hunch", "edit_ids": "all of them"}]})
+    model = scripted(BROKEN_JSON, invalid)
+    view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
+    dataset = _contract(view)  # the run completes; the dataset says what happened and claims nothing
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"]
+    assert dataset["hypotheses"] == [] and dataset["fix"] is None
+    assert "the model's answer was unusable" in dataset["conclusion"] and "HypothesisList" in dataset["conclusion"]
+    assert len(model.received) == 2 and Path(view.report_path or "").is_file()
 
 
 def test_cli_json_contract(settings: Settings) -> None:

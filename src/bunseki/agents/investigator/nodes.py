@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
 from bunseki.brain.investigator import DatasetView
+from bunseki.errors import ModelOutputError
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs
 from bunseki.investigation.edits import (
@@ -211,7 +212,10 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         passages=[f"[{p.segment}/{p.source}] {p.text}" for p in context.index().search(query, k=6)],
         documented=_documented_numbers(context.workspace, documents, decimals=False),
     )
-    hypotheses = context.brain.hypotheses(view)
+    try:
+        hypotheses = context.brain.hypotheses(view)
+    except ModelOutputError as exc:  # an unusable answer ends this dataset's investigation, not the run
+        return {"hypotheses": [], "current_ds": {**ds, "brain_problem": str(exc), "edits": []}}
     by_id = {e.id: e for e in edits}
     for hypothesis in hypotheses:  # only changes made of edits found in the AST can be run
         hypothesis.edit_ids = [i for i in hypothesis.edit_ids if resolve(i, by_id) is not None]
@@ -232,12 +236,12 @@ def _documented_numbers(workspace: Path, documents: list[str], *, decimals: bool
 def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
     """Test the next hypothesis by execution: patched copies of the algorithm, re-run, compared, re-evaluated."""
     context, ds = runtime.context, dict(state.current_ds)
-    iteration = state.iteration + 1
-    _emit("verifier", state, iteration=iteration)
     hypotheses = [h.model_copy() for h in state.hypotheses]
     pending = [h for h in hypotheses if h.pending]
-    if not pending:
-        return {"iteration": iteration, "hypotheses": hypotheses}
+    if not pending:  # nothing to run (no hypotheses, or none with an edit): not an iteration
+        return {"hypotheses": hypotheses}
+    iteration = state.iteration + 1
+    _emit("verifier", state, iteration=iteration)
     hypothesis = pending[0]
     by_id = {Edit(**e).id: Edit(**e) for e in ds["edits"]}
     source_path = context.workspace / state.inputs["entry_file"]
@@ -332,6 +336,11 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         )
     elif verified:
         conclusion = f"Root cause: {verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
+    elif ds.get("brain_problem"):
+        conclusion = (
+            f"No hypothesis could be tested: the model's answer was unusable ({ds['brain_problem']}). "
+            "Nothing is claimed; run again, or with another model or the offline brain (--model offline)."
+        )
     else:
         conclusion = (
             "No edit the investigator can test explains the difference "
