@@ -85,6 +85,18 @@ def test_defect_is_found_and_fixed_by_execution(defect: str, settings: Settings,
     assert "```diff" in report and "| verified |" in report
 
 
+def test_a_second_run_over_the_same_documents_embeds_nothing(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["lag"]
+    manifest = build_case(tmp_path / "twice", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    embedder = TrigramEmbedder()
+    first = _run(settings, manifest, embedder=embedder)
+    embedded = embedder.embedded
+    second = _run(settings, manifest, embedder=embedder)  # a new workspace, the same embedding cache
+    assert embedded > 0 and embedder.embedded == embedded
+    assert first.workspace_dir != second.workspace_dir and _contract(second)["fix"] == _contract(first)["fix"]
+    assert settings.embedding_cache_path.is_file() and not list(settings.workspace_root.rglob("*.pickle"))
+
+
 def test_a_fix_that_needs_two_edits_says_so(settings: Settings, tmp_path: Path) -> None:
     case = DEFECTS["centred_window_alignment"]
     manifest = build_case(tmp_path / "two", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})

@@ -91,11 +91,15 @@ def test_column_meanings_come_from_the_environment_first(tmp_path: Path) -> None
     assert other.meaning is None and other.source is None
 
 
-def test_an_empty_segment_is_left_out(tmp_path: Path) -> None:
+def test_an_empty_segment_is_left_out_and_an_unreadable_document_named(tmp_path: Path) -> None:
     files = _documents(tmp_path / "case")
     files["environment"] = []
+    binary = tmp_path / "case" / "notes.txt"
+    binary.write_bytes(b"\xff\xfe\x00\x00" * 10)
+    files["algorithm"].append(binary)
     index = CaseIndex.build(files, embedder=TrigramEmbedder(), cache=EmbeddingCache(tmp_path / "c.sqlite"))
     try:
         assert index.segments == ["algorithm"] and index.search("x", ["environment"]) == []
+        assert len(index.problems) == 1 and "notes.txt" in index.problems[0]
     finally:
         index.close()

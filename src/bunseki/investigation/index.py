@@ -72,12 +72,15 @@ def content_hash(files: Mapping[str, Sequence[Path]]) -> str:
 class CaseIndex:
     """The case's segments, searchable; close it when the run ends."""
 
-    def __init__(self, kb: KnowledgeBase, segments: list[str], key: str, chunks: int, embedded: int) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, segments: list[str], key: str, chunks: int, embedded: int, problems: list[str]
+    ) -> None:
         self._kb = kb
         self.segments = segments
         self.key = key
         self.chunks = chunks
         self.embedded = embedded
+        self.problems = problems  # documents that could not be read (the others are searchable)
 
     @property
     def cached(self) -> bool:
@@ -91,6 +94,7 @@ class CaseIndex:
         kb = KnowledgeBase(store, embedder=embedder, lexicon=_lexicon(), cache=cache, chunking=CHUNKING)
         segments: list[str] = []
         chunks = embedded = 0
+        problems: list[str] = []
         try:
             for segment, paths in files.items():
                 if not paths:
@@ -99,10 +103,11 @@ class CaseIndex:
                 segments.append(segment)
                 chunks += report.chunks
                 embedded += report.embedded
+                problems += [problem.message for problem in report.problems]
         except BaseException:
             kb.close()
             raise
-        return cls(kb, segments, content_hash(files), chunks, embedded)
+        return cls(kb, segments, content_hash(files), chunks, embedded, problems)
 
     def search(self, query: str, segments: Sequence[str] | None = None, k: int = 4) -> list[Passage]:
         """The ``k`` passages of the chosen segments (all by default) that best match ``query``."""

@@ -98,6 +98,7 @@ def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) 
             "chunks": index.chunks,
             "embedded": index.embedded,
             "cached": index.cached,
+            "problems": index.problems,
         },
     }
 
@@ -402,6 +403,8 @@ def summarizer(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) 
     lines = [f"# Investigation: {state.inputs.get('name')}", ""]
     for record in state.results:
         lines.append(f"- **{record['name']}** ({record['status']}): {record['conclusion']}")
+    for problem in state.index.get("problems", []):  # said once, for the whole case
+        lines.append(f"- Document not searched (retrieval could not read it): {problem}")
     summary = "\n".join(lines[2:])
     body = "\n".join(lines) + "\n\n" + "\n\n".join(dataset_markdown(r) for r in state.results)
     path = context.workspace / "reports" / "investigation.md"
