@@ -98,6 +98,16 @@ def detect(frame, level=0.5):
     return z
 """
 
+BIAS = """
+import numpy as np
+import pandas as pd
+
+
+def detect(frame, level=10.0):
+    y = frame["x"].to_numpy(dtype=float) - 4.0  # the level without the sensor's bias
+    return pd.DataFrame({"y": y, "z": (y >= level).astype(int)})
+"""
+
 FILL = """
 import numpy as np
 
@@ -162,6 +172,14 @@ DEFECTS = {
         {"x": plateaus([(10, 19, 80.0), (30, 39, 300.0), (50, 59, 700.0)], base=20.0)["x"]},
         ("/ 1000",),
         "x is the voltage in millivolts. z is 1 while the voltage is at or above the level 0.5 V.",
+    ),
+    # A wrong offset in a signal the algorithm also writes (y): the regression of y on the reference's says +3.
+    "signal_offset": Defect(
+        BIAS.replace("- 4.0", "- 1.0"),
+        BIAS,
+        {"x": plateaus([(10, 19, 12.0), (30, 39, 20.0)], base=5.0)["x"]},
+        ("- 4.0",),
+        "The sensor reads 4.0 above the true level. y is the true level; z is 1 while y is at or above 10.0.",
     ),
     # The loop stops one frame early: the last frame is never flagged.
     "last_frame_edge": Defect(

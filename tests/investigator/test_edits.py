@@ -90,3 +90,18 @@ def test_threshold_shift_suggests_round_scale_factors() -> None:
     assert shift["output_level"] == [20.0, 80.0] and shift["reference_level"] == [300.0, 700.0]
     windowed = np.array([0, 1, 1, 0, 0, 1, 0, 0, 0, 0] * 2)  # not a threshold of x: nothing to say
     assert threshold_shift(x, windowed, (x >= 500).astype(int)) is None
+
+
+def test_signal_shift_finds_lag_scale_and_offset_by_regression() -> None:
+    from bunseki.investigation.diagnostics import signal_shift
+
+    reference = np.sin(np.arange(60) / 4.0) * 5 + 20
+    assert signal_shift(reference.copy(), reference) is None  # nothing to explain
+    offset = signal_shift(reference + 3, reference)
+    assert offset == {"lag": 0, "scale": 1.0, "offset": 3.0, "exact": True}
+    scaled = signal_shift(reference * 1000, reference)
+    assert scaled is not None and scaled["scale"] == 1000.0 and scaled["offset"] == 0 and scaled["exact"]
+    late = signal_shift(np.concatenate([[np.nan, np.nan], reference[:-2]]), reference)
+    assert late is not None and late["lag"] == 2 and late["exact"]
+    noisy = signal_shift(reference + np.random.default_rng(1).normal(0, 1, 60), reference)
+    assert noisy is not None and not noisy["exact"]  # no single constant explains noise

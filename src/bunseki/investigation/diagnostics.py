@@ -145,3 +145,40 @@ def threshold_shift(values: np.ndarray, output: np.ndarray, reference: np.ndarra
         "reference_level": [ref[1], ref[2]],
         "factors": factors,
     }
+
+
+def signal_shift(output: np.ndarray, reference: np.ndarray, max_lag: int = 20) -> dict[str, Any] | None:
+    """How a numeric column the algorithm wrote differs from the reference's: lag, scale, offset.
+
+    For each shift (positive = output late; the smallest shift first) ``output ≈ scale ·
+    reference + offset`` is fitted by least squares; the shift whose line leaves the smallest
+    residual wins. ``exact`` says the line explains every frame (within rounding), so the difference
+    is only a scale, an offset or a lag. None when the columns already agree.
+    """
+    out, ref = output.astype(float), reference.astype(float)
+    both = np.isfinite(out) & np.isfinite(ref)
+    if both.sum() < 3 or np.allclose(out[both], ref[both], rtol=1e-9, atol=1e-12):
+        return None
+    best: tuple[float, int, float, float] | None = None  # residual, lag, scale, offset
+    for lag in sorted(range(-max_lag, max_lag + 1), key=abs):
+        y, x = (out[lag:], ref[: len(ref) - lag]) if lag >= 0 else (out[:lag], ref[-lag:])
+        keep = np.isfinite(x) & np.isfinite(y)
+        if keep.sum() < max(3, len(out) // 2):
+            continue
+        x, y = x[keep], y[keep]
+        scale, offset = (1.0, float(np.mean(y - x))) if np.ptp(x) == 0 else np.polyfit(x, y, 1)
+        residual = float(np.max(np.abs(y - (scale * x + offset))))
+        if best is None or residual < best[0] - 1e-9 * max(1.0, float(np.max(np.abs(y)))):
+            best = (residual, lag, float(scale), float(offset))
+    if best is None:
+        return None
+    residual, lag, scale, offset = best
+    size = max(1.0, float(np.nanmax(np.abs(out))))
+    exact = residual <= 1e-6 * size
+    offset = 0.0 if abs(offset) <= 1e-9 * size else offset  # least-squares noise, not an offset
+    return {"lag": lag, "scale": _tidy(scale), "offset": _tidy(offset), "exact": bool(exact)}
+
+
+def _tidy(value: float) -> float:
+    """Least-squares noise off a coefficient (0.9999999997 → 1.0), to eight significant digits."""
+    return float(f"{value:.8g}")

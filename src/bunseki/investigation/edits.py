@@ -56,10 +56,12 @@ def candidate_edits(
     deltas: tuple[int, ...] = (1, -1),
     float_values: tuple[float, ...] = (),
     factors: tuple[float, ...] = (),
+    offsets: tuple[float, ...] = (),
 ) -> list[Edit]:
     """Every operator flip, every integer constant or default changed by each of ``deltas``, every
     float constant or default set to each of ``float_values`` (values the data or documents show),
-    and every number multiplied by each of ``factors``."""
+    every number multiplied by each of ``factors`` and every number plus each of ``offsets``."""
+    extra = (factors, offsets)
     tree = ast.parse(source)
     lines = source.splitlines()
     edits: list[Edit] = []
@@ -74,7 +76,7 @@ def candidate_edits(
                 if _is_number(default):
                     defaults.add((default.lineno, default.col_offset))
                     edits += _number_edits(
-                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values, factors
+                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values, *extra
                     )
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -83,9 +85,9 @@ def candidate_edits(
             value = node.value
             if (value.lineno, value.col_offset) not in defaults:
                 defaults.add((value.lineno, value.col_offset))
-                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values, factors)
+                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values, *extra)
         elif _is_number(node) and (node.lineno, node.col_offset) not in defaults:
-            edits += _number_edits(node, "constant", _enclosing(tree, node), deltas, float_values, factors)
+            edits += _number_edits(node, "constant", _enclosing(tree, node), deltas, float_values, *extra)
     return _unique(edits)
 
 
@@ -143,6 +145,7 @@ def _number_edits(
     deltas: tuple[int, ...],
     float_values: tuple[float, ...] = (),
     factors: tuple[float, ...] = (),
+    offsets: tuple[float, ...] = (),
 ) -> list[Edit]:
     if node.end_lineno != node.lineno or node.end_col_offset is None:
         return []
@@ -159,6 +162,10 @@ def _number_edits(
         scaled = value * factor
         if scaled != 0 and scaled != value:
             news.append(_number_text(scaled, integer=isinstance(value, int)))
+    for offset in offsets:
+        moved = value + offset
+        if moved != value and (moved >= 0 or value < 0 or isinstance(value, float)):
+            news.append(_number_text(moved, integer=isinstance(value, int)))
     return [
         Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context)
         for new in dict.fromkeys(news)

@@ -23,7 +23,7 @@ from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
 from bunseki.brain.investigator import DatasetView
 from bunseki.errors import ModelOutputError
 from bunseki.investigation import cells
-from bunseki.investigation.diagnostics import diagnose, runs
+from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
 from bunseki.investigation.edits import (
     Edit,
     apply_all,
@@ -182,7 +182,16 @@ def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorC
     ds["values_near_mismatch"] = values[:: max(1, len(values) // 8)][:8]
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     reference = ref if ref.any() or not expected.any() else expected
-    ds["diagnostics"] = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
+    diagnostics = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
+    aligned = core.set_index(frame_col).reindex(frames)
+    diagnostics["signal_shift"] = {  # columns the algorithm wrote besides the flag, against the reference's
+        name: found
+        for name in inputs
+        if name in aligned.columns
+        and pd.api.types.is_numeric_dtype(aligned[name])
+        and (found := signal_shift(out[name].to_numpy(dtype=float), aligned[name].to_numpy(dtype=float)))
+    }
+    ds["diagnostics"] = diagnostics
     return {"current_ds": ds}
 
 
@@ -192,15 +201,21 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     diagnostics = ds["diagnostics"]
     sizes = {abs(s) for s in (*diagnostics["start_shifts"], *diagnostics["end_shifts"], diagnostics["lag"]) if s}
+    signals = [shift for shift in diagnostics.get("signal_shift", {}).values() if shift.get("exact")]
+    sizes |= {abs(shift["lag"]) for shift in signals if shift["lag"]}
     deltas = tuple(sorted({1, 2, *sizes, *diagnostics.get("edge_run_lengths", [])}))
     documents = [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
     decimals = _documented_numbers(context.workspace, documents, decimals=True)
     floats = tuple(dict.fromkeys([*decimals, *ds.get("values_near_mismatch", [])]))
-    factors = sorted(
-        {x for shift in diagnostics.get("threshold_shift", {}).values() for f in shift["factors"] for x in (f, 1 / f)}
-    )
+    scales = [f for shift in diagnostics.get("threshold_shift", {}).values() for f in shift["factors"]]
+    scales += [shift["scale"] for shift in signals if shift["scale"] not in (0.0, 1.0)]
+    offsets = {o for shift in signals if shift["offset"] for o in (shift["offset"], -shift["offset"])}
     edits = candidate_edits(
-        source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats, factors=tuple(factors)
+        source,
+        deltas=(*deltas, *(-d for d in deltas)),
+        float_values=floats,
+        factors=tuple(sorted({x for f in scales for x in (f, 1 / f)})),
+        offsets=tuple(sorted(offsets)),
     )
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     view = DatasetView(
@@ -291,6 +306,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         for change_id, change in chosen
         if outcome.get(change_id, {}).get("matches_reference")
         and outcome[change_id].get("others_match", True)
+        and outcome[change_id].get("signals_match", True)
         and (outcome[change_id].get("eval") is None or outcome[change_id]["eval"]["passed"])
     ]
     tried = len(chosen)
@@ -311,12 +327,19 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
     best = min((outcome.get(i, {}).get("mismatches", 10**9) for i, _ in chosen), default=None)
     failures = sum(1 for i, _ in chosen if not outcome.get(i, {}).get("ok"))
+    flag_only = sum(
+        1
+        for i, _ in chosen
+        if outcome.get(i, {}).get("matches_reference") and not outcome[i].get("signals_match", True)
+    )
     finished = hypothesis.tested >= len(hypothesis.edit_ids)
     hypothesis.verified = False if finished else None
     hypothesis.evidence = (
         f"{hypothesis.tested} of {len(hypothesis.edit_ids)} edit(s) re-run ({tried} in this iteration); none "
         f"reproduces the reference (fewest mismatching frames: {best}; baseline mismatches: "
-        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run)."
+        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run"
+        + (f"; {flag_only} matched the flag but not the other column(s) the algorithm writes" if flag_only else "")
+        + ")."
     )
     return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
 
