@@ -13,7 +13,8 @@ import yaml
 from bunseki.investigation.diagnostics import runs
 
 
-def _run(source: str, function: str, frame: pd.DataFrame, folder: Path, name: str) -> np.ndarray:
+def _run(source: str, function: str, frame: pd.DataFrame, folder: Path, name: str) -> dict[str, np.ndarray]:
+    """The columns the algorithm writes: its flag ``z``, and any other column it returns."""
     path = folder / f"_{name}.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location(f"case_{name}_{abs(hash(str(folder)))}", path)
@@ -21,7 +22,10 @@ def _run(source: str, function: str, frame: pd.DataFrame, folder: Path, name: st
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     path.unlink()
-    return np.asarray(getattr(module, function)(frame.copy()), dtype=int)
+    result = getattr(module, function)(frame.copy())
+    if isinstance(result, pd.DataFrame):
+        return {str(c): result[c].to_numpy() for c in result.columns}
+    return {"z": np.asarray(result, dtype=int)}
 
 
 def build_case(
@@ -41,8 +45,8 @@ def build_case(
     datasets = []
     for name, columns in signals.items():
         frame = pd.DataFrame({"frame": np.arange(len(next(iter(columns.values())))), **columns})
-        out = frame.assign(z=_run(buggy, function, frame, folder, "buggy"))
-        core = frame.assign(z=_run(correct, function, frame, folder, "correct"))
+        out = frame.assign(**_run(buggy, function, frame, folder, "buggy"))
+        core = frame.assign(**_run(correct, function, frame, folder, "correct"))
         out.to_csv(folder / f"{name}_output.csv", index=False)
         core.to_csv(folder / f"{name}_core.csv", index=False)
         ranges = runs([int(f) for f in core.loc[core["z"] == 1, "frame"]])

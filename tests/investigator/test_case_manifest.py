@@ -88,3 +88,13 @@ def test_missing_manifest_and_bad_yaml(tmp_path: Path) -> None:
     bad.write_text("name: [unclosed", encoding="utf-8")
     with pytest.raises(CaseError, match="YAML"):
         load_case(bad)
+
+
+def test_two_different_files_of_one_name_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "env").mkdir()
+    manifest = _copy(tmp_path, env_specs=["env/detector_spec.md"])
+    (tmp_path / "env" / "detector_spec.md").write_text("# Another spec\n", encoding="utf-8")
+    with pytest.raises(CaseError, match=r"two different files are named 'detector_spec\.md'"):
+        load_case(manifest)
+    listed_twice = _copy(tmp_path, env_specs=["detector_spec.md"])  # the same file twice is fine
+    assert load_case(listed_twice).env_specs == load_case(listed_twice).specs

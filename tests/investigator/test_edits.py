@@ -59,3 +59,49 @@ def test_diagnostics_name_thresholds_rounding_missing_values_and_edges() -> None
     view = DatasetView(name="d", expected="", diagnostics=d, source_name="a.py", source=SOURCE, edits=[])
     statements = " ".join(h.statement for h in OfflineInvestigatorBrain().hypotheses(view))
     assert "Missing values" in statements and "rounding" in statements and "edges" in statements
+
+
+def test_factor_edits_scale_every_number_and_keep_integers_whole() -> None:
+    source = "def f(x, level=0.5):\n    return x / 100 >= level\n"
+    news = {(e.old, e.new) for e in candidate_edits(source, deltas=(), factors=(10.0, 0.1))}
+    assert {("100", "1000"), ("100", "10"), ("0.5", "5.0"), ("0.5", "0.05")} <= news
+
+
+def test_a_change_of_two_edits_applies_both_and_rejects_unknown_or_clashing_parts() -> None:
+    from bunseki.investigation.edits import JOIN, apply_all, change_id, resolve
+
+    source = "def f(x, i):\n    return x[max(0, i - 1) : i + 2]\n"
+    by_id = {e.id: e for e in candidate_edits(source)}
+    start = next(e for e in by_id.values() if e.old == "1" and e.new == "2")
+    end = next(e for e in by_id.values() if e.old == "2" and e.new == "1")
+    both = resolve(change_id([start, end]), by_id)
+    assert both is not None and "x[max(0, i - 2) : i + 1]" in apply_all(source, both)
+    assert resolve(start.id + JOIN + "constant@9:9:7->8", by_id) is None
+    other = next(e for e in by_id.values() if (e.line, e.col) == (start.line, start.col) and e is not start)
+    assert resolve(change_id([start, other]), by_id) is None  # two edits of one number
+
+
+def test_threshold_shift_suggests_round_scale_factors() -> None:
+    from bunseki.investigation.diagnostics import threshold_shift
+
+    x = np.array([20.0, 80.0, 300.0, 700.0] * 5)
+    shift = threshold_shift(x, (x >= 50).astype(int), (x >= 500).astype(int))
+    assert shift is not None and shift["direction"] == "above" and shift["factors"][0] == 10.0
+    assert shift["output_level"] == [20.0, 80.0] and shift["reference_level"] == [300.0, 700.0]
+    windowed = np.array([0, 1, 1, 0, 0, 1, 0, 0, 0, 0] * 2)  # not a threshold of x: nothing to say
+    assert threshold_shift(x, windowed, (x >= 500).astype(int)) is None
+
+
+def test_signal_shift_finds_lag_scale_and_offset_by_regression() -> None:
+    from bunseki.investigation.diagnostics import signal_shift
+
+    reference = np.sin(np.arange(60) / 4.0) * 5 + 20
+    assert signal_shift(reference.copy(), reference) is None  # nothing to explain
+    offset = signal_shift(reference + 3, reference)
+    assert offset == {"lag": 0, "scale": 1.0, "offset": 3.0, "exact": True}
+    scaled = signal_shift(reference * 1000, reference)
+    assert scaled is not None and scaled["scale"] == 1000.0 and scaled["offset"] == 0 and scaled["exact"]
+    late = signal_shift(np.concatenate([[np.nan, np.nan], reference[:-2]]), reference)
+    assert late is not None and late["lag"] == 2 and late["exact"]
+    noisy = signal_shift(reference + np.random.default_rng(1).normal(0, 1, 60), reference)
+    assert noisy is not None and not noisy["exact"]  # no single constant explains noise

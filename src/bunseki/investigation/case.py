@@ -116,6 +116,10 @@ def load_case(manifest: Path) -> Case:
     for code in (*codes, *env_codes):
         if code.suffix != ".py":
             raise CaseError(f"{code.name}: code files must be Python (.py)")
+    names = [path.name for path in dict.fromkeys((*specs, *codes, *env_specs, *env_codes))]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:  # the workspace keeps one flat copy of the case, and retrieval names passages by file
+        raise CaseError(f"{manifest.name}: two different files are named {clashes[0]!r}; rename one of them")
     entry_file, entry_function = _entry(raw.get("entry"), codes, root)
     frame_column = str(raw.get("frame_column", "frame"))
     datasets = raw["datasets"]

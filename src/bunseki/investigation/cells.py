@@ -100,7 +100,14 @@ results = {{}}
 for variant_id, path in spec["variants"]:
     try:
         module = _load(path, "variant_" + str(abs(hash(path))))
-        flags = _flags(getattr(module, spec["function"])(frame.copy()), column, len(frame))
+        result = getattr(module, spec["function"])(frame.copy())
+        flags = _flags(result, column, len(frame))
+        # Other columns the algorithm returns (a converted or smoothed signal) must match the reference's too.
+        written = [c for c in getattr(result, "columns", []) if c != column and c in core.columns]
+        signals_match = all(
+            np.allclose(np.asarray(result[c], dtype=float), core[c].to_numpy(dtype=float), equal_nan=True)
+            for c in written
+        )
         patched = out.copy()
         patched[column] = flags
         others = []
@@ -116,6 +123,7 @@ for variant_id, path in spec["variants"]:
             "matches_reference": bool(np.array_equal(flags, reference)),
             "mismatches": int((flags != reference).sum()),
             "reproduces_output": bool(np.array_equal(flags, recorded)),
+            "signals_match": bool(signals_match),
             "others_match": all(others),
             "eval": _evaluate(spec["env_codes"], patched, spec["expected"]),
         }}

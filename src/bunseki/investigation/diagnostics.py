@@ -76,9 +76,17 @@ def diagnose(
                     {"column": name, "value": constant, "frames": [int(f) for f in frames[close]]}
                 )
     lag = best_lag(output, reference) if differ.any() else 0
+    mismatch_runs = runs(mismatch)
+    first, last = (int(frames[0]), int(frames[-1])) if len(frames) else (0, 0)
+    edge_runs = [e - s + 1 for s, e in mismatch_runs if s == first or e == last]
+    thresholds = {
+        name: found
+        for name, values in inputs.items()
+        if (found := threshold_shift(values.astype(float), output, reference)) is not None
+    }
     return {
         "mismatched_frames": mismatch,
-        "mismatched_runs": [list(r) for r in runs(mismatch)],
+        "mismatched_runs": [list(r) for r in mismatch_runs],
         "output_runs": [list(r) for r in out_runs],
         "reference_runs": [list(r) for r in ref_runs],
         "lag": lag,
@@ -87,5 +95,90 @@ def diagnose(
         "at_threshold": at_threshold,
         "close_to_threshold": close_to_threshold,
         "missing_near_mismatch": missing,
-        "edge_mismatch": bool(mismatch and (mismatch[0] == int(frames[0]) or mismatch[-1] == int(frames[-1]))),
+        "edge_mismatch": bool(edge_runs),
+        "edge_run_lengths": edge_runs,
+        "threshold_shift": thresholds,
     }
+
+
+# Scale factors that unit and scale errors are made of (powers of ten, halves, minutes, hours, inches).
+NICE_FACTORS = sorted(
+    {m * 10.0**k for m in (1.0, 2.0, 2.5, 5.0) for k in range(-4, 5)} | {60.0, 3600.0, 1.8, 2.54, 1024.0}
+)
+
+
+def threshold_edges(values: np.ndarray, flags: np.ndarray) -> tuple[str, float, float] | None:
+    """If ``flags`` is exactly "value at or above some level" (or below), that level's bounds.
+
+    Returns (direction, low, high): the level lies in (low, high]. None when no single threshold
+    on this signal separates the flagged frames from the others.
+    """
+    finite = np.isfinite(values)
+    on, off = values[finite & (flags == 1)], values[finite & (flags == 0)]
+    if not len(on) or not len(off):
+        return None
+    if off.max() < on.min():
+        return "above", float(off.max()), float(on.min())
+    if on.max() < off.min():
+        return "below", float(on.max()), float(off.min())
+    return None
+
+
+def threshold_shift(values: np.ndarray, output: np.ndarray, reference: np.ndarray) -> dict[str, Any] | None:
+    """Output and reference both behave as thresholds on ``values`` but at different levels.
+
+    The ratio of the levels suggests a scale or unit error: ``factors`` are the round factors
+    (see NICE_FACTORS) consistent with both levels' bounds, closest to the midpoints' ratio first.
+    """
+    out, ref = threshold_edges(values, output), threshold_edges(values, reference)
+    if out is None or ref is None or out[0] != ref[0] or (out[1], out[2]) == (ref[1], ref[2]):
+        return None
+    factors: list[float] = []
+    if min(out[1], out[2], ref[1], ref[2]) > 0:
+        low, high = ref[1] / out[2], ref[2] / out[1]  # level_ref / level_out lies in (low, high)
+        middle = ((ref[1] + ref[2]) / 2) / ((out[1] + out[2]) / 2)
+        candidates = [f for f in NICE_FACTORS if low < f < high and abs(f - 1) > 1e-9]
+        factors = sorted(candidates, key=lambda f: abs(np.log(f / middle)))[:4]
+    return {
+        "direction": out[0],
+        "output_level": [out[1], out[2]],
+        "reference_level": [ref[1], ref[2]],
+        "factors": factors,
+    }
+
+
+def signal_shift(output: np.ndarray, reference: np.ndarray, max_lag: int = 20) -> dict[str, Any] | None:
+    """How a numeric column the algorithm wrote differs from the reference's: lag, scale, offset.
+
+    For each shift (positive = output late; the smallest shift first) ``output ≈ scale ·
+    reference + offset`` is fitted by least squares; the shift whose line leaves the smallest
+    residual wins. ``exact`` says the line explains every frame (within rounding), so the difference
+    is only a scale, an offset or a lag. None when the columns already agree.
+    """
+    out, ref = output.astype(float), reference.astype(float)
+    both = np.isfinite(out) & np.isfinite(ref)
+    if both.sum() < 3 or np.allclose(out[both], ref[both], rtol=1e-9, atol=1e-12):
+        return None
+    best: tuple[float, int, float, float] | None = None  # residual, lag, scale, offset
+    for lag in sorted(range(-max_lag, max_lag + 1), key=abs):
+        y, x = (out[lag:], ref[: len(ref) - lag]) if lag >= 0 else (out[:lag], ref[-lag:])
+        keep = np.isfinite(x) & np.isfinite(y)
+        if keep.sum() < max(3, len(out) // 2):
+            continue
+        x, y = x[keep], y[keep]
+        scale, offset = (1.0, float(np.mean(y - x))) if np.ptp(x) == 0 else np.polyfit(x, y, 1)
+        residual = float(np.max(np.abs(y - (scale * x + offset))))
+        if best is None or residual < best[0] - 1e-9 * max(1.0, float(np.max(np.abs(y)))):
+            best = (residual, lag, float(scale), float(offset))
+    if best is None:
+        return None
+    residual, lag, scale, offset = best
+    size = max(1.0, float(np.nanmax(np.abs(out))))
+    exact = residual <= 1e-6 * size
+    offset = 0.0 if abs(offset) <= 1e-9 * size else offset  # least-squares noise, not an offset
+    return {"lag": lag, "scale": _tidy(scale), "offset": _tidy(offset), "exact": bool(exact)}
+
+
+def _tidy(value: float) -> float:
+    """Least-squares noise off a coefficient (0.9999999997 → 1.0), to eight significant digits."""
+    return float(f"{value:.8g}")

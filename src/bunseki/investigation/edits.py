@@ -1,8 +1,11 @@
 """Candidate edits of simple patterns in an algorithm's source, found in its AST.
 
 Three patterns: a comparison operator (``>`` ↔ ``>=``, ``<`` ↔ ``<=``), an integer constant
-(``k ± d``) and a numeric default parameter value or keyword argument. An edit replaces one
-source segment, so comments and layout stay and the fix reads as a small unified diff.
+(``k ± d``) and a numeric default parameter value or keyword argument; any number may also be
+scaled by a factor (a unit or scale error) or set to a value the data or the documents suggest.
+An edit replaces one source segment, so comments and layout stay and the fix reads as a small
+unified diff. A *change* is one edit or several applied together (ids joined by `` + ``), for
+defects that no single edit explains (a window both too far ahead and too long, say).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeGuard
 
 EditKind = Literal["operator", "constant", "default"]
+JOIN = " + "  # between the edit ids of a change
 FLIPS = {ast.Gt: (">", ">="), ast.GtE: (">=", ">"), ast.Lt: ("<", "<="), ast.LtE: ("<=", "<")}
 
 
@@ -47,10 +51,17 @@ def numeric_constants(source: str) -> list[float]:
 
 
 def candidate_edits(
-    source: str, *, deltas: tuple[int, ...] = (1, -1), float_values: tuple[float, ...] = ()
+    source: str,
+    *,
+    deltas: tuple[int, ...] = (1, -1),
+    float_values: tuple[float, ...] = (),
+    factors: tuple[float, ...] = (),
+    offsets: tuple[float, ...] = (),
 ) -> list[Edit]:
-    """Every operator flip, every integer constant or default changed by each of ``deltas``, and
-    every float default set to each of ``float_values`` (values the data shows near the differences)."""
+    """Every operator flip, every integer constant or default changed by each of ``deltas``, every
+    float constant or default set to each of ``float_values`` (values the data or documents show),
+    every number multiplied by each of ``factors`` and every number plus each of ``offsets``."""
+    extra = (factors, offsets)
     tree = ast.parse(source)
     lines = source.splitlines()
     edits: list[Edit] = []
@@ -65,7 +76,7 @@ def candidate_edits(
                 if _is_number(default):
                     defaults.add((default.lineno, default.col_offset))
                     edits += _number_edits(
-                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values
+                        default, "default", f"{function.name}({argument.arg}=…)", deltas, float_values, *extra
                     )
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -74,10 +85,34 @@ def candidate_edits(
             value = node.value
             if (value.lineno, value.col_offset) not in defaults:
                 defaults.add((value.lineno, value.col_offset))
-                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values)
-        elif _is_number(node) and isinstance(node.value, int) and (node.lineno, node.col_offset) not in defaults:
-            edits += _number_edits(node, "constant", _enclosing(tree, node), deltas)
+                edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values, *extra)
+        elif _is_number(node) and (node.lineno, node.col_offset) not in defaults:
+            edits += _number_edits(node, "constant", _enclosing(tree, node), deltas, float_values, *extra)
     return _unique(edits)
+
+
+def change_id(edits: list[Edit]) -> str:
+    return JOIN.join(edit.id for edit in edits)
+
+
+def resolve(change: str, by_id: dict[str, Edit]) -> list[Edit] | None:
+    """The edits of a change id, or None if one of them is unknown or two touch the same text."""
+    parts = [by_id.get(part) for part in change.split(JOIN)]
+    edits = [edit for edit in parts if edit is not None]
+    if len(edits) != len(parts) or len({(e.line, e.col) for e in edits}) != len(edits):
+        return None
+    return edits
+
+
+def apply_all(source: str, edits: list[Edit]) -> str:
+    """Apply several edits; right-most first, so each one's position still holds."""
+    for edit in sorted(edits, key=lambda e: (e.line, e.col), reverse=True):
+        source = apply(source, edit)
+    return source
+
+
+def describe_all(edits: list[Edit]) -> str:
+    return "; ".join(edit.describe() for edit in edits)
 
 
 def apply(source: str, edit: Edit) -> str:
@@ -104,7 +139,13 @@ def _is_number(node: ast.AST | None) -> TypeGuard[ast.Constant]:
 
 
 def _number_edits(
-    node: ast.Constant, kind: EditKind, context: str, deltas: tuple[int, ...], float_values: tuple[float, ...] = ()
+    node: ast.Constant,
+    kind: EditKind,
+    context: str,
+    deltas: tuple[int, ...],
+    float_values: tuple[float, ...] = (),
+    factors: tuple[float, ...] = (),
+    offsets: tuple[float, ...] = (),
 ) -> list[Edit]:
     if node.end_lineno != node.lineno or node.end_col_offset is None:
         return []
@@ -112,22 +153,40 @@ def _number_edits(
     if not isinstance(value, int | float):
         return []
     old = ast.unparse(node)
-    edits = []
+    news: list[str] = []
     if isinstance(value, float):
-        for candidate in float_values:
-            new = repr(round(float(candidate), 10))
-            if new != old:
-                edits.append(
-                    Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context)
-                )
-        return edits
+        news += [repr(round(float(candidate), 10)) for candidate in float_values]
+    else:
+        news += _integer_news(value, deltas)
+    for factor in factors:
+        scaled = value * factor
+        if scaled != 0 and scaled != value:
+            news.append(_number_text(scaled, integer=isinstance(value, int)))
+    for offset in offsets:
+        moved = value + offset
+        if moved != value and (moved >= 0 or value < 0 or isinstance(value, float)):
+            news.append(_number_text(moved, integer=isinstance(value, int)))
+    return [
+        Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context)
+        for new in dict.fromkeys(news)
+        if new != old
+    ]
+
+
+def _number_text(value: float, *, integer: bool) -> str:
+    """An integer stays an integer when the scaled value is whole; otherwise a short float."""
+    rounded = round(value, 10)
+    if integer and float(rounded).is_integer():
+        return repr(int(rounded))
+    return repr(float(f"{rounded:.10g}"))
+
+
+def _integer_news(value: int, deltas: tuple[int, ...]) -> list[str]:
+    news = []
     for delta in deltas:
-        new_value: int | float = value + delta
-        if isinstance(value, int) and new_value < 0:
-            continue
-        new = repr(new_value) if isinstance(value, int) else repr(round(float(new_value), 10))
-        edits.append(Edit(kind, node.lineno, node.col_offset, node.lineno, node.end_col_offset, old, new, context))
-    return edits
+        if value + delta >= 0:
+            news.append(repr(value + delta))
+    return news
 
 
 def _operator_edits(node: ast.Compare, lines: list[str], context: str) -> list[Edit]:

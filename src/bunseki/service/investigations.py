@@ -13,6 +13,7 @@ from bunseki.brain.investigator import InvestigatorBrain
 from bunseki.brain.language import detect_language
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
+from bunseki.rag import Embedder
 from bunseki.report.investigation import write_investigation_html
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.settings import Settings
@@ -97,6 +98,7 @@ class InvestigationService:
         brain: InvestigatorBrain | None = None,
         on_event: Callable[[Event], None] | None = None,
         workspace: Path | None = None,
+        embedder: Embedder | None = None,
     ) -> InvestigationView:
         """Investigate the case in ``workspace`` (a new one under the workspace root unless given)."""
         case = load_case(manifest)
@@ -112,7 +114,14 @@ class InvestigationService:
                 box.start()
             return boxes[0]
 
-        context = InvestigatorContext(brain=chosen, case=case, workspace=workspace, sandbox=sandbox)
+        context = InvestigatorContext(
+            brain=chosen,
+            case=case,
+            workspace=workspace,
+            sandbox=sandbox,
+            embedder=embedder,
+            embedding_cache=self.settings.embedding_cache_path,
+        )
         final: dict[str, Any] = {}
         try:
             for mode, chunk in build().stream(
@@ -128,6 +137,7 @@ class InvestigationService:
         except BunsekiError as exc:
             return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
         finally:
+            context.close()
             for box in boxes:
                 box.close()
         state = InvestigatorState.model_validate(final)

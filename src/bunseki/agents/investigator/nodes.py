@@ -1,8 +1,9 @@
 """The nodes of seed 002's graph. Each emits progress through LangGraph's stream writer.
 
-Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv`` (read-only in the sandbox),
-``case/`` (a copy of the case's code and documents), ``variants/`` (writable, patched copies the
-verifier imports), ``charts/`` and ``reports/``.
+Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv``, ``data/case/`` (a copy of the
+case's code and documents; all of ``data/`` is read-only in the sandbox), ``variants/`` (writable,
+patched copies the verifier imports), ``charts/`` and ``reports/``. The case's own directory is
+never mounted in the sandbox at all.
 """
 
 from __future__ import annotations
@@ -20,13 +21,21 @@ from langgraph.runtime import Runtime
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
 from bunseki.brain.investigator import DatasetView
+from bunseki.errors import ModelOutputError
 from bunseki.investigation import cells
-from bunseki.investigation.diagnostics import diagnose, runs
-from bunseki.investigation.edits import Edit, apply, candidate_edits, numeric_constants, unified_diff
-from bunseki.investigation.index import KeywordIndex
-from bunseki.sandbox.workspace import host_writes
+from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
+from bunseki.investigation.edits import (
+    Edit,
+    apply_all,
+    candidate_edits,
+    describe_all,
+    numeric_constants,
+    resolve,
+    unified_diff,
+)
+from bunseki.sandbox.workspace import READ_ONLY_MODE, host_writes
 
-SEGMENTS = ("specs", "codes", "env_specs", "env_codes")
+SEGMENT_KEYS = ("specs", "codes", "env_specs", "env_codes")
 MAX_VARIANTS = 60  # per verifier iteration
 
 
@@ -41,32 +50,28 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "dataset"
 
 
-def _index(context: InvestigatorContext) -> tuple[KeywordIndex, str, bool]:
-    case = context.case
-    files = {key: list(getattr(case, key)) for key in SEGMENTS}
-    return KeywordIndex.build(files, context.workspace / "index")
-
-
 def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
-    """Copy the case into the workspace, index specs and code (cached by content hash)."""
+    """Copy the case into the workspace's read-only ``data/``, split its documents into retrieval segments."""
     _emit("initialize")
     context, case = runtime.context, runtime.context.case
-    target = context.workspace / "case"
-    target.mkdir(parents=True, exist_ok=True)
+    data = context.workspace / "data"
     inputs: dict[str, Any] = {"name": case.name, "entry_function": case.entry_function}
-    for key in SEGMENTS:
-        inputs[key] = []
-        for path in getattr(case, key):
-            shutil.copyfile(path, target / path.name)
-            (target / path.name).chmod(0o644)
-            inputs[key].append(f"case/{path.name}")
-    inputs["entry_file"] = f"case/{case.entry_file.name}"
     datasets = []
-    with host_writes(context.workspace / "data"):
+    with host_writes(data):
+        target = data / "case"
+        target.mkdir(exist_ok=True)
+        target.chmod(0o755)
+        for key in SEGMENT_KEYS:
+            inputs[key] = []
+            for path in getattr(case, key):
+                shutil.copyfile(path, target / path.name)
+                (target / path.name).chmod(0o444)
+                inputs[key].append(f"data/case/{path.name}")
+        target.chmod(READ_ONLY_MODE)  # the sandbox imports the case from here and cannot change it
         for ds in case.datasets:
             stem = _safe(ds.name)
             for role, source in (("output", ds.output_csv), ("core", ds.core_csv)):
-                copy = context.workspace / "data" / f"{stem}__{role}.csv"
+                copy = data / f"{stem}__{role}.csv"
                 shutil.copyfile(source, copy)
                 copy.chmod(0o444)
             datasets.append(
@@ -79,14 +84,22 @@ def initialize(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) 
                     "expectation": ds.expected.as_dict(),
                 }
             )
+    inputs["entry_file"] = f"data/case/{case.entry_file.name}"
     for name in ("charts", "reports", "variants"):
         (context.workspace / name).mkdir(exist_ok=True)
         (context.workspace / name).chmod(0o777)
-    index, key, cached = _index(context)
+    index = context.index()
     return {
         "inputs": inputs,
         "datasets": datasets,
-        "index": {"hash": key, "passages": len(index.passages), "cached": cached},
+        "index": {
+            "hash": index.key,
+            "segments": index.segments,
+            "chunks": index.chunks,
+            "embedded": index.embedded,
+            "cached": index.cached,
+            "problems": index.problems,
+        },
     }
 
 
@@ -126,7 +139,13 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
     if summary is None:
         ds.update(status="error", error=result.error or "the data check printed no result")
         return {"current_ds": ds}
-    ds.update(summary=summary, charts=[chart] if (context.workspace / chart).is_file() else [])
+    columns = [str(c) for c in summary.get("output", {}).get("columns", [])]
+    meanings = [m.as_dict() for m in context.index().column_meanings(columns)]
+    ds.update(
+        summary=summary,
+        column_meanings=meanings,
+        charts=[chart] if (context.workspace / chart).is_file() else [],
+    )
     return {"current_ds": ds}
 
 
@@ -163,7 +182,16 @@ def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorC
     ds["values_near_mismatch"] = values[:: max(1, len(values) // 8)][:8]
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     reference = ref if ref.any() or not expected.any() else expected
-    ds["diagnostics"] = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
+    diagnostics = diagnose(frames, flagged.astype(int), reference.astype(int), inputs, numeric_constants(source))
+    aligned = core.set_index(frame_col).reindex(frames)
+    diagnostics["signal_shift"] = {  # columns the algorithm wrote besides the flag, against the reference's
+        name: found
+        for name in inputs
+        if name in aligned.columns
+        and pd.api.types.is_numeric_dtype(aligned[name])
+        and (found := signal_shift(out[name].to_numpy(dtype=float), aligned[name].to_numpy(dtype=float)))
+    }
+    ds["diagnostics"] = diagnostics
     return {"current_ds": ds}
 
 
@@ -173,13 +201,22 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     source = (context.workspace / state.inputs["entry_file"]).read_text(encoding="utf-8")
     diagnostics = ds["diagnostics"]
     sizes = {abs(s) for s in (*diagnostics["start_shifts"], *diagnostics["end_shifts"], diagnostics["lag"]) if s}
-    deltas = tuple(sorted({1, 2, *sizes}))
-    documented = _documented_numbers(
-        context.workspace, [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    signals = [shift for shift in diagnostics.get("signal_shift", {}).values() if shift.get("exact")]
+    sizes |= {abs(shift["lag"]) for shift in signals if shift["lag"]}
+    deltas = tuple(sorted({1, 2, *sizes, *diagnostics.get("edge_run_lengths", [])}))
+    documents = [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    decimals = _documented_numbers(context.workspace, documents, decimals=True)
+    floats = tuple(dict.fromkeys([*decimals, *ds.get("values_near_mismatch", [])]))
+    scales = [f for shift in diagnostics.get("threshold_shift", {}).values() for f in shift["factors"]]
+    scales += [shift["scale"] for shift in signals if shift["scale"] not in (0.0, 1.0)]
+    offsets = {o for shift in signals if shift["offset"] for o in (shift["offset"], -shift["offset"])}
+    edits = candidate_edits(
+        source,
+        deltas=(*deltas, *(-d for d in deltas)),
+        float_values=floats,
+        factors=tuple(sorted({x for f in scales for x in (f, 1 / f)})),
+        offsets=tuple(sorted(offsets)),
     )
-    floats = tuple(dict.fromkeys([*documented, *ds.get("values_near_mismatch", [])]))
-    edits = candidate_edits(source, deltas=(*deltas, *(-d for d in deltas)), float_values=floats)
-    index, _, _ = _index(context)
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     view = DatasetView(
         name=ds["name"],
@@ -188,51 +225,56 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         source_name=Path(state.inputs["entry_file"]).name,
         source=source,
         edits=[e.__dict__ for e in edits],
-        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in index.search(query)],
+        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in context.index().search(query, k=6)],
+        documented=_documented_numbers(context.workspace, documents, decimals=False),
     )
-    hypotheses = context.brain.hypotheses(view)
-    known = {e.id for e in edits}
-    for hypothesis in hypotheses:
-        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if i in known]
+    try:
+        hypotheses = context.brain.hypotheses(view)
+    except ModelOutputError as exc:  # an unusable answer ends this dataset's investigation, not the run
+        return {"hypotheses": [], "current_ds": {**ds, "brain_problem": str(exc), "edits": []}}
+    by_id = {e.id: e for e in edits}
+    for hypothesis in hypotheses:  # only changes made of edits found in the AST can be run
+        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if resolve(i, by_id) is not None]
     return {"hypotheses": hypotheses, "current_ds": {**ds, "edits": [e.__dict__ for e in edits]}}
 
 
-def _documented_numbers(workspace: Path, documents: list[str]) -> list[float]:
-    """Decimal numbers the specifications state (thresholds, defaults), in order of appearance."""
+def _documented_numbers(workspace: Path, documents: list[str], *, decimals: bool) -> list[float]:
+    """Numbers the specifications state (thresholds, defaults), in order of appearance; with
+    ``decimals`` only those written with a decimal point (candidate values for float constants)."""
+    pattern = r"(?<![\w.])-?\d+\.\d+(?![\w.])" if decimals else r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"
     found: list[float] = []
     for document in documents:
         text = (workspace / document).read_text(encoding="utf-8", errors="replace")
-        found += [float(m) for m in re.findall(r"(?<![\w.])-?\d+\.\d+(?![\w.])", text)]
-    return list(dict.fromkeys(found))[:12]
+        found += [float(m) for m in re.findall(pattern, text)]
+    return list(dict.fromkeys(found))[: 12 if decimals else 200]
 
 
 def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
     """Test the next hypothesis by execution: patched copies of the algorithm, re-run, compared, re-evaluated."""
     context, ds = runtime.context, dict(state.current_ds)
-    iteration = state.iteration + 1
-    _emit("verifier", state, iteration=iteration)
     hypotheses = [h.model_copy() for h in state.hypotheses]
     pending = [h for h in hypotheses if h.pending]
-    if not pending:
-        return {"iteration": iteration, "hypotheses": hypotheses}
+    if not pending:  # nothing to run (no hypotheses, or none with an edit): not an iteration
+        return {"hypotheses": hypotheses}
+    iteration = state.iteration + 1
+    _emit("verifier", state, iteration=iteration)
     hypothesis = pending[0]
     by_id = {Edit(**e).id: Edit(**e) for e in ds["edits"]}
     source_path = context.workspace / state.inputs["entry_file"]
     source = source_path.read_text(encoding="utf-8")
     base = context.workspace / "variants" / ds["stem"] / f"i{iteration}"
     variants: list[tuple[str, str]] = []
-    chosen = [by_id[i] for i in hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]]
-    for number, edit in enumerate([None, *chosen]):
+    batch = hypothesis.edit_ids[hypothesis.tested : hypothesis.tested + MAX_VARIANTS]
+    chosen = [(i, change) for i in batch if (change := resolve(i, by_id)) is not None]
+    for number, (change_id, change) in enumerate([("baseline", []), *chosen]):
         folder = base / f"v{number}"
         folder.mkdir(parents=True, exist_ok=True)
         for code in state.inputs["codes"]:
             shutil.copyfile(context.workspace / code, folder / Path(code).name)
-        (folder / source_path.name).write_text(source if edit is None else apply(source, edit), encoding="utf-8")
+        (folder / source_path.name).write_text(apply_all(source, change), encoding="utf-8")
         for path in (base, folder, *folder.iterdir()):
             path.chmod(0o777 if path.is_dir() else 0o666)
-        variants.append(
-            ("baseline" if edit is None else edit.id, str((folder / source_path.name).relative_to(context.workspace)))
-        )
+        variants.append((change_id, str((folder / source_path.name).relative_to(context.workspace))))
     spec = {
         "output": ds["output"],
         "core": ds["core"],
@@ -246,7 +288,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
     outcome = cells.parse_result(result.stdout) if result.success else None
     hypothesis.iterations += 1
-    hypothesis.tested += len(chosen)
+    hypothesis.tested += len(batch)
     if not isinstance(outcome, dict):
         hypothesis.verified = None
         hypothesis.evidence = f"the verification cell failed: {(result.error or '')[-400:]}"
@@ -256,39 +298,48 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     ds["baseline_matches_reference"] = baseline.get("matches_reference")
     if baseline.get("matches_reference") and not baseline.get("reproduces_output"):
         hypothesis.iterations -= 1
-        hypothesis.tested -= len(chosen)
+        hypothesis.tested -= len(batch)
         hypothesis.evidence = "Not tested: the unchanged code already reproduces the reference when re-run."
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
     winners = [
-        edit
-        for edit in chosen
-        if outcome.get(edit.id, {}).get("matches_reference")
-        and outcome[edit.id].get("others_match", True)
-        and (outcome[edit.id].get("eval") is None or outcome[edit.id]["eval"]["passed"])
+        (change_id, change)
+        for change_id, change in chosen
+        if outcome.get(change_id, {}).get("matches_reference")
+        and outcome[change_id].get("others_match", True)
+        and outcome[change_id].get("signals_match", True)
+        and (outcome[change_id].get("eval") is None or outcome[change_id]["eval"]["passed"])
     ]
     tried = len(chosen)
     if winners:
-        fix = winners[0]
+        fix_id, fix = winners[0]
         hypothesis.verified = True
-        hypothesis.fix_edit = fix.id
+        hypothesis.fix_edit = fix_id
         reproduces = "reproduces" if baseline.get("reproduces_output") else "does not reproduce"
-        others = f" ({len(winners) - 1} other edit(s) also did)" if len(winners) > 1 else ""
+        others = f" ({len(winners) - 1} other change(s) also did)" if len(winners) > 1 else ""
+        together = f"{len(fix)} edits together: " if len(fix) > 1 else ""
         hypothesis.evidence = (
-            f"Re-running with {fix.describe()} reproduces the reference on every frame (and on the case's other "
-            f"datasets) and the evaluation "
-            f"passes{others}; the unchanged code {reproduces} the recorded output."
+            f"Re-running with {together}{describe_all(fix)} reproduces the reference on every frame (and on the "
+            f"case's other datasets) and the evaluation passes{others}; the unchanged code {reproduces} the "
+            "recorded output."
         )
-        ds["fix"] = unified_diff(source, apply(source, fix), source_path.name)
-        ds["fix_edit"] = fix.describe()
+        ds["fix"] = unified_diff(source, apply_all(source, fix), source_path.name)
+        ds["fix_edit"] = describe_all(fix)
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
-    best = min((outcome.get(e.id, {}).get("mismatches", 10**9) for e in chosen), default=None)
-    failures = sum(1 for e in chosen if not outcome.get(e.id, {}).get("ok"))
+    best = min((outcome.get(i, {}).get("mismatches", 10**9) for i, _ in chosen), default=None)
+    failures = sum(1 for i, _ in chosen if not outcome.get(i, {}).get("ok"))
+    flag_only = sum(
+        1
+        for i, _ in chosen
+        if outcome.get(i, {}).get("matches_reference") and not outcome[i].get("signals_match", True)
+    )
     finished = hypothesis.tested >= len(hypothesis.edit_ids)
     hypothesis.verified = False if finished else None
     hypothesis.evidence = (
         f"{hypothesis.tested} of {len(hypothesis.edit_ids)} edit(s) re-run ({tried} in this iteration); none "
         f"reproduces the reference (fewest mismatching frames: {best}; baseline mismatches: "
-        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run)."
+        f"{baseline.get('mismatches')}; {failures} variant(s) failed to run"
+        + (f"; {flag_only} matched the flag but not the other column(s) the algorithm writes" if flag_only else "")
+        + ")."
     )
     return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
 
@@ -309,6 +360,11 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         )
     elif verified:
         conclusion = f"Root cause: {verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
+    elif ds.get("brain_problem"):
+        conclusion = (
+            f"No hypothesis could be tested: the model's answer was unusable ({ds['brain_problem']}). "
+            "Nothing is claimed; run again, or with another model or the offline brain (--model offline)."
+        )
     else:
         conclusion = (
             "No edit the investigator can test explains the difference "
@@ -331,6 +387,7 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "charts": ds.get("charts", []),
         "iterations": state.iteration,
         "data_check": _data_check(ds.get("summary") or {}),
+        "column_meanings": ds.get("column_meanings", []),
         "baseline_reproduces_output": ds.get("baseline_reproduces_output"),
     }
     path = context.workspace / "reports" / f"{ds['stem']}.md"
@@ -350,12 +407,27 @@ def _data_check(summary: dict[str, Any]) -> str:
     )
 
 
+def _column_lines(meanings: list[dict[str, Any]]) -> list[str]:
+    """What each column means, as the documents say (retrieved), or that they do not say."""
+    if not meanings:
+        return []
+    lines = ["| column | meaning (from the documents) | source |", "|---|---|---|"]
+    for m in meanings:
+        meaning = (m.get("meaning") or "not described in the documents").replace("|", "/")
+        source = f"{m['segment']}/{m['source']}" if m.get("source") else "—"
+        lines.append(f"| {m['column']} | {meaning} | {source} |")
+    return [*lines, ""]
+
+
 def summarizer(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
     _emit("summarizer")
     context = runtime.context
+    context.close()  # the retrieval segments are no longer needed
     lines = [f"# Investigation: {state.inputs.get('name')}", ""]
     for record in state.results:
         lines.append(f"- **{record['name']}** ({record['status']}): {record['conclusion']}")
+    for problem in state.index.get("problems", []):  # said once, for the whole case
+        lines.append(f"- Document not searched (retrieval could not read it): {problem}")
     summary = "\n".join(lines[2:])
     body = "\n".join(lines) + "\n\n" + "\n\n".join(dataset_markdown(r) for r in state.results)
     path = context.workspace / "reports" / "investigation.md"
@@ -378,6 +450,7 @@ def dataset_markdown(record: dict[str, Any]) -> str:
         "### Data check",
         str(record.get("data_check", "")),
         "",
+        *_column_lines(record.get("column_meanings", [])),
         f"Output runs: {d.get('output_runs')}; reference runs: {d.get('reference_runs')}.",
         "",
         "### Inconsistencies",
