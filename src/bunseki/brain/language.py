@@ -35,6 +35,22 @@ _SCRIPTS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("Hindi", re.compile(r"[\u0900-\u097f]")),
 )
 
+# Latin-script languages are told from English by their function words (a question has a few).
+_FOREIGN_WORDS_TEXT: Final = (
+    "quel quelle quels quelles est les des une du aux moyenne combien pour dans sont le la et chaque "  # fr
+    "cuál cual cuáles el los las del una promedio cuántos cuantos cuántas por para qué que cada y "  # es
+    "und der das ist wie viele durchschnitt welche welcher welches jede jeder im mit für "  # de
+    "qual quais média quantos quantas são é il della dei delle quanti quante ogni è"  # pt, it
+)
+_ENGLISH_WORDS_TEXT: Final = (
+    "the what which how is are was were of by per in on for and average total mean sum many much show me give "
+    "list top highest lowest each between"
+)
+_FOREIGN_WORDS: Final = frozenset(_FOREIGN_WORDS_TEXT.split())
+_ENGLISH_WORDS: Final = frozenset(_ENGLISH_WORDS_TEXT.split())
+_WORD = re.compile(r"[^\W\d_]+")
+OTHER_LATIN: Final = "another language"
+
 UNDERSTOOD: Final = (
     "The offline analyst understands Japanese (ja) and English (en), so it answers this question in English."
 )
@@ -46,7 +62,7 @@ def detect_language(text: str) -> Language:
         return "ja"
     if _HAN.search(text) and not _CHINESE.search(text) and not _other_script(text):
         return "ja"
-    return "en"
+    return "en"  # English, and the language the analyst answers other languages in
 
 
 def foreign_language(text: str) -> str | None:
@@ -55,7 +71,7 @@ def foreign_language(text: str) -> str | None:
         return None
     if _HAN.search(text) and _CHINESE.search(text):
         return "Chinese"
-    return _other_script(text)
+    return _other_script(text) or _other_latin(text)
 
 
 def _other_script(text: str) -> str | None:
@@ -65,3 +81,11 @@ def _other_script(text: str) -> str | None:
     counts = [(len(script.findall(text)), name) for name, script in _SCRIPTS]
     count, name = max(counts)
     return name if count and count >= latin else None
+
+
+def _other_latin(text: str) -> str | None:
+    """French, Spanish, German, Portuguese or Italian (not told apart) rather than English."""
+    words = _WORD.findall(text.lower())
+    foreign = len({word for word in words if word in _FOREIGN_WORDS})
+    english = len({word for word in words if word in _ENGLISH_WORDS})
+    return OTHER_LATIN if foreign >= 2 and foreign > english else None
