@@ -484,12 +484,13 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
             left, right = matcher.resolve(numerator), matcher.resolve(denominator)
             if left and right and left != right:
                 return Derived(name=word, left=left, op="/", right=right)
-    per = _PER.search(text)
+    per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
-    english = _PER_EN.search(text)
+    lowered = text.lower()
+    english = _PER_EN.search(text) if "per" in lowered or "ratio of" in lowered else None
     if english:
         numerator_text = english.group("b") or english.group("c")
         denominator_text = english.group("a") or english.group("d")
