@@ -45,7 +45,8 @@ def test_a_chinese_question_gets_its_follow_up_in_english_with_the_languages_und
     assert "(ja)" in text and "(en)" in text
     body = text.removeprefix(UNDERSTOOD)
     assert not any("\u3040" <= char <= "\u30ff" for char in body)  # no Japanese
-    assert "sales" in body  # the candidates are listed
+    assert "sales" in body and "units" in body  # the candidates are listed
+    assert "no column called" not in body  # Chinese words are not read as column names
 
 
 def test_a_report_to_another_language_starts_with_the_line() -> None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from bunseki.brain.language import foreign_language
 from bunseki.brain.models import Language
 from bunseki.brain.offline.columns import Mention
 from bunseki.brain.offline.plan import Clarification
@@ -82,6 +83,8 @@ def unusable_measure(
         column = info.column(mention.column)
         if column is not None and mention.column not in skip and _entirely_empty(column, info):
             return NamedMeasure(mention.text, "empty", mention.column)
+    if foreign_language(text):  # words of a language the analyst does not read are not column names
+        return None
     starts = {m.start: m for m in mentions}
     ends = {m.end: m for m in mentions}
     value_starts = {start for start, _ in values}
