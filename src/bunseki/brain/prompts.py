@@ -13,6 +13,7 @@ import re
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from bunseki.brain.language import OTHER_LATIN, foreign_language
 from bunseki.brain.models import AnalystView, ExecutionRecord, Language
 from bunseki.sandbox.models import TableResult
 from bunseki.tools import describe_tools
@@ -101,7 +102,7 @@ def reason_messages(view: AnalystView) -> list[BaseMessage]:
             "\n".join(filter(None, [REASON_TASK, TOOL_TASK if tools else "", _budget(view), _answer_format(view)])),
         ),
     ]
-    return _messages(view.language, parts)
+    return _messages(view, parts)
 
 
 def code_messages(view: AnalystView) -> list[BaseMessage]:
@@ -114,7 +115,7 @@ def code_messages(view: AnalystView) -> list[BaseMessage]:
         _section("Earlier runs", _runs(view, OUTPUT_CHARS, code_of_failed_last=True)),
         _section("Rules", "\n".join(filter(None, [CODE_RULES, _answer_format(view)]))),
     ]
-    return _messages(view.language, parts)
+    return _messages(view, parts)
 
 
 def report_messages(view: AnalystView) -> list[BaseMessage]:
@@ -127,7 +128,7 @@ def report_messages(view: AnalystView) -> list[BaseMessage]:
         _section("Assumptions", _bullets(view.assumptions)),
         _section("Task", "\n".join(filter(None, [REPORT_TASK, _answer_format(view, report=True)]))),
     ]
-    return _messages(view.language, parts)
+    return _messages(view, parts)
 
 
 def answer_format_names(question: str) -> list[str]:
@@ -135,8 +136,8 @@ def answer_format_names(question: str) -> list[str]:
     return list(dict.fromkeys(ANSWER_FORMAT.findall(question)))
 
 
-def _messages(language: Language, parts: list[str]) -> list[BaseMessage]:
-    rule = LANGUAGE_RULES[language]
+def _messages(view: AnalystView, parts: list[str]) -> list[BaseMessage]:
+    rule = _language_rule(view)
     body = "\n\n".join(filter(None, [*parts, rule]))
     return [SystemMessage(f"{SYSTEM_PROMPT}\n\n{rule}"), HumanMessage(body)]
 
@@ -227,3 +228,19 @@ def _clip(text: str, limit: int) -> str:
         return text
     head, tail = limit * 2 // 3, limit // 3
     return f"{text[:head]}\n… ({len(text) - head - tail:,} characters omitted) …\n{text[-tail:]}"
+
+
+def _language_rule(view: AnalystView) -> str:
+    """A model can write any language: a question in Chinese (or French…) is answered in it."""
+    other = foreign_language(view.question)
+    if other is None:
+        return LANGUAGE_RULES[view.language]
+    if other == OTHER_LATIN:
+        return (
+            "The person writes neither Japanese nor English. Write everything they will read (questions, "
+            "instructions, rationale, report, chart titles and labels) in the language of their question."
+        )
+    return (
+        f"The person writes in {other}. Write everything they will read (questions, instructions, "
+        f"rationale, report, chart titles and labels) in {other}."
+    )

@@ -37,8 +37,10 @@ DROP_NUMBERS = (
 DROP_VERB_EN = re.compile(r"\b(?:drop|remove|delete|skip|cut)\b|\bno more\b|\bnot needed\b|\bdon't need\b", re.I)
 DROP_VERB_JA = re.compile(r"削除|消して|消す|外して|外す|除外|不要|いらない|要らない|なくして|やめ")
 BY_JA = (
-    re.compile(r"(?P<x>[^、。,]+?)を\s*(?P<y>[^、。,を]+?)(?:別|ごと|毎)に"),
-    re.compile(r"(?P<y>[^、。,を]+?)(?:別|ごと|毎)の\s*(?P<x>[^、。,を]+?)(?:を|も|の|について|$)"),
+    # Names are bounded (40 characters): an unbounded lazy run is retried from every position of
+    # a long clause without punctuation, which is quadratic.
+    re.compile(r"(?P<x>[^、。,]{1,40}?)を\s*(?P<y>[^、。,を]{1,40}?)(?:別|ごと|毎)に"),
+    re.compile(r"(?P<y>[^、。,を]{1,40}?)(?:別|ごと|毎)の\s*(?P<x>[^、。,を]{1,40}?)(?:を|も|の|について|$)"),
 )
 BY_EN = re.compile(r"^(?P<x>.+?)\s+(?:by|per|across|for each)\s+(?P<y>.+?)$", re.I)
 _LEAD_EN = re.compile(

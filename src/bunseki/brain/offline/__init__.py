@@ -5,6 +5,10 @@ writes the report from what that code printed (``answer``). Requests that change
 ("関東だけにして", "元のデータに戻して") become data tools (``commands``). Follow-ups such as
 "前の結果をグラフにして" reuse the previous question. When it cannot tell what is asked it asks
 a precise question back or says what it can do; it never invents an answer.
+
+It reads questions of up to ``MAX_QUESTION_CHARS`` characters (the longest DABench prompt is
+about 1,600) and asks for a shorter one beyond that. It understands Japanese and English; a
+question in another language gets its answer in English, with a line that says so.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 
+from bunseki.brain.language import UNDERSTOOD, foreign_language
 from bunseki.brain.models import AnalystView, CodeGenOutput, ExecutionRecord, ReasonOutput
 from bunseki.brain.offline import answer, codegen, commands, formats
 from bunseki.brain.offline.parse import plan_question
@@ -20,6 +25,7 @@ from bunseki.report.models import ReportOutput
 from bunseki.sandbox.models import ExpectedOutput
 
 MAX_ATTEMPTS = 2
+MAX_QUESTION_CHARS = 4000
 PREVIOUS = re.compile(
     r"前の結果|前回の結果|さっきの(?:結果)?|先ほどの(?:結果)?|その結果|今の結果|上の結果|同じ(?:内容|集計|分析)|"
     r"\bprevious (?:result|answer|one)\b|\blast (?:result|answer|one)\b|\bthat result\b|\bthe same\b|"
@@ -35,6 +41,14 @@ class OfflineBrain:
         return "offline"
 
     def decide(self, view: AnalystView) -> ReasonOutput:
+        decision = self._decide(view)
+        if decision.question and foreign_language(view.question):
+            return decision.model_copy(update={"question": f"{UNDERSTOOD}\n{decision.question}"})
+        return decision
+
+    def _decide(self, view: AnalystView) -> ReasonOutput:
+        if len(view.question) > MAX_QUESTION_CHARS:
+            return ReasonOutput(next_action="ask", question=_too_long(view), rationale="question too long")
         pending = self._pending_command(view)
         if isinstance(pending, Clarification):
             return ReasonOutput(next_action="ask", question=pending.question, rationale=pending.reason)
@@ -87,11 +101,11 @@ class OfflineBrain:
         record = _last_result(view.executions)
         tools = [r for r in view.executions if r.tool is not None]
         if record is None and tools:
-            return answer.tool_report(tools, view.data_state, view.language)
+            return _noted(answer.tool_report(tools, view.data_state, view.language), view)
         planned = self._plan(view)
         plan = planned if isinstance(planned, Plan) else None
         if plan is None or record is None:
-            return answer.failure_report(plan, view.last_execution, view.language)
+            return _noted(answer.failure_report(plan, view.last_execution, view.language), view)
         result = answer.result_of(record)
         assert result is not None  # _last_result only returns records with a result
         report = (
@@ -101,7 +115,7 @@ class OfflineBrain:
         )
         if tools:  # the data steps this turn took come first in the evidence
             report = answer.with_tool_steps(report, tools)
-        return report
+        return _noted(report, view)
 
     # --- reading the request ---------------------------------------------------------------
 
@@ -150,7 +164,10 @@ def _effective_question(view: AnalystView) -> str:
         (
             turn.content
             for turn in reversed(view.history)
-            if turn.role == "user" and not PREVIOUS.search(turn.content.lower()) and _asks_analysis(turn.content, view)
+            if turn.role == "user"
+            and len(turn.content) <= MAX_QUESTION_CHARS
+            and not PREVIOUS.search(turn.content.lower())
+            and _asks_analysis(turn.content, view)
         ),
         None,
     )
@@ -175,6 +192,25 @@ def _commands_only(view: AnalystView) -> bool:
     if not applied[-1].success:
         return True
     return not commands.wants_analysis(view.question, view.data, view.language)
+
+
+def _too_long(view: AnalystView) -> str:
+    if view.language == "ja":
+        return (
+            f"質問が長すぎます（{len(view.question):,}文字）。オフラインの分析エンジンが読めるのは"
+            f"{MAX_QUESTION_CHARS:,}文字までです。知りたいことを短く書いてください（例:「地域別の売上合計は？」）。"
+        )
+    return (
+        f"The question is too long ({len(view.question):,} characters); the offline analyst reads up to "
+        f"{MAX_QUESTION_CHARS:,}. Please ask it in fewer words (for example 'total sales by region')."
+    )
+
+
+def _noted(report: ReportOutput, view: AnalystView) -> ReportOutput:
+    """A question in a language the analyst does not write gets its answer in English, saying so."""
+    if not foreign_language(view.question):
+        return report
+    return report.model_copy(update={"conclusion": f"{UNDERSTOOD}\n\n{report.conclusion}"})
 
 
 def _ask_condition(view: AnalystView) -> Clarification:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bunseki.brain.offline.text import fold, normalize
+from bunseki.brain.offline.text import Spans, fold, normalize
 from bunseki.brain.offline.vocab import SYNONYMS
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
@@ -97,7 +97,7 @@ class ColumnMatcher:
         """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""
         text = normalize(text)
         lowered = text.lower()
-        taken = [(mention.start, mention.end) for mention in exclude or []]
+        taken = Spans([(mention.start, mention.end) for mention in exclude or []])
         found: list[ValueMention] = []
         for column in self.info.column_info:
             for value in column.values or []:
@@ -107,7 +107,7 @@ class ColumnMatcher:
                     haystack, needle = (text, form) if coded else (lowered, form.lower())
                     for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
                         end = start + len(form)
-                        if not any(start < t_end and t_start < end for t_start, t_end in taken):
+                        if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
         return _non_overlapping(found, key=lambda m: -(m.end - m.start))
 
@@ -123,8 +123,11 @@ class ColumnMatcher:
         names = {fold(info.name): info.name for info in self.info.column_info if _ASCII.match(info.name)}
         single = [name for name in names if " " not in name and len(name) >= 4]
         found = []
+        closest: dict[str, list[str]] = {}  # a word repeated a thousand times is compared once
         for word in re.finditer(r"[a-z][a-z0-9]{3,}", lowered):
-            close = difflib.get_close_matches(word.group(), single, n=1, cutoff=0.84)
+            if word.group() not in closest:
+                closest[word.group()] = difflib.get_close_matches(word.group(), single, n=1, cutoff=0.84)
+            close = closest[word.group()]
             if close and close[0] != word.group():
                 found.append(Mention(names[close[0]], word.start(), word.end(), 0.55, word.group()))
         return found
@@ -192,8 +195,10 @@ def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> l
 def _non_overlapping(found: list[_Span], key: Callable[[_Span], Any]) -> list[_Span]:
     """The best-ranked spans (by ``key``) that do not overlap, in order of position."""
     chosen: list[_Span] = []
+    kept = Spans()
     for item in sorted(found, key=key):
-        if all(item.end <= other.start or other.end <= item.start for other in chosen):
+        if not kept.overlaps((item.start, item.end)):
+            kept.add((item.start, item.end))
             chosen.append(item)
     return sorted(chosen, key=lambda item: item.start)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from bunseki.brain.models import Language
+from bunseki.brain.offline.text import Spans
 
 MONTHS = {
     name: number
@@ -99,24 +100,26 @@ def windows(text: str, *, first: date, last: date, language: Language) -> list[W
 
 def _absolute(text: str, *, first: date, last: date, language: Language) -> list[Window]:
     found: list[Window] = []
-    taken: list[tuple[int, int]] = []
+    taken = Spans()
+    year = _year_in(text) or last.year  # once per question: a year per match made long texts quadratic
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             span = match.span()
-            if any(span[0] < end and start < span[1] for start, end in taken):
+            if taken.overlaps(span):
                 continue
-            window = _window(kind, match, first=first, last=last, language=language, context=text)
+            window = _window(kind, match, first=first, last=last, language=language, year=year)
             if window is not None:
                 found.append(Window(window[0], window[1], window[2], span))
-                taken.append(span)
+                taken.add(span)
     return found
 
 
 def _window(
-    kind: str, match: re.Match[str], *, first: date, last: date, language: Language, context: str
+    kind: str, match: re.Match[str], *, first: date, last: date, language: Language, year: int
 ) -> tuple[date, date, str] | None:
+    """The window one match names; ``year`` is the question's year, for a month without one."""
     groups = match.groupdict()
-    year = int(groups.get("y") or groups.get("y2") or 0) or _year_in(context) or last.year
+    year = int(groups.get("y") or groups.get("y2") or 0) or year
     try:
         if kind == "ymd":
             day = date(int(groups["y"]), int(groups["m"]), int(groups["d"]))
@@ -157,9 +160,10 @@ def _window(
 def _relative(text: str, *, last: date, language: Language, taken: list[tuple[int, int]]) -> list[Window]:
     found = []
     this_month = date(last.year, last.month, 1)
+    absolute = Spans(taken)
     for pattern, kind in _RELATIVE:
         for match in pattern.finditer(text):
-            if any(match.start() < end and start < match.end() for start, end in taken):
+            if absolute.overlaps(match.span()):
                 continue
             if kind == "last_month":
                 start, end = _add_months(this_month, -1), this_month

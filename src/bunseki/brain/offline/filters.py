@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 
 from bunseki.brain.models import Language
 from bunseki.brain.offline.columns import Mention, ValueMention
 from bunseki.brain.offline.plan import Filter, Op
-from bunseki.brain.offline.text import numbers
+from bunseki.brain.offline.text import Spans, numbers
 from bunseki.brain.offline.vocab import COMPARISONS, COMPARISONS_EN, NEGATION_AFTER, NEGATION_BEFORE
 from bunseki.data.summary import DataFrameInfo
 
+# The first number starts only where a run of digits starts, and its digits are not given back
+# (possessive ++): otherwise a long run of digits is retried from each of its positions.
 _BETWEEN = re.compile(
-    r"(?:between\s+)?(?P<a>-?[\d,.]+\s*[万億千]?)\s*(?:~|から|and|to|–)\s*(?P<b>-?[\d,.]+\s*[万億千]?)"
+    r"(?:between\s+)?(?P<a>(?<![\d,.])-?[\d,.]++\s*[万億千]?)\s*(?:~|から|and|to|–)\s*(?P<b>-?[\d,.]++\s*[万億千]?)"
     r"\s*(?:の間|の範囲|まで)?",
     re.IGNORECASE,
 )
+NEAR = 40  # characters around a mention where a negation or comparison word belongs to it
 
 
 def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
@@ -24,7 +28,10 @@ def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
     by_column: dict[tuple[str, bool], list[ValueMention]] = defaultdict(list)
     lowered = text.lower()
     for mention in values:
-        negated = bool(NEGATION_AFTER.match(text[mention.end :]) or NEGATION_BEFORE.search(lowered[: mention.start]))
+        negated = bool(
+            NEGATION_AFTER.match(text[mention.end : mention.end + NEAR])
+            or NEGATION_BEFORE.search(lowered[max(0, mention.start - NEAR) : mention.start])
+        )
         by_column[(mention.column, negated)].append(mention)
     filters = []
     for (column, negated), mentions in by_column.items():
@@ -48,23 +55,24 @@ def number_filters(
 ) -> list[Filter]:
     """Comparisons of numeric columns with numbers: 売上が10万円以上, more than 100 customers."""
     numeric = [m for m in mentions if is_number(info, m.column)]
+    starts, ends = [m.start for m in numeric], [m.end for m in numeric]
     filters: list[Filter] = []
-    used: list[tuple[int, int]] = list(taken)
+    used = Spans(taken)
     for match in _BETWEEN.finditer(text):
-        if _overlaps(match.span(), used) or not re.search(r"between|の間|の範囲|~|から", match.group(), re.IGNORECASE):
+        if used.overlaps(match.span()) or not re.search(r"between|の間|の範囲|~|から", match.group(), re.IGNORECASE):
             continue
         low, high = _value(match.group("a")), _value(match.group("b"))
-        column = _nearest(numeric, match.start(), match.end(), language) or default_column
+        column = _nearest(numeric, starts, ends, match.start(), match.end()) or default_column
         if low is not None and high is not None and column and low <= high:
             filters.append(Filter(column=column, op="between", value=[low, high], text=match.group().strip()))
-            used.append(match.span())
+            used.add(match.span())
     for value, match in numbers(text):
-        if _overlaps(match.span(), used):
+        if used.overlaps(match.span()):
             continue
         op = _comparison(text, match.start(), match.end(), language)
         if op is None:
             continue
-        column = _nearest(numeric, match.start(), match.end(), language) or default_column
+        column = _nearest(numeric, starts, ends, match.start(), match.end()) or default_column
         if column is None:
             continue
         if match.group("percent"):
@@ -72,7 +80,7 @@ def number_filters(
             if column_info and isinstance(column_info.maximum, float) and column_info.maximum <= 1:
                 value /= 100  # 10% of a column holding fractions
         filters.append(Filter(column=column, op=op, value=value, text=match.group().strip()))
-        used.append(match.span())
+        used.add(match.span())
     return filters
 
 
@@ -89,24 +97,24 @@ def _comparison(text: str, start: int, end: int, language: Language) -> Op | Non
     return None
 
 
-def _nearest(numeric: list[Mention], start: int, end: int, language: Language) -> str | None:
-    """The numeric column a number compares: the closest one before it, else after it."""
-    before = [m for m in numeric if m.end <= start and start - m.end <= 30]
-    after = [m for m in numeric if m.start >= end and m.start - end <= 30]
-    if before:
-        return max(before, key=lambda m: m.end).column
-    if after:
-        return min(after, key=lambda m: m.start).column
+def _nearest(numeric: list[Mention], starts: list[int], ends: list[int], start: int, end: int) -> str | None:
+    """The numeric column a number compares: the closest one before it, else after it.
+
+    ``numeric`` is in order of position and its spans do not overlap, so a bisection of their
+    ``starts`` and ``ends`` finds the neighbours (thousands of numbers and names stay fast).
+    """
+    before = bisect_right(ends, start)
+    if before and start - numeric[before - 1].end <= 30:
+        return numeric[before - 1].column
+    after = bisect_left(starts, end)
+    if after < len(numeric) and numeric[after].start - end <= 30:
+        return numeric[after].column
     return None
 
 
 def _value(text: str) -> float | None:
     found = numbers(text)
     return found[0][0] if found else None
-
-
-def _overlaps(span: tuple[int, int], used: list[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in used)
 
 
 def is_number(info: DataFrameInfo, column: str) -> bool:

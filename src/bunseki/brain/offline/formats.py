@@ -21,7 +21,10 @@ from bunseki.brain.offline.text import normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.report.models import ReportOutput, ReportSection
 
-SLOT = re.compile(r"@(?P<name>[A-Za-z_][\w]*)\[(?P<placeholder>[^\]\n]*)\]")
+# Bounded name and placeholder: "@a[@a[@a[…" without a closing bracket is otherwise rescanned
+# to the end of the line from every "@", which is quadratic.
+SLOT = re.compile(r"@(?P<name>[A-Za-z_]\w{0,79})\[(?P<placeholder>[^\]\n]{0,200})\]")
+NEARBY = 2000  # characters after a slot where the format may say more about it
 WORD_DECIMALS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 DECIMALS = re.compile(r"(?P<n>\d|zero|one|two|three|four|five|six)\s+decimal(?:\s+places?|s)?", re.IGNORECASE)
 INTEGER = re.compile(r"\b(?:integer|whole number|rounded to the nearest (?:integer|whole)|no decimal)", re.IGNORECASE)
@@ -125,7 +128,7 @@ def _description(text: str, match: re.Match[str], following: re.Match[str] | Non
     own = text[match.end() : end]
     mentions = []
     if placeholder:
-        for sentence in re.split(r"(?<=[.;])\s+|\n", text[match.start() :]):
+        for sentence in re.split(r"(?<=[.;])\s+|\n", text[match.start() : match.start() + NEARBY]):
             if placeholder in sentence and sentence.strip() and not sentence.strip().startswith("@"):
                 mentions.append(sentence.strip())
     return " ".join([own.strip(), *mentions]).strip()[:600]
@@ -149,6 +152,6 @@ def _choices(description: str, placeholder: str) -> list[str]:
     choices = [
         value for value in dict.fromkeys(found) if value and value not in placeholder_words and len(value.split()) <= 4
     ]
-    if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]*\bFalse\b", placeholder + " " + description):
+    if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]{0,200}\bFalse\b", placeholder + " " + description):
         choices = ["True", "False"]
     return choices

@@ -106,7 +106,7 @@ Z_THRESHOLD = (
     r"\s*[+-]?(\d+(?:\.\d+)?)"
 )
 REMOVE_OUTLIERS = (
-    r"(?:remov|exclud|prun|filter\w* out|drop|eliminat|without)\w*\s+(?:the\s+|any\s+|all\s+)?outliers|"
+    r"(?:remov|exclud|prun|filter\w{0,20} out|drop|eliminat|without)\w{0,20}\s+(?:the\s+|any\s+|all\s+)?outliers|"
     r"outliers\s+(?:are|should be|were)\s+(?:to be\s+)?(?:removed|excluded|pruned|dropped)"
 )
 NEGATIVE = re.compile(r"\bnot?\b|\bnon\b|non[-_ ]|\bfalse\b|\bun\w*|abnormal|not_", re.IGNORECASE)
@@ -278,7 +278,7 @@ def _options(text: str) -> dict[str, Any]:
     z = re.search(Z_THRESHOLD, lowered)
     if z:
         options["z"] = float(z.group(1))
-    iqr = re.search(r"(\d+(?:\.\d+)?)\s*(?:\*|x|×|times)?\s*(?:the\s+)?iqr", lowered)
+    iqr = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:\*|x|×|times)?\s*(?:the\s+)?iqr", lowered)
     if iqr:
         options["iqr"] = float(iqr.group(1))
     options["averaged"] = bool(re.search(r"\baverage\b|\bmean\b", lowered))
@@ -293,7 +293,7 @@ def _options(text: str) -> dict[str, Any]:
 
 
 _BETWEEN = re.compile(
-    r"between\s+(?:the\s+)?(?P<a>.+?)\s+(?:and|&)\s+(?:the\s+)?(?P<b>.+?)"
+    r"between\s+(?:the\s+)?(?P<a>.{1,80}?)\s+(?:and|&)\s+(?:the\s+)?(?P<b>.{1,80}?)"
     r"(?=\s+columns?\b|\s+variables?\b|\s+in\s|\s+for\s|\s+among\s|[.,;?\n]|$)",
     re.IGNORECASE,
 )
@@ -460,7 +460,7 @@ def _slot_filters(tokens: list[str], context: Context) -> list[Filter]:
     phrase = " ".join(tokens)
     for value in context.matcher.values(phrase, exclude=context.matcher.columns(phrase)):
         filters.append(Filter(column=value.column, op="==", value=value.value, text=value.value))
-    for match in re.finditer(r"(?P<word>[a-z]+?)_?(?P<number>\d+)\b", "_".join(tokens)):
+    for match in re.finditer(r"(?<![a-z])(?P<word>[a-z]+?)_?(?P<number>\d+)\b", "_".join(tokens)):
         column = _column_for_word(match.group("word"), context)
         info = context.info.column(column) if column else None
         if column and info and info.values and match.group("number") in info.values:

@@ -18,6 +18,7 @@ from bunseki.brain.models import Language
 from bunseki.brain.offline import dates
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
+from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
@@ -42,7 +43,15 @@ OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)"
 )
 COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
-_PER = re.compile(r"(?P<a>\S+?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S+)")
+# Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
+# from every position of a long question, which is quadratic (a pasted text kept a core busy).
+PHRASE = 40
+_PER = re.compile(rf"(?P<a>\S{{1,{PHRASE}}}?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S{{1,{PHRASE}}})")
+_PER_EN = re.compile(
+    rf"(?<!\w)(?P<b>[\w .]{{1,{PHRASE}}}?)\s+per\s+(?P<a>[\w .]{{1,{PHRASE}}})"
+    rf"|ratio of\s+(?P<c>[\w .]{{1,{PHRASE}}}?)\s+to\s+(?P<d>[\w .]{{1,{PHRASE}}})",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -65,6 +74,7 @@ class Reading:
     derived: Derived | None
     entity_question: bool = False  # "which store…": the answer is a group, not a value
     assumptions: list[str] = field(default_factory=list)
+    value_spans: list[tuple[int, int]] = field(default_factory=list)  # category values named (関東, East)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
         """Numeric columns named, in order, without repeats."""
@@ -118,6 +128,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         derived,
     )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
+    reading.value_spans = [(value.start, value.end) for value in values]
     return reading
 
 
@@ -196,6 +207,7 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     if isinstance(target, Clarification):
         return target
     plan.target = target
+    plan.assumptions = list(r.assumptions)  # _measure may have assumed the measure: the answer says so
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
     plan.stat = _default_stat(_main_stat(r), target, plan)
@@ -355,11 +367,21 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     """The numeric column the question is about; asks when it cannot be told."""
     grouping = {r.group_by, r.date_column}
     candidates = [column for column in numeric if column not in grouping] or numeric
-    if candidates:
-        return candidates[0]
-    if task in ("top", "group", "share") and _count_words(r):
+    skip = {column for column in grouping if column} | {f.column for f in r.filters}
+    chosen = candidates[0] if candidates else None
+    if chosen is None and task in ("top", "group", "share") and _count_words(r):
         return None  # counting rows per group
-    measures = [c.name for c in info.column_info if c.kind == "number" and not ID_LIKE.search(c.name)]
+    derived = chosen is not None and chosen not in info.columns  # 客単価: computed from two named columns
+    unusable = (
+        None
+        if derived
+        else unusable_measure(r.lowered, r.text, r.mentions, r.value_spans, info, chosen=chosen, skip=skip)
+    )
+    if unusable is not None:  # a word names a measure the table does not have: ask, never substitute
+        return measure_question(unusable, info, r.language)
+    if chosen is not None:
+        return chosen
+    measures = [c for c in numeric_candidates(info) if not ID_LIKE.search(c)]
     if len(measures) == 1:
         r.assumptions.append(_assume_measure(r, measures[0]))
         return measures[0]
@@ -369,6 +391,9 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
         return additive[0]
     if task in ("top", "group", "share", "trend") and not measures:
         return None
+    measures = measures or numeric_candidates(info)  # identifiers only: still better than no choice
+    if not measures:
+        return _no_numeric(r, info)
     listed = "、".join(measures[:12]) if r.language == "ja" else ", ".join(measures[:12])
     if r.language == "ja":
         question = f"どの数値の列について計算しますか？ 候補: {listed}"
@@ -441,10 +466,11 @@ def _grouping(
         column = info.column(mention.column)
         if column is None or column.kind == "datetime":
             continue
+        before = max(0, mention.start - PHRASE)  # a marker is next to its column, and a window stays linear
         marked = (
-            GROUP_AFTER.match(text[mention.end :])
-            or GROUP_BEFORE.search(lowered[: mention.start])
-            or EACH_BEFORE.search(text[: mention.start])
+            GROUP_AFTER.match(text[mention.end : mention.end + PHRASE])
+            or GROUP_BEFORE.search(lowered[before : mention.start])
+            or EACH_BEFORE.search(text[before : mention.start])
         )
         if marked and (column.kind != "number" or column.unique <= 30):
             return mention.column, unit
@@ -458,16 +484,13 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
             left, right = matcher.resolve(numerator), matcher.resolve(denominator)
             if left and right and left != right:
                 return Derived(name=word, left=left, op="/", right=right)
-    per = _PER.search(text)
+    per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
-    english = re.search(
-        r"(?P<b>[\w .]+?)\s+per\s+(?P<a>[\w .]+)|ratio of\s+(?P<c>[\w .]+?)\s+to\s+(?P<d>[\w .]+)",
-        text,
-        re.IGNORECASE,
-    )
+    lowered = text.lower()
+    english = _PER_EN.search(text) if "per" in lowered or "ratio of" in lowered else None
     if english:
         numerator_text = english.group("b") or english.group("c")
         denominator_text = english.group("a") or english.group("d")
@@ -605,8 +628,19 @@ def _capabilities(r: Reading, info: DataFrameInfo) -> Clarification:
     return Clarification(question=question, reason="no analysis recognised")
 
 
+def _no_numeric(r: Reading, info: DataFrameInfo) -> Clarification:
+    columns = ("、" if r.language == "ja" else ", ").join(info.columns[:20])
+    if r.language == "ja":
+        question = f"このデータには計算できる数値の列がありません（列: {columns}）。件数や種類数なら数えられます。"
+    else:
+        question = f"This data has no numeric column to compute with (columns: {columns}); I can count rows or values."
+    return Clarification(question=question, reason="no numeric column")
+
+
 def _ask_group(r: Reading, info: DataFrameInfo, task: Task) -> Clarification:
     options = [c.name for c in info.column_info if c.kind in ("category", "boolean")][:10]
+    if not options:
+        options = [c.name for c in info.column_info if c.kind == "text"][:10] or info.columns[:10]
     if r.language == "ja":
         return Clarification(question=f"どの列ごとに集計しますか？ 候補: {'、'.join(options)}", reason="no group")
     return Clarification(

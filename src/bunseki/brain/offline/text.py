@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 
 _UNITS = {"兆": 1e12, "億": 1e8, "万": 1e4, "千": 1e3, "百": 1e2}
 _SUFFIXES = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "b": 1e9, "B": 1e9}
@@ -76,3 +77,34 @@ def format_number(value: float, *, decimals: int | None = None) -> str:
     if magnitude >= 1:
         return f"{value:,.2f}"
     return f"{value:.3g}"
+
+
+class Spans:
+    """Non-overlapping ``[start, end)`` spans, kept sorted so a check costs log n, not n.
+
+    Questions can hold thousands of mentions (a pasted text, a repeated word); checking each new
+    span against every earlier one would make reading them quadratic.
+    """
+
+    def __init__(self, spans: list[tuple[int, int]] | None = None) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for start, end in sorted(spans or []):  # spans given up front may overlap: merge them
+            if self._ends and start < self._ends[-1]:
+                self._ends[-1] = max(self._ends[-1], end)
+            else:
+                self._starts.append(start)
+                self._ends.append(end)
+
+    def overlaps(self, span: tuple[int, int]) -> bool:
+        start, end = span
+        index = bisect_left(self._starts, start)
+        if index > 0 and self._ends[index - 1] > start:
+            return True
+        return index < len(self._starts) and self._starts[index] < end
+
+    def add(self, span: tuple[int, int]) -> None:
+        """Keep ``span``; the caller checked that it overlaps none kept so far."""
+        index = bisect_left(self._starts, span[0])
+        self._starts.insert(index, span[0])
+        self._ends.insert(index, span[1])
