@@ -35,7 +35,8 @@ TableFormat = Literal["csv", "tsv", "excel", "parquet"]
 Column = pd.Series
 
 _TEXT_KINDS: Final = {".csv": "CSV", ".tsv": "TSV", ".txt": "text file"}
-_EXCEL_SUFFIXES: Final = (".xlsx", ".xlsm")
+EXCEL_SUFFIXES: Final = (".xlsx", ".xlsm")
+_EXCEL_SUFFIXES: Final = EXCEL_SUFFIXES
 _PARQUET_SUFFIXES: Final = (".parquet", ".pq")
 SUPPORTED_SUFFIXES: Final = (*_TEXT_KINDS, *_EXCEL_SUFFIXES, *_PARQUET_SUFFIXES)
 
@@ -305,6 +306,17 @@ def _read_excel(path: Path, raw: bytes, sheet: str | None, question: str | None)
         raise _error(path, f"could not be read as an Excel workbook ({reason}); re-save it in Excel.") from exc
     note = sheet_note(path.name, chosen, sheets, how=how, named=named)
     return _Sheet(frame, chosen, sheets, header, [note] if note is not None else [])
+
+
+def sheet_names(raw: bytes) -> list[str]:
+    """The sheets of a workbook's bytes, in order ([] if they are not a readable workbook)."""
+    if not raw.startswith(_ZIP_MAGIC):
+        return []
+    try:
+        with pd.ExcelFile(io.BytesIO(raw), engine="openpyxl") as book:
+            return [str(name) for name in book.sheet_names]
+    except _EXCEL_ERRORS:
+        return []
 
 
 def _choose_sheet(

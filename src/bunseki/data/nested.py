@@ -53,6 +53,26 @@ def freeze_lists(frame: pd.DataFrame, names: list[str]) -> tuple[pd.DataFrame, l
     return frame, notes
 
 
+def freeze_arrays(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` read back from Parquet with its list columns (NumPy arrays again) as tuples."""
+    lists = []
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype == object:
+            first = column.first_valid_index()
+            if first is not None and isinstance(column[first], np.ndarray):
+                lists.append(name)
+    if not lists:
+        return frame
+    frame = frame.copy()
+    for name in lists:
+        try:
+            frame[name] = frame[name].map(_freeze, na_action="ignore").astype(object)
+        except _TooDeep:
+            frame[name] = frame[name].map(_json, na_action="ignore").astype(object)
+    return frame
+
+
 def struct_note(names: list[str], columns: list[str]) -> LoadNote:
     """The note for struct columns split into their fields."""
     listed = ", ".join(names)
