@@ -55,9 +55,7 @@ _TAB = "item\tweight\n" + "".join(
 # Currency amounts with thousands separators (yen, full-width yen, dollars) ---------------------
 _AMOUNTS = [1234 * (row + 1) for row in range(ROWS)]
 _SIGNS = ["¥", "￥", "¥"]
-_YEN = "item,price\n" + "".join(
-    f'i{row},"{_SIGNS[row % 3]}{amount:,}"\n' for row, amount in enumerate(_AMOUNTS)
-)
+_YEN = "item,price\n" + "".join(f'i{row},"{_SIGNS[row % 3]}{amount:,}"\n' for row, amount in enumerate(_AMOUNTS))
 
 # Japanese units and percentages, in CP932 as Excel writes it -----------------------------------
 _COUNTS = [row + 3 for row in range(ROWS)]

@@ -8,6 +8,7 @@ the report's assumptions, and no traceback or 5xx anywhere.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,13 +17,17 @@ from typing import Any
 
 import pandas as pd
 import pytest
+import streamlit as st
 from fastapi.testclient import TestClient
+from streamlit.testing.v1 import AppTest
 
+import bunseki as bunseki_package
 from bunseki.api import create_app
 from bunseki.brain.language import detect_language
-from bunseki.data import load_table
+from bunseki.data import load_table, validate_data
 from bunseki.errors import DataLoadError
 from bunseki.service import AnalysisService
+from bunseki.ui import APP
 from tests.awkward.corpus import CASES, ROWS, Case
 
 PREFIX = "/api/v1/analysis/sessions"
@@ -57,8 +62,15 @@ def check_overview(case: Case, overview: dict[str, Any]) -> None:
 
 
 def bunseki(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The CLI in a new process, importing the same bunseki as these tests (whatever the working directory)."""
+    source = str(Path(bunseki_package.__file__).parents[1])
+    path = os.pathsep.join([source, *filter(None, [os.environ.get("PYTHONPATH")])])
     return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "bunseki", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": path},
     )
 
 
@@ -136,7 +148,11 @@ def test_ambiguous_day_and_month_are_read_one_way_and_the_note_says_which(tmp_pa
     path = tmp_path / "ambiguous.csv"
     path.write_text("when,n\n05/01/2024,1\n06/02/2024,2\n07/03/2024,3\n", encoding="utf-8")
     table = load_table(path)
-    assert table.frame["when"].tolist() == [pd.Timestamp(2024, 5, 1), pd.Timestamp(2024, 6, 2), pd.Timestamp(2024, 7, 3)]
+    assert table.frame["when"].tolist() == [
+        pd.Timestamp(2024, 5, 1),
+        pd.Timestamp(2024, 6, 2),
+        pd.Timestamp(2024, 7, 3),
+    ]
     [note] = table.notes
     assert "ambiguous" in note.en and "month/day/year" in note.en and "月/日/年" in note.ja
 
@@ -146,7 +162,9 @@ def test_ambiguous_day_and_month_are_read_one_way_and_the_note_says_which(tmp_pa
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_bunseki_analyze_answers_in_json(case: Case, workspace_root: Path, tmp_path: Path) -> None:
-    done = bunseki("analyze", written(case, tmp_path), case.question, "--format", "json", "--workspace-root", workspace_root)
+    done = bunseki(
+        "analyze", written(case, tmp_path), case.question, "--format", "json", "--workspace-root", workspace_root
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     result = json.loads(done.stdout)
@@ -165,7 +183,9 @@ def test_bunseki_analyze_reads_the_sheet_it_is_told(workspace_root: Path, tmp_pa
     result = json.loads(done.stdout)
     assert f"{sum(10 * (row + 1) for row in range(ROWS)):,}" in result["answer"]
     assert "as asked" in result["data_notes"][0]
-    refused = bunseki("analyze", path, "What is the total sales?", "--sheet", "Nope", "--workspace-root", workspace_root)
+    refused = bunseki(
+        "analyze", path, "What is the total sales?", "--sheet", "Nope", "--workspace-root", workspace_root
+    )
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "no sheet 'Nope'" in refused.stderr and "'Costs'" in refused.stderr
 
@@ -203,3 +223,45 @@ def test_the_api_names_the_sheets_and_refuses_an_unknown_one(api: TestClient, tm
         response = api.post(PREFIX, files={"file": (path.name, handle)}, data={"sheet": "Nope"})
     assert response.status_code == 422 and response.headers["content-type"].startswith("application/problem+json")
     assert "'Sales', 'Costs'" in response.json()["detail"]
+
+
+# The web UI -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ui_settings(workspace_root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The app's settings come from the environment, as under `bunseki ui`; its service is closed after."""
+    monkeypatch.setenv("BUNSEKI_WORKSPACE_ROOT", str(workspace_root))
+    yield
+    st.cache_resource.clear()  # releases the cached AnalysisService, which stops its sandboxes
+
+
+def test_the_ui_asks_which_sheet_of_a_workbook_to_analyse(ui_settings: None, tmp_path: Path) -> None:
+    app = AppTest.from_file(str(APP), default_timeout=180)
+    app.context["locale"] = "en-US"
+    app.run()
+    app.file_uploader[0].upload(
+        WORKBOOK.file_name, written(WORKBOOK, tmp_path).read_bytes(), "application/octet-stream"
+    )
+    app.run()
+    assert not app.exception
+    box = app.selectbox(key="sheet-choice")
+    assert box.options == ["Sales", "Costs"] and box.value == "Sales"
+    box.select("Costs").run()
+    next(button for button in app.button if button.label == "Start with this sheet").click().run()
+    assert not app.exception
+    shown = " ".join(str(element.value) for element in app.markdown)
+    assert "How the file was read" in shown and "Read sheet 'Costs' of book.xlsx, as asked" in shown
+    assert "`profit`" in shown  # the numeric columns of the chosen sheet
+
+
+def test_the_eda_validation_reads_the_sheet_its_goal_names_and_reports_each_conversion(tmp_path: Path) -> None:
+    checked = validate_data(written(WORKBOOK, tmp_path), tmp_path / "out.parquet", question="profit by region")
+    assert "profit" in checked.frame.columns
+    [choice] = [problem for problem in checked.problems if problem.kind == "sheet_choice"]
+    assert "'Costs'" in choice.message_en and "シート「Costs」" in choice.message_ja
+    units = next(case for case in CASES if case.id == "japanese-units")
+    checked = validate_data(written(units, tmp_path), tmp_path / "units.parquet")
+    converted = {problem.column for problem in checked.problems if problem.kind == "numbers_as_text"}
+    assert converted == {"来店数", "金額", "達成率"}
+    assert checked.frame["金額"].sum() == sum(count * 1500 for count in range(3, 3 + ROWS))

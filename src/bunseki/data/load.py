@@ -152,7 +152,14 @@ def load_table(
     if suffix in _EXCEL_SUFFIXES:
         book = _read_excel(path, raw, sheet, question)
         return _table(
-            path, book.frame, "excel", infer=True, sheet=book.sheet, sheets=book.sheets, header=book.header, notes=book.notes
+            path,
+            book.frame,
+            "excel",
+            infer=True,
+            sheet=book.sheet,
+            sheets=book.sheets,
+            header=book.header,
+            notes=book.notes,
         )
     if suffix in _PARQUET_SUFFIXES:
         frame, notes = _read_parquet(path, raw)

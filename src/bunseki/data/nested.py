@@ -96,7 +96,7 @@ def as_text(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         if shown is frame:
             shown = frame.copy()
-        shown.isetitem(position, column.map(_text, na_action="ignore"))
+        shown.isetitem(position, column.map(_text, na_action="ignore").array)
     return shown
 
 

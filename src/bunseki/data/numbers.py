@@ -123,8 +123,7 @@ def numbers_note(name: str, filled: pd.Series, read: WrittenNumbers) -> LoadNote
         column=name,
         count=count,
         examples=(shown(filled[first]),),
-        en=f"{name}: {count:,} values written as numbers with {en_styles} were read as numbers "
-        f"(e.g. {example}).",
+        en=f"{name}: {count:,} values written as numbers with {en_styles} were read as numbers (e.g. {example}).",
         ja=f"{name}: {ja_styles}付きで書かれた{count:,}件の値を数値として読み込みました（例: {example}）。",
     )
 

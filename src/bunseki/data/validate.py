@@ -120,14 +120,23 @@ class ValidatedTable:
     profile: TableProfile
 
 
-def validate_data(source: Path, destination: Path, *, max_bytes: int | None = None) -> ValidatedTable:
+def validate_data(
+    source: Path,
+    destination: Path,
+    *,
+    max_bytes: int | None = None,
+    sheet: str | None = None,
+    question: str | None = None,
+) -> ValidatedTable:
     """Read ``source``, type and check it, and write the typed table to ``destination`` as Parquet.
+
+    ``sheet`` and ``question`` choose a workbook's sheet, as for `load_table`.
 
     Raises:
         DataLoadError: the file cannot be read as a table (the loader's message says why).
         OSError: ``destination`` cannot be written.
     """
-    loaded = load_table(source, max_bytes=max_bytes)
+    loaded = load_table(source, max_bytes=max_bytes, sheet=sheet, question=question)
     frame, problems, profile = check_table(loaded.frame, inferred=loaded.format != "parquet")
     problems = [*(_noted(note) for note in loaded.notes), *problems]
     destination.parent.mkdir(parents=True, exist_ok=True)
@@ -291,6 +300,7 @@ def _noted(note: LoadNote) -> DataProblem:
         message_ja=note.ja,
         examples=list(note.examples),
     )
+
 
 _AS_TEXT_EN: Final = {"numbers_as_text": "numbers", "dates_as_text": "dates", "booleans_as_text": "yes/no values"}
 _AS_TEXT_JA: Final = {"numbers_as_text": "数値", "dates_as_text": "日付", "booleans_as_text": "真偽値（はい/いいえ）"}
