@@ -103,21 +103,25 @@ def _sample_matches(sample: pd.Series) -> bool:
 
 
 def _day_month(text: pd.Series, parsed: pd.Series) -> tuple[Order | None, bool]:
-    """Parse 05/01/2024-style values into ``parsed``: day-first or month-first, as the values say."""
-    parts = text.str.extract(f"^{_NUMERIC_DMY}$")
-    numeric = parts[0].notna()
+    """Parse 05/01/2024-style values into ``parsed``: day-first or month-first, as the values say.
+
+    Both readings are tried on the whole column (vectorised); a value that reads only one way
+    (a number above 12) decides the order.
+    """
+    numeric = text.str.fullmatch(_NUMERIC_DMY)
     if not numeric.any():
         return None, False
-    first, second = pd.to_numeric(parts[0][numeric]), pd.to_numeric(parts[1][numeric])
-    day_first, month_first = bool((first > 12).any()), bool((second > 12).any())
-    if day_first and month_first:
+    values = text[numeric].str.replace(r"[.\-]", "/", regex=True)
+    day_first = pd.to_datetime(values, format="%d/%m/%Y", errors="coerce")
+    month_first = pd.to_datetime(values, format="%m/%d/%Y", errors="coerce")
+    only_day_first = bool((day_first.notna() & month_first.isna()).any())
+    only_month_first = bool((month_first.notna() & day_first.isna()).any())
+    if only_day_first and only_month_first:
         return None, False  # both ways in one column: not one style of dates
-    order: Order = "day-first" if day_first else "month-first"
-    day, month = (first, second) if day_first else (second, first)
-    frame = pd.DataFrame({"year": pd.to_numeric(parts[2][numeric]), "month": month, "day": day})
-    read = pd.to_datetime(frame, errors="coerce")
+    order: Order = "day-first" if only_day_first else "month-first"
+    read = day_first if only_day_first else month_first
     parsed.loc[read.index] = parsed.loc[read.index].fillna(read.astype("datetime64[ns]"))
-    return order, day_first or month_first
+    return order, only_day_first or only_month_first
 
 
 def dates_note(name: str, filled: pd.Series, read: MixedDates) -> LoadNote | None:

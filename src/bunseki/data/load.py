@@ -558,10 +558,12 @@ def infer_column_noted(
         converted = convert(column, filled, name)
         if converted is not None:
             return converted, None
-    numbers = read_numbers(filled, decimal_comma=decimal_comma)
-    if numbers is not None and bool(numbers.matched.all()):
-        return _integers(numbers.values.reindex(column.index)), numbers_note(name, filled, numbers)
-    if numbers is None or not numbers.matched.iloc[:_SAMPLE].any():
+    sample = read_numbers(filled.iloc[:_SAMPLE], decimal_comma=decimal_comma)  # a cheap refusal first
+    if sample is not None and bool(sample.matched.all()):
+        numbers = read_numbers(filled, decimal_comma=decimal_comma)
+        if numbers is not None and bool(numbers.matched.all()):
+            return _integers(numbers.values.reindex(column.index)), numbers_note(name, filled, numbers)
+    if sample is None or not sample.matched.any():
         dates = read_mixed_dates(column, filled)
         if dates is not None:
             return dates.values, dates_note(name, filled, dates)

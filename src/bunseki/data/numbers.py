@@ -28,6 +28,8 @@ _POINT_BODY: Final = r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]*)?
 _COMMA_BODY: Final = r"[0-9]{1,3}(?:[. ][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]*)?|,[0-9]+"
 _LEADING_ZERO: Final = r"[-+]?0[0-9]"  # 0123, 0600001: codes, not numbers
 _SAMPLE: Final = 200
+_STYLE_SAMPLE: Final = 1000
+_MINUS: Final = r"[-−▲△]"
 
 
 def _pattern(body: str) -> str:
@@ -69,20 +71,24 @@ def read_numbers(filled: pd.Series, *, decimal_comma: bool = False) -> WrittenNu
     if normal.str.match(_LEADING_ZERO).any():
         return None
     comma = decimal_comma and _commas_are_decimal(normal)
-    parts = normal.str.extract(f"^(?:{_COMMA if comma else _POINT})$")
-    matched = parts["body"].notna()
+    matched = normal.str.fullmatch(_COMMA if comma else _POINT)  # Arrow's RE2, a whole column at a time
     if not matched.any():
         return None
-    body = parts["body"].where(matched, "")
+    numbers = normal[matched]
+    # The value matched the pattern, so its digits and marks, in order, are its body.
+    body = numbers.str.replace(r"[^0-9.,]", "", regex=True)
     if comma:
-        digits = body.str.replace(".", "", regex=False).str.replace(" ", "", regex=False).str.replace(",", ".")
+        digits = body.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
     else:
         digits = body.str.replace(",", "", regex=False)
-    values = pd.to_numeric(digits.where(matched), errors="coerce")
-    multiplier = parts["multiplier"].map(_MULTIPLIERS).fillna(1.0)
-    negative = parts["sign"].isin(("-", "−", "▲", "△")) | parts["sign2"].notna()
-    values = (values * multiplier).where(~negative, -(values * multiplier))
-    return WrittenNumbers(values, matched, comma, _styles(normal[matched], parts[matched], comma))
+    values = pd.to_numeric(digits, errors="coerce").astype("float64")
+    for mark, factor in _MULTIPLIERS.items():
+        values = values.where(~numbers.str.contains(mark, regex=False), values * factor)
+    negative = numbers.str.contains(rf"^{_MINUS}|^{_CURRENCY}\s*[-−]")
+    values = values.where(~negative, -values).reindex(filled.index)
+    styled = numbers.iloc[:_STYLE_SAMPLE]  # how they are written, from the first ones (bounded)
+    parts = styled.str.extract(f"^(?:{_COMMA if comma else _POINT})$")
+    return WrittenNumbers(values, matched, comma, _styles(styled, parts, comma))
 
 
 def _commas_are_decimal(normal: pd.Series) -> bool:
@@ -90,7 +96,7 @@ def _commas_are_decimal(normal: pd.Series) -> bool:
     with_comma = normal[normal.str.contains(",", regex=False)]
     if with_comma.empty:
         return False
-    return bool(with_comma.str.contains(r",(?:[0-9]{1,2}|[0-9]{4,})(?![0-9])").any()) or bool(
+    return bool(with_comma.str.contains(r",(?:[0-9]{1,2}|[0-9]{4,})(?:[^0-9]|$)").any()) or bool(
         with_comma.str.contains(r"[0-9]\.[0-9]{3},").any()
     )
 
