@@ -19,6 +19,9 @@ from typing import Any
 
 import pandas as pd
 
+from bunseki.data.load import LoadedTable
+from bunseki.data.nested import freeze_arrays
+from bunseki.data.notes import LoadNote
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.errors import ToolRetry
 from bunseki.sandbox.workspace import SNAPSHOTS as SNAPSHOT_DIR
@@ -48,6 +51,9 @@ class DataState:
     original: pd.DataFrame
     workspace: Path
     source: str | None = None
+    notes: tuple[LoadNote, ...] = ()  # how the file was read (the loader's notes), for the overview and reports
+    sheet: str | None = None  # the sheet read, for a workbook
+    sheets: tuple[str, ...] = ()
     current: pd.DataFrame = field(init=False)
     position: int = 0  # the last data-changing step applied (0: none)
     labels: list[str] = field(default_factory=list)  # what was done since the original, for people
@@ -56,6 +62,15 @@ class DataState:
 
     def __post_init__(self) -> None:
         self.current = self.original
+
+    @classmethod
+    def of(cls, table: LoadedTable, workspace: Path, *, source: str | None = None) -> DataState:
+        """The state of a freshly loaded table, with what the loader noted about it."""
+        return cls(table.frame, workspace, source=source, notes=table.notes, sheet=table.sheet, sheets=table.sheets)
+
+    def note_texts(self, language: str = "ja") -> list[str]:
+        """How the file was read, one line per note, in ``language``."""
+        return [note.text(language) for note in self.notes]
 
     # --- reading ---
 
@@ -135,7 +150,7 @@ class DataState:
         return relative.as_posix()
 
     def read_snapshot(self, path: str) -> pd.DataFrame:
-        return pd.read_parquet(self.workspace / path)
+        return freeze_arrays(pd.read_parquet(self.workspace / path))
 
     def save_current(self) -> None:
         """Keep a copy of the current data and the position it reflects, to skip replay later."""
@@ -174,7 +189,7 @@ class DataState:
             meta = json.loads((directory / CURRENT_META).read_text(encoding="utf-8"))
             if meta.get("position") != position:
                 return False
-            self.current = pd.read_parquet(directory / CURRENT)
+            self.current = freeze_arrays(pd.read_parquet(directory / CURRENT))
         except (OSError, ValueError):
             return False
         self.position = position

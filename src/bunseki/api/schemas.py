@@ -42,6 +42,13 @@ class Dataset(BaseModel):
     is_original: bool = Field(description="Whether the current data is the data as uploaded.")
     state: str = Field(description="The active data state in one line (Japanese or English).")
     steps: list[str] = Field(description="What changed the data since the original, in order.")
+    notes: list[str] = Field(
+        default_factory=list,
+        description="How the file was read, where that was not the obvious way: numbers written with currency "
+        "signs or decimal commas, dates in several styles, renamed columns, the sheet used, nested columns.",
+    )
+    sheet: str | None = Field(default=None, description="For a workbook: the sheet analysed.")
+    sheets: list[str] = Field(default_factory=list, description="For a workbook: all its sheets, in order.")
 
 
 class Session(BaseModel):

@@ -40,6 +40,10 @@ def analyze(
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", file_okay=False, help="Folder the batch's files are in.")
     ] = None,
+    sheet: Annotated[
+        str | None,
+        typer.Option("--sheet", help="The sheet of a workbook (default: the one the question names, else the first)."),
+    ] = None,
 ) -> None:
     """Answer QUESTION about DATA_FILE with a report, or answer a --batch of questions.
 
@@ -58,14 +62,19 @@ def analyze(
     if output_format not in ("markdown", "json"):
         raise fail_usage("--format must be markdown or json")
     fmt: Literal["markdown", "json"] = "json" if output_format == "json" else "markdown"
-    _single(data_file, question, settings, model, fmt)
+    _single(data_file, question, settings, model, fmt, sheet)
 
 
 def _single(
-    data_file: Path, question: str, settings: Settings, model: str | None, fmt: Literal["markdown", "json"]
+    data_file: Path,
+    question: str,
+    settings: Settings,
+    model: str | None,
+    fmt: Literal["markdown", "json"],
+    sheet: str | None = None,
 ) -> None:
     try:
-        session = AnalysisSession(data_file, settings=settings, model=model)
+        session = AnalysisSession(data_file, settings=settings, model=model, sheet=sheet, question=question)
     except (DataLoadError, ConfigurationError) as exc:
         raise fail_usage(str(exc)) from exc
     except BunsekiError as exc:
@@ -101,6 +110,9 @@ def _fail(exc: BunsekiError, fmt: str) -> None:
 
 
 def _show(result: TurnResult) -> None:
+    if result.data_notes and not result.report_markdown:  # a report lists them among its assumptions
+        for note in result.data_notes:
+            errors.print(f"[dim]・{escape(note)}[/]")
     if result.report_markdown:
         console.print(Markdown(result.report_markdown))
         console.print(f"\n[dim]report: {escape(str(result.report_path))}[/]")

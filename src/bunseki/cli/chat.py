@@ -44,6 +44,9 @@ def chat(
         str | None, typer.Option("--model", help="provider:model for a new session (default: BUNSEKI_MODEL).")
     ] = None,
     title: Annotated[str | None, typer.Option("--title", help="A name for a new session.")] = None,
+    sheet: Annotated[
+        str | None, typer.Option("--sheet", help="The sheet of a workbook to analyse (default: the first).")
+    ] = None,
     workspace_root: Annotated[
         Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces are created.")
     ] = None,
@@ -61,7 +64,7 @@ def chat(
         errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
         raise typer.Exit(EXIT_FAILED) from exc
     try:
-        record = _open(service, data_file, session, model, title)
+        record = _open(service, data_file, session, model, title, sheet)
         _greet(service, record, resumed=session is not None)
         _loop(service, record)
     finally:
@@ -69,12 +72,17 @@ def chat(
 
 
 def _open(
-    service: AnalysisService, data_file: Path | None, session: str | None, model: str | None, title: str | None
+    service: AnalysisService,
+    data_file: Path | None,
+    session: str | None,
+    model: str | None,
+    title: str | None,
+    sheet: str | None = None,
 ) -> SessionView:
     try:
         if data_file is not None:
             with errors.status("データを読み込んでいます / loading the data"):
-                return service.create_session(data_file, title=title, model=model)
+                return service.create_session(data_file, title=title, model=model, sheet=sheet)
         assert session is not None
         return service.find_session(session)
     except (DataLoadError, ConfigurationError) as exc:
@@ -97,7 +105,10 @@ def _greet(service: AnalysisService, record: SessionView, *, resumed: bool) -> N
             for message in earlier:
                 who = "あなた" if message.role == "user" else "Bunseki"
                 console.print(f"[dim]  {who}: {escape(_one_line(message.content))}[/]")
-    console.print(f"[dim]データ / data: {escape(service.data_state(record.id)['state'])}[/]")
+    overview = service.data_state(record.id)
+    console.print(f"[dim]データ / data: {escape(overview['state'])}[/]")
+    for note in overview["notes"]:
+        console.print(f"[dim]  ・{escape(note)}[/]")
     console.print("[dim]質問を入力してください（/help でコマンド一覧、/quit で終了）。[/]")
     console.print("[dim]Ask a question; /help lists the commands, /quit leaves.[/]")
 

@@ -57,7 +57,8 @@ eda_app = typer.Typer(
     cls=_StartByDefault,
     help=(
         "Exploratory data analysis with two reviews.\n\n"
-        "bunseki eda DATA_FILE [--goal TEXT] [--yes] [--model M] [--workspace-root DIR] [--format markdown|json] "
+        "bunseki eda DATA_FILE [--goal TEXT] [--sheet NAME] [--yes] [--model M] [--workspace-root DIR] "
+        "[--format markdown|json] "
         "starts a run; bunseki eda resume RUN_ID (--approve | --feedback TEXT | --stop) continues one."
     ),
     no_args_is_help=True,
@@ -79,6 +80,9 @@ def start(
     ] = None,
     workspace_root: WorkspaceRoot = None,
     output_format: Format = "markdown",
+    sheet: Annotated[
+        str | None, typer.Option("--sheet", help="The sheet of a workbook (default: the one the goal names).")
+    ] = None,
 ) -> None:
     """Validate, profile and plan DATA_FILE, then review the plan and the results (or --yes)."""
     fmt = _format(output_format)
@@ -86,7 +90,7 @@ def start(
         raise fail_usage(f"{data_file} is not a file; give the path of a CSV, TSV, Excel or Parquet file")
     with _service(workspace_root, fmt) as service:
         try:
-            run = service.start(data_file, goal=goal, model=model, on_event=_progress)
+            run = service.start(data_file, goal=goal, model=model, on_event=_progress, sheet=sheet)
         except (DataLoadError, ConfigurationError, UnsupportedFileType) as exc:
             raise fail_usage(str(exc)) from exc
         _drive(service, run, yes=yes, fmt=fmt)

@@ -23,7 +23,9 @@ def data_table(overview: dict[str, Any]) -> Table:
     table = Table("column", "type", title=overview["state"], title_justify="left")
     for column, dtype in overview["dtypes"].items():
         table.add_row(column, dtype)
-    table.caption = f"{overview['rows']:,} 行 × {overview['column_count']} 列, {overview['memory_bytes'] / 1e6:.1f} MB"
+    caption = f"{overview['rows']:,} 行 × {overview['column_count']} 列, {overview['memory_bytes'] / 1e6:.1f} MB"
+    notes = overview.get("notes") or []  # how the file was read: the overview states it as an assumption
+    table.caption = "\n".join([caption, *(f"・{note}" for note in notes)])
     return table
 
 

@@ -20,16 +20,23 @@ from pathlib import Path
 from typing import Final, Literal
 
 import pandas as pd
+import pyarrow.parquet as pq
 from pyarrow import ArrowException
 
+from bunseki.data.dates import dates_note, read_mixed_dates
 from bunseki.data.encoding import detect_encoding
+from bunseki.data.nested import flatten_structs, freeze_lists, is_nested, struct_note
+from bunseki.data.notes import LoadNote, shown
+from bunseki.data.numbers import numbers_note, read_numbers
+from bunseki.data.workbook import sheet_for_question, sheet_note
 from bunseki.errors import DataLoadError, UnsupportedFileType
 
 TableFormat = Literal["csv", "tsv", "excel", "parquet"]
 Column = pd.Series
 
 _TEXT_KINDS: Final = {".csv": "CSV", ".tsv": "TSV", ".txt": "text file"}
-_EXCEL_SUFFIXES: Final = (".xlsx", ".xlsm")
+EXCEL_SUFFIXES: Final = (".xlsx", ".xlsm")
+_EXCEL_SUFFIXES: Final = EXCEL_SUFFIXES
 _PARQUET_SUFFIXES: Final = (".parquet", ".pq")
 SUPPORTED_SUFFIXES: Final = (*_TEXT_KINDS, *_EXCEL_SUFFIXES, *_PARQUET_SUFFIXES)
 
@@ -72,9 +79,6 @@ _SIGNATURES: Final = (
     (codecs.BOM_UTF16_BE, _UTF16, "save it as UTF-8 (in Excel: 'CSV UTF-8')"),
 )
 
-# Numbers such as "1,234" and "-1,234.5"; [0-9], not \d, so full-width digits stay text.
-_GROUPED_NUMBER: Final = r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?"
-_PLAIN_NUMBER: Final = r"[+-]?[0-9]+(?:\.[0-9]+)?"
 _LEADING_ZERO: Final = r"[+-]?0[0-9]"  # 0123, 0600001: codes, not numbers
 _SAMPLE: Final = 200  # values checked before a whole column is
 _DATE_SHARE: Final = 0.95
@@ -106,6 +110,8 @@ class LoadedTable:
 
     ``format`` is "tsv" for any tab-separated text, whatever its suffix. ``date_columns`` names
     every datetime column: text converted here, or typed as dates by Excel or Parquet.
+    ``notes`` say each reading that was not the obvious one (see `LoadNote`); ``sheets`` lists
+    every sheet of a workbook, ``sheet`` the one read.
     """
 
     frame: pd.DataFrame
@@ -115,14 +121,26 @@ class LoadedTable:
     delimiter: str | None
     date_columns: tuple[str, ...]
     sheet: str | None = None
+    notes: tuple[LoadNote, ...] = ()
+    sheets: tuple[str, ...] = ()
+
+    def note_texts(self, language: str) -> list[str]:
+        """The notes in ``language`` ("ja", else English)."""
+        return [note.text(language) for note in self.notes]
 
 
-def load_table(path: Path, *, max_bytes: int | None = None) -> LoadedTable:
+def load_table(
+    path: Path, *, max_bytes: int | None = None, sheet: str | None = None, question: str | None = None
+) -> LoadedTable:
     """Read a CSV, TSV, Excel or Parquet file into a DataFrame with clean names and typed columns.
+
+    For a workbook, ``sheet`` names the sheet to read; without it, the sheet whose columns
+    ``question`` names, else the first. Other file types ignore both.
 
     Raises:
         DataLoadError: the file is missing, too large, empty, binary, truncated, ragged,
-            unreadable or of an unsupported type; the message names the file and what to do.
+            unreadable, of an unsupported type, or has no sheet ``sheet``; the message names the
+            file and what to do.
     """
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -132,13 +150,23 @@ def load_table(path: Path, *, max_bytes: int | None = None) -> LoadedTable:
     if not raw.strip():
         raise _error(path, _EMPTY)
     if suffix in _EXCEL_SUFFIXES:
-        frame, sheet = _read_excel(path, raw)
-        return _table(path, frame, "excel", infer=True, sheet=sheet)
+        book = _read_excel(path, raw, sheet, question)
+        return _table(
+            path,
+            book.frame,
+            "excel",
+            infer=True,
+            sheet=book.sheet,
+            sheets=book.sheets,
+            header=book.header,
+            notes=book.notes,
+        )
     if suffix in _PARQUET_SUFFIXES:
-        return _table(path, _read_parquet(path, raw), "parquet", infer=False)
-    frame, encoding, delimiter = _read_delimited(path, raw, _TEXT_KINDS[suffix])
+        frame, notes = _read_parquet(path, raw)
+        return _table(path, frame, "parquet", infer=False, notes=notes)
+    frame, encoding, delimiter, header = _read_delimited(path, raw, _TEXT_KINDS[suffix])
     kind: TableFormat = "tsv" if delimiter == "\t" else "csv"
-    return _table(path, frame, kind, infer=True, encoding=encoding, delimiter=delimiter)
+    return _table(path, frame, kind, infer=True, encoding=encoding, delimiter=delimiter, header=header)
 
 
 def _table(
@@ -150,22 +178,36 @@ def _table(
     encoding: str | None = None,
     delimiter: str | None = None,
     sheet: str | None = None,
+    sheets: tuple[str, ...] = (),
+    header: list[object] | None = None,
+    notes: list[LoadNote] | None = None,
 ) -> LoadedTable:
-    """Check that ``frame`` holds data, clean its names, type its text columns, and wrap it up."""
+    """Check that ``frame`` holds data, clean its names, type its text columns, and wrap it up.
+
+    ``header``: the column names as the file has them, before pandas made repeated ones unique.
+    """
     if len(frame.columns) == 0:
-        where = f"its first sheet ({sheet!r})" if sheet is not None else "it"
-        raise _error(path, f"has no table: {where} is empty. Put the table there and try again.")
+        raise _error(path, f"has no table: {_empty_sheet(sheet, sheets)}")
     if len(frame.index) == 0:
         raise _error(path, "has a header but no data rows; add the data and try again.")
-    frame = frame.set_axis(clean_column_names(frame.columns), axis="columns")
+    noted = list(notes or [])
+    raw_names = header if header is not None and len(header) == len(frame.columns) else list(frame.columns)
+    names = clean_column_names(raw_names)
+    frame = frame.set_axis(names, axis="columns")
+    renamed = renamed_note(raw_names, names)
+    if renamed is not None:
+        noted.insert(0, renamed)
     if infer:
+        decimal_comma = delimiter in (";", "\t")
         for name in frame.columns:
-            converted = infer_column(frame[name], name)
-            if converted is not None:
-                frame[name] = converted
+            inferred = infer_column_noted(frame[name], name, decimal_comma=decimal_comma)
+            if inferred is not None:
+                frame[name] = inferred[0]
+                if inferred[1] is not None:
+                    noted.append(inferred[1])
     is_date = pd.api.types.is_datetime64_any_dtype
     dates = tuple(str(name) for name, dtype in frame.dtypes.items() if is_date(dtype))
-    return LoadedTable(frame, path, kind, encoding, delimiter, dates, sheet)
+    return LoadedTable(frame, path, kind, encoding, delimiter, dates, sheet, tuple(noted), sheets)
 
 
 # Reading ----------------------------------------------------------------------------------------
@@ -190,8 +232,8 @@ def _read_bytes(path: Path, max_bytes: int | None) -> bytes:
     return raw
 
 
-def _read_delimited(path: Path, raw: bytes, kind: str) -> tuple[pd.DataFrame, str, str]:
-    """Parse delimited text; returns the frame, the detected encoding and the delimiter."""
+def _read_delimited(path: Path, raw: bytes, kind: str) -> tuple[pd.DataFrame, str, str, list[object] | None]:
+    """Parse delimited text; returns the frame, the detected encoding, the delimiter and the header as written."""
     _reject_binary(path, raw, kind)
     try:
         encoding = detect_encoding(raw)
@@ -219,11 +261,41 @@ def _read_delimited(path: Path, raw: bytes, kind: str) -> tuple[pd.DataFrame, st
         raise _error(path, _EMPTY) from exc
     except pd.errors.ParserError as exc:
         raise _parse_failure(path, text, delimiter, exc) from exc
-    return frame, encoding, delimiter
+    return frame, encoding, delimiter, _header(text, delimiter)
 
 
-def _read_excel(path: Path, raw: bytes) -> tuple[pd.DataFrame, str]:
-    """The first sheet of an .xlsx/.xlsm workbook, and its name."""
+def _empty_sheet(sheet: str | None, sheets: tuple[str, ...]) -> str:
+    """Why a file or sheet with no columns is refused, and what to do."""
+    if sheet is None:
+        return "it is empty. Put the table there and try again."
+    where = f"its first sheet ({sheet!r})" if sheets[:1] == (sheet,) else f"its sheet {sheet!r}"
+    others = [name for name in sheets if name != sheet]
+    if not others:
+        return f"{where} is empty. Put the table there and try again."
+    listed = ", ".join(f"'{name}'" for name in others[:10])
+    return f"{where} is empty. Choose another sheet ({listed}) with --sheet, the sheet box or the sheet parameter."
+
+
+def _header(text: str, delimiter: str) -> list[object] | None:
+    """The first record's fields as written (pandas renames repeated names before we see them)."""
+    try:
+        first = next(_records(text, delimiter), None)
+    except csv.Error:
+        return None
+    return list(first[1]) if first is not None else None
+
+
+@dataclass(frozen=True, eq=False)
+class _Sheet:
+    frame: pd.DataFrame
+    sheet: str
+    sheets: tuple[str, ...]
+    header: list[object] | None
+    notes: list[LoadNote]
+
+
+def _read_excel(path: Path, raw: bytes, sheet: str | None, question: str | None) -> _Sheet:
+    """One sheet of an .xlsx/.xlsm workbook: ``sheet``, else the one ``question`` names, else the first."""
     if not raw.startswith(_ZIP_MAGIC):
         if raw.startswith(_OLE2_MAGIC):
             why = "is an old .xls workbook or a password-protected one; save it as an unprotected .xlsx"
@@ -232,24 +304,72 @@ def _read_excel(path: Path, raw: bytes) -> tuple[pd.DataFrame, str]:
         raise _error(path, f"{why} and try again.")
     try:
         with pd.ExcelFile(io.BytesIO(raw), engine="openpyxl") as book:
-            sheet = str(book.sheet_names[0])
-            frame = pd.read_excel(book, sheet_name=sheet)
+            sheets = tuple(str(name) for name in book.sheet_names)
+            chosen, how, named = _choose_sheet(path, book, sheets, sheet, question)
+            frame = pd.read_excel(book, sheet_name=chosen)
+            header = _excel_header(book, chosen)
     except _EXCEL_ERRORS as exc:
         reason = _reason(exc)
         raise _error(path, f"could not be read as an Excel workbook ({reason}); re-save it in Excel.") from exc
-    return frame, sheet
+    note = sheet_note(path.name, chosen, sheets, how=how, named=named)
+    return _Sheet(frame, chosen, sheets, header, [note] if note is not None else [])
 
 
-def _read_parquet(path: Path, raw: bytes) -> pd.DataFrame:
-    """The table in a Parquet file."""
+def sheet_names(raw: bytes) -> list[str]:
+    """The sheets of a workbook's bytes, in order ([] if they are not a readable workbook)."""
+    if not raw.startswith(_ZIP_MAGIC):
+        return []
+    try:
+        with pd.ExcelFile(io.BytesIO(raw), engine="openpyxl") as book:
+            return [str(name) for name in book.sheet_names]
+    except _EXCEL_ERRORS:
+        return []
+
+
+def _choose_sheet(
+    path: Path, book: pd.ExcelFile, sheets: tuple[str, ...], sheet: str | None, question: str | None
+) -> tuple[str, str, list[str]]:
+    """The sheet to read, how it was chosen ("asked", "question", "first") and the columns the question names."""
+    if sheet is not None:
+        if sheet not in sheets:
+            listed = ", ".join(f"'{name}'" for name in sheets)
+            raise _error(path, f"has no sheet '{sheet}'; its sheets are {listed}. Choose one of them.")
+        return sheet, "asked", []
+    if question and len(sheets) > 1:
+        headers = {name: [str(value).strip() for value in _excel_header(book, name) or []] for name in sheets}
+        found, named = sheet_for_question(headers, question)
+        if found is not None:
+            return found, "question", named
+    return sheets[0], "first", []
+
+
+def _excel_header(book: pd.ExcelFile, sheet: str) -> list[object] | None:
+    """A sheet's first row as written (pandas renames repeated names when it reads the table)."""
+    first = pd.read_excel(book, sheet_name=sheet, header=None, nrows=1)
+    if first.empty:
+        return None
+    return ["" if pd.isna(value) else value for value in first.iloc[0].tolist()]
+
+
+def _read_parquet(path: Path, raw: bytes) -> tuple[pd.DataFrame, list[LoadNote]]:
+    """The table in a Parquet file, with list and struct columns made flat and hashable (see `nested`)."""
     if not raw.startswith(_PARQUET_MAGIC):
         raise _error(path, "is not a Parquet file (it does not start with 'PAR1'); upload the original file.")
     if not raw.endswith(_PARQUET_MAGIC):
         raise _error(path, "is truncated (a Parquet file ends with 'PAR1'); upload the whole file.")
     try:
-        return pd.read_parquet(io.BytesIO(raw), engine="pyarrow")
+        schema = pq.read_schema(io.BytesIO(raw))
+        if not any(is_nested(field.type) for field in schema):
+            return pd.read_parquet(io.BytesIO(raw), engine="pyarrow"), []
+        table, structs = flatten_structs(pq.read_table(io.BytesIO(raw)))
+        lists = [field.name for field in table.schema if is_nested(field.type)]
+        frame = table.to_pandas()
     except _PARQUET_ERRORS as exc:
         raise _error(path, f"could not be read as Parquet ({_reason(exc)}); write it again.") from exc
+    frame, notes = freeze_lists(frame, lists)
+    if structs:
+        notes.insert(0, struct_note(structs, [str(name) for name in frame.columns]))
+    return frame, notes
 
 
 def _reject_binary(path: Path, raw: bytes, kind: str) -> None:
@@ -390,23 +510,63 @@ def clean_column_names(names: Iterable[object]) -> list[str]:
     return unique
 
 
-def infer_column(column: Column, name: str) -> Column | None:
+def renamed_note(raw: Iterable[object], names: list[str]) -> LoadNote | None:
+    """Say which repeated column names were renamed (x, x → x, x.1); None if none was."""
+    changes = [
+        (str(before).strip(), after)
+        for before, after in zip(raw, names, strict=True)
+        if str(before).strip() and str(before).strip() != after
+    ]
+    if not changes:
+        return None
+    listed = ", ".join(f"'{shown(before)}' → '{after}'" for before, after in changes[:10])
+    more = f" (+{len(changes) - 10})" if len(changes) > 10 else ""
+    return LoadNote(
+        kind="renamed",
+        en=f"Some column names were repeated, so the later ones were renamed: {listed}{more}.",
+        ja=f"同じ列名が複数あったため、2つ目以降の列名を変更しました: {listed}{more}。",
+        count=len(changes),
+    )
+
+
+def infer_column(column: Column, name: str, *, decimal_comma: bool = False) -> Column | None:
     """``column`` as dates, numbers or booleans when all of it clearly is; None to leave it.
 
     Text that looks numeric but has leading zeros (codes, postal codes, phone numbers) stays text.
     """
+    inferred = infer_column_noted(column, name, decimal_comma=decimal_comma)
+    return inferred[0] if inferred is not None else None
+
+
+def infer_column_noted(
+    column: Column, name: str, *, decimal_comma: bool = False
+) -> tuple[Column, LoadNote | None] | None:
+    """As `infer_column`, with the note that says how the values were read, when that needs saying.
+
+    ``decimal_comma``: the delimiter is not a comma, so commas in values may be decimal marks.
+    """
     if pd.api.types.is_integer_dtype(column) or pd.api.types.is_float_dtype(column):
-        return _compact_dates(column) if looks_like_date_name(name) else None
+        compact = _compact_dates(column) if looks_like_date_name(name) else None
+        return (compact, None) if compact is not None else None
     if not pd.api.types.is_string_dtype(column):
         return None
     filled = column.dropna().str.strip()
     filled = filled[filled != ""]
     if filled.empty:
         return None
-    for convert in (_dates, _plain_numbers, _grouped_numbers, _booleans):
+    for convert in (_dates, _plain_numbers, _booleans):
         converted = convert(column, filled, name)
         if converted is not None:
-            return converted
+            return converted, None
+    sample = read_numbers(filled.iloc[:_SAMPLE], decimal_comma=decimal_comma)  # a cheap refusal first
+    if sample is not None and bool(sample.matched.all()):
+        numbers = read_numbers(filled, decimal_comma=decimal_comma)
+        if numbers is not None and bool(numbers.matched.all()):
+            return _integers(numbers.values.reindex(column.index)), numbers_note(name, filled, numbers)
+    if sample is None or not sample.matched.any():
+        dates = read_mixed_dates(column, filled)
+        if dates is not None:
+            return dates.values, dates_note(name, filled, dates)
     return None
 
 
@@ -426,6 +586,13 @@ def _plain_numbers(column: Column, filled: Column, name: str) -> Column | None:
     return numbers if numbers.notna().sum() == len(filled) else None
 
 
+def _integers(values: Column) -> Column:
+    """Whole numbers with nothing missing as int64, as pandas reads plain integers."""
+    if values.isna().any() or not ((values % 1 == 0) & (values.abs() < 2**53)).all():
+        return values
+    return values.astype("int64")
+
+
 def _booleans(column: Column, filled: Column, name: str) -> Column | None:
     """True/False columns as booleans (missing values stay missing)."""
     if not filled.iloc[:_SAMPLE].str.casefold().isin(("true", "false")).all():
@@ -434,14 +601,6 @@ def _booleans(column: Column, filled: Column, name: str) -> Column | None:
     if not folded.isin(("true", "false")).all():
         return None
     return column.str.strip().str.casefold().map({"true": True, "false": False}).astype("boolean")
-
-
-def _grouped_numbers(column: Column, filled: Column, name: str) -> Column | None:
-    """Numbers written with thousands separators, when every value is a number and some have them."""
-    grouped = filled.str.fullmatch(_GROUPED_NUMBER)
-    if not grouped.any() or not (grouped | filled.str.fullmatch(_PLAIN_NUMBER)).all():
-        return None
-    return pd.to_numeric(column.str.replace(",", "", regex=False).str.strip(), errors="coerce")
 
 
 def _dates(column: Column, filled: Column, name: str) -> Column | None:

@@ -24,6 +24,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.data.load import TableFormat, infer_column, load_table
+from bunseki.data.notes import LoadNote
+from bunseki.data.numbers import read_numbers
 from bunseki.data.profile import ColumnProfile, TableProfile, profile_table
 
 Language = Literal["ja", "en"]
@@ -39,6 +41,9 @@ ProblemKind = Literal[
     "id_column",
     "duplicate_ids",
     "duplicate_rows",
+    "renamed_columns",
+    "sheet_choice",
+    "nested_columns",
 ]
 
 MIXED_SHARE: Final = 0.9  # a column this much numbers is numbers with a few stray values …
@@ -52,13 +57,19 @@ _SAMPLE: Final = 200  # values tried before a whole column is
 MISSING_MARKERS: Final = frozenset(
     {"-", "--", "---", "?", "??", "ー", "－", "―", "—", "不明", "欠損", "未入力", "未記入", "n.a.", "missing", "#n/a"}
 )
-# "1,234円", "$1,234.5", "▲500" (minus), "12%", "１，２００", in half- or full-width characters alike
-# (so that Arrow matches them whole columns at a time; only the matches are NFKC-normalised).
+# What a mixed column's values look like when they are numbers (the full reading is bunseki.data.numbers).
 _DIGIT: Final = "[0-9０-９]"
 _DECORATED_NUMBER: Final = (
     rf"[▲△+\-＋－]?[¥$€£￥＄]?\s*(?:{_DIGIT}{{1,3}}(?:[,，]{_DIGIT}{{3}})+|{_DIGIT}+)(?:[.．]{_DIGIT}+)?\s*(?:円|%|％)?"
 )
 _LEADING_ZERO: Final = rf"[+\-＋－]?[0０]{_DIGIT}"  # 0123: a code, as the loader says
+_NOTE_KINDS: Final[dict[str, ProblemKind]] = {
+    "numbers": "numbers_as_text",
+    "dates": "dates_as_text",
+    "renamed": "renamed_columns",
+    "sheet": "sheet_choice",
+    "nested": "nested_columns",
+}
 _BOOLEAN_PAIRS: Final = (
     ("yes", "no"),
     ("y", "n"),
@@ -109,15 +120,25 @@ class ValidatedTable:
     profile: TableProfile
 
 
-def validate_data(source: Path, destination: Path, *, max_bytes: int | None = None) -> ValidatedTable:
+def validate_data(
+    source: Path,
+    destination: Path,
+    *,
+    max_bytes: int | None = None,
+    sheet: str | None = None,
+    question: str | None = None,
+) -> ValidatedTable:
     """Read ``source``, type and check it, and write the typed table to ``destination`` as Parquet.
+
+    ``sheet`` and ``question`` choose a workbook's sheet, as for `load_table`.
 
     Raises:
         DataLoadError: the file cannot be read as a table (the loader's message says why).
         OSError: ``destination`` cannot be written.
     """
-    loaded = load_table(source, max_bytes=max_bytes)
+    loaded = load_table(source, max_bytes=max_bytes, sheet=sheet, question=question)
     frame, problems, profile = check_table(loaded.frame, inferred=loaded.format != "parquet")
+    problems = [*(_noted(note) for note in loaded.notes), *problems]
     destination.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(destination, index=False, engine="pyarrow")
     return ValidatedTable(
@@ -209,19 +230,15 @@ def _loader_types(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Se
 
 
 def _decorated_numbers(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Series) -> Converted | None:
-    """Numbers with currency signs, 円 or %, thousands separators, full-width digits or ▲ for minus."""
-    if filled.iloc[:_SAMPLE].str.fullmatch(_DECORATED_NUMBER).mean() < MIXED_SHARE:
-        return None  # cheap refusal before the whole column is matched
-    numbers = filled.str.fullmatch(_DECORATED_NUMBER)
-    if numbers.mean() < MIXED_SHARE or filled.str.match(_LEADING_ZERO).any():
+    """Numbers with currency signs, units, thousands separators, full-width digits or ▲ for minus (90% of them)."""
+    sample = read_numbers(filled.iloc[:_SAMPLE])
+    if sample is None or sample.matched.mean() < MIXED_SHARE:
+        return None  # cheap refusal before the whole column is read
+    numbers = read_numbers(filled)
+    if numbers is None or numbers.matched.mean() < MIXED_SHARE:
         return None
-    matched = filled[numbers]
-    normal = matched if matched.str.isascii().all() else matched.str.normalize("NFKC")
-    negative = normal.str.match(r"[▲△-]")
-    digits = normal.str.replace(r"[^0-9.]", "", regex=True)
-    values = pd.to_numeric(digits, errors="coerce")
-    values = values.where(~negative, -values).reindex(text.index)
-    return values, _as_text("numbers_as_text", name, filled, filled[~numbers])
+    values = numbers.values.where(numbers.matched).reindex(text.index)
+    return values, _as_text("numbers_as_text", name, filled, filled[~numbers.matched])
 
 
 def _more_dates(name: str, text: pd.Series, stripped: pd.Series, filled: pd.Series) -> Converted | None:
@@ -271,6 +288,19 @@ def _mostly_numbers(name: str, filled: pd.Series) -> DataProblem | None:
 
 
 # Problems ---------------------------------------------------------------------------------------
+
+
+def _noted(note: LoadNote) -> DataProblem:
+    """What the loader noted (numbers or dates it read from text, renamed columns, the sheet) as a problem."""
+    return DataProblem(
+        column=note.column,
+        kind=_NOTE_KINDS[note.kind],
+        count=note.count,
+        message_en=note.en,
+        message_ja=note.ja,
+        examples=list(note.examples),
+    )
+
 
 _AS_TEXT_EN: Final = {"numbers_as_text": "numbers", "dates_as_text": "dates", "booleans_as_text": "yes/no values"}
 _AS_TEXT_JA: Final = {"numbers_as_text": "数値", "dates_as_text": "日付", "booleans_as_text": "真偽値（はい/いいえ）"}

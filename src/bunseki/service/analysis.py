@@ -31,14 +31,18 @@ class AnalysisSession:
         model: str | None = None,
         workspace_dir: Path | None = None,
         brain: Brain | None = None,
+        sheet: str | None = None,
+        question: str | None = None,
     ) -> None:
+        """``sheet``: the sheet of a workbook to read; without it, the one whose columns ``question``
+        names (the question about to be asked), else the first. The overview says which and why."""
         self.settings = settings or Settings()
-        self.table: LoadedTable = load_table(data_file)
+        self.table: LoadedTable = load_table(data_file, sheet=sheet, question=question)
         self.workspace = (workspace_dir or new_workspace(self.settings.workspace_root)).resolve()
         self.workspace.mkdir(parents=True, exist_ok=True)
         add_data_file(self.workspace, data_file)
         self._positions = itertools.count(1)
-        self.data_state = DataState(self.table.frame, self.workspace, source=data_file.name)
+        self.data_state = DataState.of(self.table, self.workspace, source=data_file.name)
         self.runtime = SessionRuntime(
             table=self.table,
             workspace=self.workspace,

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from bunseki.data.nested import as_text
 from bunseki.errors import NotFound
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service.files import OpenFile, open_in_workspace
@@ -88,12 +89,15 @@ class DataOperations:
             "categorical_columns": [str(c) for c in frame.columns if str(c) not in numeric and str(c) not in dates],
             "memory_bytes": int(frame.memory_usage(deep=True).sum()),
             "original_rows": int(state.original.shape[0]),
+            "notes": state.note_texts(language),
+            "sheet": state.sheet,
+            "sheets": list(state.sheets),
         }
 
     def preview(self, session_id: str, rows: int = 20, *, user_id: str | None = None) -> pd.DataFrame:
-        """The first ``rows`` rows of the current data (a copy)."""
+        """The first ``rows`` rows of the current data (a copy), lists and records shown as text."""
         state = self._current_state(self.store.get_session(session_id, user_id=user_id))
-        return state.current.head(max(rows, 0)).copy()
+        return as_text(state.current.head(max(rows, 0)).copy())
 
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotView:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""

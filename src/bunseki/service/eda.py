@@ -83,12 +83,17 @@ class EdaService:
         model: str | None = None,
         user_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
+        sheet: str | None = None,
     ) -> EdaRunView:
-        """A new run on ``data_file``: validated, profiled and planned, then paused at the plan review."""
+        """A new run on ``data_file``: validated, profiled and planned, then paused at the plan review.
+
+        ``sheet``: the sheet of a workbook (default: the one whose columns the goal names, else the first).
+        """
         if not data_file.is_file():
             raise InputError(f"{data_file} is not a file; give the path of a CSV, TSV, Excel or Parquet file")
         upload_name(data_file.name)  # the same file types as everywhere else, refused early
         goal = checked_text(goal, "the goal").strip() if goal else None
+        sheet = checked_text(sheet, "the sheet name") if sheet else None
         spec = model or self.settings.model
         brain = self.brains(spec)  # a bad model spec fails before anything is created
         workspace = new_workspace(self.settings.workspace_root / "eda")
@@ -98,7 +103,7 @@ class EdaService:
         )
         state = eda.EdaState(
             raw_data_path=PurePosixPath("data", copy.name).as_posix(),
-            analysis_params={"goal": goal, "source": data_file.name, "model": spec},
+            analysis_params={"goal": goal, "source": data_file.name, "model": spec, "sheet": sheet},
             language=detect_language(goal) if goal else "ja",
         )
         return self._run(run, state, brain, on_event)
@@ -112,13 +117,14 @@ class EdaService:
         model: str | None = None,
         user_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
+        sheet: str | None = None,
     ) -> EdaRunView:
         """A run on uploaded bytes named ``file_name`` (a browser or API upload); as `start`."""
         name = upload_name(file_name)
         with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
             path = Path(directory) / name
             write_limited(path, stream, self.settings.max_upload_mb << 20)
-            return self.start(path, goal=goal, model=model, user_id=user_id, on_event=on_event)
+            return self.start(path, goal=goal, model=model, user_id=user_id, on_event=on_event, sheet=sheet)
 
     def resume(
         self,

@@ -40,6 +40,7 @@ class TurnResult:
     loop_count: int = 0
     error: str | None = None
     data_state: str | None = None
+    data_notes: list[str] = field(default_factory=list)  # how the file was read (the loader's notes)
     messages: list[AnyMessage] = field(default_factory=list)
     turn_id: str | None = None  # set when the turn belongs to a stored session
 
@@ -80,6 +81,7 @@ class TurnResult:
             "loop_count": self.loop_count,
             "assumptions": self.report.assumptions if self.report else [],
             "data_state": self.data_state,
+            "data_notes": self.data_notes,
             "error": self.error,
         }
 
@@ -143,7 +145,11 @@ class SessionRuntime:
             before_code=self._before_code,
             after_code=self._after_code,
         )
-        inputs: dict[str, Any] = {"messages": [*history, HumanMessage(question)], "language": language}
+        inputs: dict[str, Any] = {
+            "messages": [*history, HumanMessage(question)],
+            "language": language,
+            "assumptions": self.data_state.note_texts(language),  # how the file was read is an assumption too
+        }
         config: RunnableConfig = {"recursion_limit": recursion_limit(self.settings.max_loops)}
         final: dict[str, Any] = {}
         for part in self.graph.stream(inputs, config, context=context, stream_mode=["custom", "updates", "values"]):
@@ -176,6 +182,7 @@ class SessionRuntime:
             loop_count=state.loop_count,
             error=state.error,
             data_state=self.data_state.describe(state.language),
+            data_notes=self.data_state.note_texts(state.language),
             messages=list(state.messages),
         )
         if state.status == "asked":
@@ -185,16 +192,25 @@ class SessionRuntime:
             recipe = self.data_state.recipe_cell()
             if recipe and cells:
                 cells = [recipe, *cells]
+            report = _with_notes(state.final_report, result.data_notes)
             result.saved = save_report(
-                state.final_report,
+                report,
                 self.workspace,
                 code_cells=cells,
                 source=DataSource.from_loaded(self.table, self.workspace),
                 stem=stem,
             )
-            result.report = state.final_report
-            result.answer = state.final_report.conclusion
+            result.report = report
+            result.answer = report.conclusion
         return result
+
+
+def _with_notes(report: ReportOutput, notes: list[str]) -> ReportOutput:
+    """The report with the loader's notes first among its assumptions (whatever the brain kept of them)."""
+    if not notes:
+        return report
+    assumptions = list(dict.fromkeys([*notes, *report.assumptions]))
+    return report.model_copy(update={"assumptions": assumptions})
 
 
 def _last_ai_text(state: AnalystState) -> str | None:

@@ -35,6 +35,7 @@ from bunseki.llm import available_models, create_brain
 from bunseki.sandbox import Sandbox, SandboxPool, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
+from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_text, upload_name, write_limited
@@ -125,17 +126,29 @@ class AnalysisService(DataOperations):
     # --- sessions ----------------------------------------------------------------------------
 
     def create_session(
-        self, data_file: Path, *, title: str | None = None, user_id: str | None = None, model: str | None = None
+        self,
+        data_file: Path,
+        *,
+        title: str | None = None,
+        user_id: str | None = None,
+        model: str | None = None,
+        sheet: str | None = None,
     ) -> SessionView:
-        """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session."""
+        """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session.
+
+        ``sheet``: the sheet of a workbook to analyse (default: the first; the overview names the others).
+        """
         title = checked_text(title, "the title") if title is not None else None
-        table = load_table(data_file)
+        sheet = checked_text(sheet, "the sheet name") if sheet else None
+        table = load_table(data_file, sheet=sheet)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
         sandbox = self.pool.take() if self.pool is not None else None  # warm, with a workspace of its own
         workspace = sandbox.workspace if sandbox is not None else new_workspace(self.settings.workspace_root)
         try:
             copy = add_data_file(workspace, data_file)
+            if sheet is not None:
+                save_sheet(copy, sheet)
             record = self.store.create_session(
                 title=title or data_file.stem,
                 dataset_name=data_file.name,
@@ -153,7 +166,7 @@ class AnalysisService(DataOperations):
                 sandbox.close()
                 remove_workspace(workspace)
             raise
-        state = DataState(table.frame, workspace, source=record.dataset_name)
+        state = DataState.of(table, workspace, source=record.dataset_name)
         state.rebuild([])
         self._keep(record.id, (0, dataclasses.replace(table, path=copy), state))  # the first turn reads no file
         if sandbox is not None:
@@ -170,6 +183,7 @@ class AnalysisService(DataOperations):
         user_id: str | None = None,
         model: str | None = None,
         max_bytes: int | None = None,
+        sheet: str | None = None,
     ) -> SessionView:
         """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
 
@@ -180,7 +194,12 @@ class AnalysisService(DataOperations):
         with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
             path = Path(directory) / name
             write_limited(path, io.BytesIO(content) if isinstance(content, bytes) else content, max_bytes)
-            return self.create_session(path, title=title, user_id=user_id, model=model)
+            return self.create_session(path, title=title, user_id=user_id, model=model, sheet=sheet)
+
+    @staticmethod
+    def workbook_sheets(file_name: str | None, content: bytes) -> list[str]:
+        """The sheets of an uploaded workbook, for a choice before the session starts ([] for other files)."""
+        return workbook_sheets(file_name, content)
 
     def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionView:
         return SessionView.of(self.store.get_session(session_id, user_id=user_id))
@@ -351,8 +370,9 @@ class AnalysisService(DataOperations):
         if kept is not None and kept[0] == latest:
             return kept[1], kept[2]
         workspace = Path(record.workspace)
-        table = load_table(workspace / record.dataset_path)
-        state = DataState(table.frame, workspace, source=record.dataset_name)
+        path = workspace / record.dataset_path
+        table = load_table(path, sheet=saved_sheet(path))
+        state = DataState.of(table, workspace, source=record.dataset_name)
         steps = [
             AppliedStep(position=step.position, step_type=step.step_type, parameters=step.parameters)
             for step in recorded

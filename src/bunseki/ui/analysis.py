@@ -18,6 +18,8 @@ from bunseki.ui.texts import Texts
 from bunseki.ui.turns import PendingTurn
 
 KEY_QUESTION = "question"
+KEY_WORKBOOK = "workbook"  # an uploaded workbook of several sheets: (name, bytes, sheets), until one is chosen
+KEY_SHEET = "sheet-choice"
 PREVIEW_ROWS = 20
 
 
@@ -64,6 +66,10 @@ def show() -> None:
 
 
 def _upload(service: AnalysisService, texts: Texts) -> None:
+    waiting = st.session_state.get(KEY_WORKBOOK)
+    if waiting is not None:
+        _choose_sheet(service, waiting, texts)
+        return
     st.info(texts("welcome"), icon=":material/upload_file:")
     key = f"upload-{st.session_state.get(KEY_UPLOADS, 0)}"
     st.file_uploader(
@@ -81,9 +87,34 @@ def _uploaded(service: AnalysisService, key: str, texts: Texts) -> None:
     if uploaded is None:
         return
     st.session_state[KEY_UPLOADS] = st.session_state.get(KEY_UPLOADS, 0) + 1  # a fresh uploader next time
+    content = uploaded.getvalue()
+    sheets = service.workbook_sheets(uploaded.name, content)
+    if len(sheets) > 1:  # the person chooses the sheet before the session starts
+        st.session_state[KEY_WORKBOOK] = (uploaded.name, content, sheets)
+        return
+    _create(service, uploaded.name, content, None, texts)
+
+
+def _choose_sheet(service: AnalysisService, waiting: tuple[str, bytes, list[str]], texts: Texts) -> None:
+    name, _, sheets = waiting
+    st.info(texts("sheet_intro", name=name, count=len(sheets)), icon=":material/tab:")
+    st.selectbox(texts("sheet_label"), sheets, key=KEY_SHEET)
+    start, cancel = st.columns(2)
+    start.button(texts("sheet_start"), on_click=_start_workbook, args=(service, texts), type="primary")
+    cancel.button(texts("sheet_cancel"), on_click=st.session_state.pop, args=(KEY_WORKBOOK, None))
+
+
+def _start_workbook(service: AnalysisService, texts: Texts) -> None:
+    waiting = st.session_state.pop(KEY_WORKBOOK, None)
+    if waiting is not None:
+        name, content, _ = waiting
+        _create(service, name, content, st.session_state.get(KEY_SHEET), texts)
+
+
+def _create(service: AnalysisService, name: str, content: bytes, sheet: str | None, texts: Texts) -> None:
     model = st.session_state.get(KEY_NEW_MODEL)
     try:
-        record = service.create_session_from_upload(uploaded.name, uploaded.getvalue(), model=model)
+        record = service.create_session_from_upload(name, content, model=model, sheet=sheet)
     except BunsekiError as error:
         notices.notify_error(error, texts)
         return

@@ -163,6 +163,9 @@ def data_overview(record: SessionView, overview: dict[str, Any], preview: pd.Dat
     rows.metric(texts("rows"), f"{overview['rows']:,}")
     columns.metric(texts("columns"), f"{overview['column_count']:,}")
     memory.metric(texts("memory"), f"{overview['memory_bytes'] / 1e6:.1f} MB")
+    notes = overview.get("notes") or []
+    if notes:  # how the file was read: the assumptions every answer rests on
+        st.markdown(f"**{texts('data_notes')}**\n\n" + "\n".join(f"- {note}" for note in notes))
     st.dataframe(preview, hide_index=True)
     st.caption(texts("preview_caption", rows=len(preview)))
     for key in ("numeric_columns", "categorical_columns", "datetime_columns"):

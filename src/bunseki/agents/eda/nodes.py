@@ -34,7 +34,13 @@ def validate_data(state: EdaState, runtime: Runtime[EdaContext]) -> dict[str, An
     target = context.workspace / VALIDATED
     try:
         with host_writes(target.parent):
-            table = check_file(context.workspace / state.raw_data_path, target, max_bytes=context.max_upload_bytes)
+            table = check_file(
+                context.workspace / state.raw_data_path,
+                target,
+                max_bytes=context.max_upload_bytes,
+                sheet=state.analysis_params.get("sheet"),
+                question=state.analysis_params.get("goal"),
+            )
             target.chmod(0o444)
     except (BunsekiError, OSError) as exc:
         return {"error_message": str(exc), "agent_outcome": "failed"}

@@ -82,12 +82,22 @@ async def start_run(
     file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
     goal: Annotated[str | None, Form(max_length=2000, description="What the analysis is for.")] = None,
     model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+    sheet: Annotated[
+        str | None,
+        Form(max_length=200, description="For a workbook: the sheet to analyse (default: the one the goal names)."),
+    ] = None,
 ) -> Any:
     """Validate, profile and plan an uploaded table; the run then waits for the plan review."""
 
     def work(on_event: Callable[[Event], None]) -> EdaRun:
         view = eda.start_from_upload(
-            file.filename, file.file, goal=(goal or "").strip() or None, model=model, user_id=user, on_event=on_event
+            file.filename,
+            file.file,
+            goal=(goal or "").strip() or None,
+            model=model,
+            user_id=user,
+            on_event=on_event,
+            sheet=(sheet or "").strip() or None,
         )
         return EdaRun.public(view)
 

@@ -22,6 +22,10 @@ def create_session(
     file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
     title: Annotated[str | None, Form(max_length=200, description="Defaults to the file's name.")] = None,
     model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+    sheet: Annotated[
+        str | None,
+        Form(max_length=200, description="For a workbook: the sheet to analyse (default: the first)."),
+    ] = None,
 ) -> Session:
     """Start a session on an uploaded data file (its encoding and delimiter are detected)."""
     record = service.create_session_from_upload(
@@ -31,6 +35,7 @@ def create_session(
         user_id=user,
         model=model,
         max_bytes=service.settings.max_upload_mb << 20,
+        sheet=(sheet or "").strip() or None,
     )
     return Session.of(record, service.data_state(record.id, user_id=user, language=language))
 
