@@ -526,3 +526,16 @@ def test_a_hundred_thousand_row_cp932_file(tmp_path: Path) -> None:
     assert table.date_columns == ("日付",)
     assert table.frame["売上金額"].dtype == "int64"
     assert table.frame["店舗"].iloc[4] == "名古屋栄店"
+
+
+def test_placeholders_for_missing_values_do_not_keep_numbers_and_dates_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "amounts.csv"
+    path.write_text('店,金額,日付,区分\nA,"¥1,234",2024-01-05,x\nB,-,不明,-\nC,"¥2,000",2024/03/07,N/A\n', "utf-8")
+    table = load_table(path)
+    assert table.frame["金額"].tolist()[::2] == [1234.0, 2000.0]
+    assert pd.isna(table.frame["金額"][1])
+    assert pd.api.types.is_datetime64_any_dtype(table.frame["日付"])
+    assert table.frame["区分"].tolist()[:2] == ["x", "-"]  # text stays as written
+    missing = {note.column: note for note in table.notes if note.kind == "missing"}
+    assert set(missing) == {"金額", "日付"}
+    assert "'-'" in missing["金額"].en and "不明" in missing["日付"].ja

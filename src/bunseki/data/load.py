@@ -83,6 +83,10 @@ _LEADING_ZERO: Final = r"[+-]?0[0-9]"  # 0123, 0600001: codes, not numbers
 _SAMPLE: Final = 200  # values checked before a whole column is
 _DATE_SHARE: Final = 0.95
 _DATE_NAME_HINTS: Final = ("date", "day", "ymd", "日付", "年月日", "日時")
+# Written where a value is missing; compared after stripping and case-folding.
+MISSING_MARKERS: Final = frozenset(
+    {"-", "--", "---", "?", "??", "ー", "－", "―", "—", "不明", "欠損", "未入力", "未記入", "n.a.", "missing", "#n/a"}
+)
 
 
 @dataclass(frozen=True)
@@ -203,8 +207,7 @@ def _table(
             inferred = infer_column_noted(frame[name], name, decimal_comma=decimal_comma)
             if inferred is not None:
                 frame[name] = inferred[0]
-                if inferred[1] is not None:
-                    noted.append(inferred[1])
+                noted.extend(inferred[1])
     is_date = pd.api.types.is_datetime64_any_dtype
     dates = tuple(str(name) for name, dtype in frame.dtypes.items() if is_date(dtype))
     return LoadedTable(frame, path, kind, encoding, delimiter, dates, sheet, tuple(noted), sheets)
@@ -540,11 +543,37 @@ def infer_column(column: Column, name: str, *, decimal_comma: bool = False) -> C
 
 def infer_column_noted(
     column: Column, name: str, *, decimal_comma: bool = False
-) -> tuple[Column, LoadNote | None] | None:
-    """As `infer_column`, with the note that says how the values were read, when that needs saying.
+) -> tuple[Column, tuple[LoadNote, ...]] | None:
+    """As `infer_column`, with the notes that say how the values were read, when that needs saying.
 
     ``decimal_comma``: the delimiter is not a comma, so commas in values may be decimal marks.
+    Placeholders for missing values ("-", "不明", "N/A"…) among numbers or dates become missing.
     """
+    if pd.api.types.is_string_dtype(column):
+        placeholders = column.str.strip().str.casefold().isin(MISSING_MARKERS)
+        if placeholders.any():
+            typed = _infer_column_noted(column.mask(placeholders), name, decimal_comma=decimal_comma)
+            if typed is None:
+                return None
+            return typed[0], (*typed[1:], _placeholders_note(name, column[placeholders]))
+    typed = _infer_column_noted(column, name, decimal_comma=decimal_comma)
+    return None if typed is None else (typed[0], tuple(note for note in typed[1:] if note is not None))
+
+
+def _placeholders_note(name: str, values: Column) -> LoadNote:
+    shown_values = ", ".join(f"'{shown(value)}'" for value in values.unique()[:3])
+    count = len(values)
+    return LoadNote(
+        kind="missing",
+        column=name,
+        count=count,
+        examples=tuple(shown(value) for value in values.unique()[:3]),
+        en=f"{name}: {count:,} placeholder values ({shown_values}) were read as missing.",
+        ja=f"{name}: 欠損を表す{count:,}件の値（{shown_values}）を欠損として読み込みました。",
+    )
+
+
+def _infer_column_noted(column: Column, name: str, *, decimal_comma: bool) -> tuple[Column, LoadNote | None] | None:
     if pd.api.types.is_integer_dtype(column) or pd.api.types.is_float_dtype(column):
         compact = _compact_dates(column) if looks_like_date_name(name) else None
         return (compact, None) if compact is not None else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-NoteKind = Literal["numbers", "dates", "renamed", "sheet", "nested"]
+NoteKind = Literal["numbers", "dates", "missing", "renamed", "sheet", "nested"]
 EXAMPLE_CHARS: Final = 30
 
 

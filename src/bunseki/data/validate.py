@@ -23,7 +23,7 @@ from typing import Final, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from bunseki.data.load import TableFormat, infer_column, load_table
+from bunseki.data.load import MISSING_MARKERS, TableFormat, infer_column, load_table
 from bunseki.data.notes import LoadNote
 from bunseki.data.numbers import read_numbers
 from bunseki.data.profile import ColumnProfile, TableProfile, profile_table
@@ -53,10 +53,6 @@ EXAMPLES: Final = 3
 EXAMPLE_CHARS: Final = 30
 _SAMPLE: Final = 200  # values tried before a whole column is
 
-# Written where a value is missing; compared after stripping and case-folding.
-MISSING_MARKERS: Final = frozenset(
-    {"-", "--", "---", "?", "??", "ー", "－", "―", "—", "不明", "欠損", "未入力", "未記入", "n.a.", "missing", "#n/a"}
-)
 # What a mixed column's values look like when they are numbers (the full reading is bunseki.data.numbers).
 _DIGIT: Final = "[0-9０-９]"
 _DECORATED_NUMBER: Final = (
@@ -66,6 +62,7 @@ _LEADING_ZERO: Final = rf"[+\-＋－]?[0０]{_DIGIT}"  # 0123: a code, as the lo
 _NOTE_KINDS: Final[dict[str, ProblemKind]] = {
     "numbers": "numbers_as_text",
     "dates": "dates_as_text",
+    "missing": "missing_markers",
     "renamed": "renamed_columns",
     "sheet": "sheet_choice",
     "nested": "nested_columns",
