@@ -97,6 +97,7 @@ class Case:
     kind: str
     source: str | None = None
     phrase: str | None = None
+    written_in: str | None = None  # the answering document's language, when not one of this corpus's
 
     @property
     def direction(self) -> str:
@@ -104,7 +105,8 @@ class Case:
         if self.source is None:
             return "none"
         asked = "ja" if any(ord(char) > 0x3000 for char in self.question) else "en"
-        return asked if _document_language(self.source) == asked else f"{asked}→{_other(asked)}"
+        written_in = self.written_in or _document_language(self.source)
+        return asked if written_in == asked else f"{asked}→{_other(asked)}"
 
 
 _ENGLISH_SOURCES = ("guide/security.html", "faq/account.xlsx", "en/sorting.md", "manuals/cli.md")
@@ -266,7 +268,8 @@ def table(outcomes: list[Outcome]) -> str:
     def add(label: str, group: list[Outcome]) -> None:
         counts = Counter(outcome.verdict for outcome in group)
         good = counts["correct"] + counts["abstained"]
-        rows.append(f"| {label} | {len(group)} | {good} ({good / len(group):.0%}) | {counts['wrong']} | {counts['missed']} |")
+        rate = f"{good} ({good / len(group):.0%})"
+        rows.append(f"| {label} | {len(group)} | {rate} | {counts['wrong']} | {counts['missed']} |")
 
     for direction in ("ja", "en", "ja→en", "en→ja", "none"):
         group = [outcome for outcome in outcomes if outcome.case.direction == direction]
