@@ -94,7 +94,7 @@ def test_batch_answers_every_line_and_a_failing_one_does_not_stop_it(root: Path,
     ]
     assert all(a.keys() >= CONTRACT for a in answers)
     assert "14日以内" in answers[0]["answer"]
-    assert answers[0]["citations"][0]["chunk_id"] == "notes/delivery.txt#0"
+    assert answers[0]["citations"][0]["chunk_id"] == "notes/returns.txt#0"
     assert answers[2]["answer"] == "InputError: the question is empty; ask something."
     assert "2 question(s) failed" in err
 

@@ -415,10 +415,12 @@ class KnowledgeService:
         question: str,
         *,
         collections: Sequence[str] | None = None,
+        model: str | None = None,
         user_id: str | None = None,
         on_event: EventCallback | None = None,
     ) -> Answer:
-        """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own."""
+        """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own,
+        ``model`` (when given) answers this question instead of the conversation's."""
         record = self._conversation(conversation_id, user_id)
         history = [
             (turn.question, str(turn.answer.get("answer", "")))
@@ -426,7 +428,7 @@ class KnowledgeService:
             if turn.answer.get("status") != "error"
         ]
         names = list(dict.fromkeys(collections)) if collections else list(record.collections)
-        answer = self.ask(question, names, record.model, history=history, on_event=on_event)
+        answer = self.ask(question, names, model or record.model, history=history, on_event=on_event)
         self.store.add_knowledge_turn(
             conversation_id, question=answer.question, answer=answer.model_dump(mode="json"), collections=names
         )
