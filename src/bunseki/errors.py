@@ -107,6 +107,11 @@ class KnowledgeBaseError(BunsekiError):
     locked by another process, or a collection was built by an incompatible pipeline."""
 
 
+class KnowledgeBaseLocked(KnowledgeBaseError):
+    """The embedded knowledge base (Qdrant in the workspace root) is open in another process; embedded
+    Qdrant allows one process at a time, so stop the other one or share a Qdrant server (QDRANT_URL)."""
+
+
 class SandboxError(BunsekiError):
     """The sandbox machinery failed, as opposed to the code that ran in it."""
 

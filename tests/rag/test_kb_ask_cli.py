@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def test_ask_text_shows_answer_citations_and_thought_process(root: Path) -> None
 def test_batch_answers_every_line_and_a_failing_one_does_not_stop_it(root: Path, tmp_path: Path) -> None:
     questions = tmp_path / "questions.jsonl"
     lines = [
-        {"id": "q1", "question": "How long does delivery take?"},
+        {"id": "q1", "question": "Within how many days can I return an item?"},
         "this is not JSON",
         {"id": 7, "question": ""},
         {"id": "q4", "question": "社員食堂の営業時間は？"},
@@ -92,8 +93,8 @@ def test_batch_answers_every_line_and_a_failing_one_does_not_stop_it(root: Path,
         ("q4", "unanswered"),
     ]
     assert all(a.keys() >= CONTRACT for a in answers)
-    assert "3営業日以内に発送" in answers[0]["answer"]
-    assert answers[0]["citations"][0]["chunk_id"] == "notes/delivery.txt#0"
+    assert "14日以内" in answers[0]["answer"]
+    assert answers[0]["citations"][0]["chunk_id"] == "notes/returns.txt#0"
     assert answers[2]["answer"] == "InputError: the question is empty; ask something."
     assert "2 question(s) failed" in err
 
@@ -126,7 +127,7 @@ def test_chat_keeps_history_and_clear_forgets_it(root: Path, monkeypatch: pytest
     original = KnowledgeChat.ask
 
     def spy(self: KnowledgeChat, question: str):  # type: ignore[no-untyped-def]
-        sizes.append(len(self.history))
+        sizes.append(len(self.history()))
         return original(self, question)
 
     monkeypatch.setattr(KnowledgeChat, "ask", spy)
@@ -140,13 +141,20 @@ def test_chat_keeps_history_and_clear_forgets_it(root: Path, monkeypatch: pytest
             "/quit",
         ]
     )
-    code, out, _ = kb("chat", "-c", "docs", stdin=stdin)
+    code, out, err = kb("chat", "-c", "docs", stdin=stdin)
     assert code == 0
     assert sizes == [0, 1, 0]
     flat = " ".join(out.split())
     assert flat.count("answered (offline,") == 3
     assert "history cleared" in flat
     assert "「パスワードを忘れた方」を選び" in flat and "3営業日以内" in flat
+
+    # the conversation is kept: resumed in a new process, it still has the turn after /clear
+    conversation = re.search(r"conversation ([0-9a-f]{32})", err).group(1)  # type: ignore[union-attr]
+    sizes.clear()
+    code, out, err = kb("chat", "--conversation", conversation, stdin="配送は何日かかりますか\n/quit")
+    assert code == 0 and "(1 turns)" in " ".join(err.split()).replace("（", "(").replace("）", ")")
+    assert sizes == [1]
 
 
 def test_usage_errors(root: Path) -> None:

@@ -27,6 +27,7 @@ NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
 DEFAULT_TOP_K: Final = 5
+SEARCH_MODES: Final = ("hybrid", "dense", "sparse")
 MAX_TOP_K: Final = 10
 
 TOOL_SPECS: Final[list[dict[str, Any]]] = [
@@ -50,6 +51,14 @@ TOOL_SPECS: Final[list[dict[str, Any]]] = [
                     "top_k": {
                         "type": "integer",
                         "description": f"How many passages to return (1-{MAX_TOP_K}, default {DEFAULT_TOP_K}).",
+                    },
+                    "mode": {
+                        "type": "string",
+                        "enum": list(SEARCH_MODES),
+                        "description": (
+                            "hybrid (default): meaning and words fused; dense: meaning only, best when the "
+                            "documents may be in another language than the query; sparse: exact words only."
+                        ),
                     },
                 },
                 "required": ["query"],
@@ -91,6 +100,7 @@ class SearchRecord(BaseModel):
     query: str
     collections: list[str]
     numbers: list[int] = Field(default_factory=list)
+    mode: str = "hybrid"
 
 
 class KnowledgeView(BaseModel):

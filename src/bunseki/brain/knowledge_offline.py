@@ -16,6 +16,7 @@ Unsupported quotes are dropped; with none left, the final answer is an abstentio
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import OrderedDict
@@ -31,20 +32,40 @@ from bunseki.brain.models import Language
 from bunseki.rag.embedding import Embedder
 from bunseki.rag.lexical import Lexicon
 
-# Cosine of the question (e5 "query:") and a sentence with its heading (e5 "passage:") that counts
-# as support. e5 similarities are compressed (unrelated text scores 0.75-0.84), so a sentence that
-# shares none of the question's words must score higher than one that does; a sentence in the
-# other language cannot share words, so it has a threshold of its own. Calibrated on tests/rag/corpus.py.
-SUPPORT_WITH_SHARED_WORDS: Final = 0.83
-SUPPORT_WITHOUT_SHARED_WORDS: Final = 0.865
-SUPPORT_ACROSS_LANGUAGES: Final = 0.84
-# Without an embedder, the share of the question's words a sentence must contain.
-LEXICAL_SUPPORT: Final = 0.5
-SECOND_SENTENCE_MARGIN: Final = 0.03  # a following sentence this close to the best one is added
-LEXICAL_WEIGHT: Final = 0.05
-MAX_SEARCHES: Final = 2
+# Support is relative, never an absolute e5 cosine (they are compressed: unrelated text scores
+# 0.75-0.84). A sentence's similarity to the question is read as a z-score against the other
+# candidate sentences of the turn: how far it stands out from what the search brought back. Words
+# are read as coverage: the share of the question's content words the sentence (in its heading's
+# context) contains, each word weighted by how rare it is among the candidates, so that a word no
+# candidate has (the subject the corpus lacks) outweighs the words every candidate shares.
+SUPPORT_COVERAGE: Final = 0.5  # of the question's weighted content words, in the question's language
+SUPPORT_Z: Final = 1.0  # and standing out from the candidates by a standard deviation
+SUPPORT_Z_ACROSS_LANGUAGES: Final = 2.0  # a sentence in the other language shares no words: meaning alone
+SUPPORT_SCORE: Final = 3.5  # or a paraphrase: few words shared, but standing out far (score below)
+MIN_UNITS_FOR_Z: Final = 5  # fewer candidates say nothing about how one stands out
+COVERAGE_WEIGHT: Final = 2.0  # full coverage counts as much as standing out by two deviations
+FOLLOWING_MARGIN: Final = 0.5  # a following sentence within half a deviation of the best one is added
+MAX_STEPS_QUOTED: Final = 8
+MAX_SEARCHES: Final = 3
 QUOTE_CHARS: Final = 400
 _CACHE_SIZE: Final = 2048
+
+# Words that say what kind of answer is wanted, not what it is about.
+_QUESTION_WORDS: Final = frozenset(
+    {
+        *("どこ", "いつ", "どう", "どういう", "どの", "どれ", "どんな", "誰", "幾ら", "幾つ", "教える", "下さる"),
+        *("良い", "為", "時", "方法", "手順", "意味", "場合", "やり方", "オプション", "パラメーター"),
+        *("many", "much", "often", "long", "mean", "meaning", "way", "step", "happen", "option", "parameter"),
+    }
+)
+# Codes, options, identifiers and numbers: a passage that lacks one the question names cannot answer it.
+_ENTITY: Final = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:-{1,2}[A-Za-z][A-Za-z0-9_-]*|[A-Za-z0-9_]*[0-9][A-Za-z0-9_.]*"
+    r"|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][A-Z0-9]+)(?![A-Za-z0-9_])"
+)
+# ``KEY: description`` (an option, a setting, an error code), numbered or not.
+_ENTRY: Final = re.compile(r"^(?:\d{1,2}[.)]\s+)?[^\s。.!?！？:：「」][^。!?！？:：「」]{0,48}[:：]\s*\S")
+_STEP: Final = re.compile(r"^\d{1,2}[.)．]\s*")
 
 _QA = re.compile(r"^Q:\s*(?P<q>.+?)\s*\nA:\s*(?P<a>.+)$", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[。！？])(?![」』）)])|(?<=[.!?])\s+(?=[A-Z0-9\"'(`])")
@@ -60,6 +81,11 @@ _FRAME: Final[dict[Language, tuple[str, str]]] = {
     "ja": ("{where}によると、", "とのことです。"),
     "en": ("According to {where}: ", ""),
 }
+# When the quote is in the other language, the framing says so in the question's language.
+_FRAME_ACROSS: Final[dict[Language, tuple[str, str]]] = {
+    "ja": ("{where}の英語の記述によると、", "とのことです。"),
+    "en": ("According to {where}, a Japanese document (quoted in its own words): ", ""),
+}
 _SEARCH_THOUGHT: Final[dict[Language, str]] = {
     "ja": "質問に答える記述をナレッジベースで検索します。",
     "en": "I will search the knowledge base for passages that answer the question.",
@@ -67,6 +93,10 @@ _SEARCH_THOUGHT: Final[dict[Language, str]] = {
 _RETRY_THOUGHT: Final[dict[Language, str]] = {
     "ja": "見つかった記述では質問に十分に答えられないため、キーワード「{query}」で検索し直します。",
     "en": "The passages found do not answer the question well enough; searching again for the keywords '{query}'.",
+}
+_DENSE_THOUGHT: Final[dict[Language, str]] = {
+    "ja": "見つかった記述では答えられないため、言語をまたいで意味の近い記述を検索し直します。",
+    "en": "The passages found do not answer the question; searching again by meaning, across languages.",
 }
 _NOTHING: Final[dict[Language, str]] = {
     "ja": "検索しても質問に関係する記述が見つかりませんでした。",
@@ -90,14 +120,16 @@ class Unit:
 
 @dataclass(frozen=True)
 class Scored:
+    """A candidate sentence with its evidence: how it stands out (z), which words it covers, whether it supports."""
+
     unit: Unit
-    similarity: float | None
-    shared: float
+    z: float | None
+    coverage: float
     supported: bool
 
     @property
     def score(self) -> float:
-        return (self.similarity if self.similarity is not None else 0.0) + LEXICAL_WEIGHT * self.shared
+        return (self.z or 0.0) + COVERAGE_WEIGHT * self.coverage
 
 
 class OfflineKnowledgeBrain:
@@ -107,7 +139,8 @@ class OfflineKnowledgeBrain:
         self._embedder = embedder
         self._lexicon = lexicon or Lexicon()
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        frame = " ".join(part.replace("{where}", "") for pair in _FRAME.values() for part in pair)
+        frames = [*_FRAME.values(), *_FRAME_ACROSS.values()]
+        frame = " ".join(part.replace("{where}", "") for pair in frames for part in pair)
         self._frame_terms = frozenset(self._lexicon.terms(frame))
 
     @property
@@ -118,39 +151,45 @@ class OfflineKnowledgeBrain:
 
     def respond(self, view: KnowledgeView) -> AIMessage:
         language = view.language
-        done = [search.query for search in view.searches]
+        done = {(search.query, search.mode) for search in view.searches}
         if not done:
             return _search(view, view.question, _SEARCH_THOUGHT[language])
         best = self.best(view.question, view.passages)
         if best and best[0].supported:
             return AIMessage(self.compose(best, language))
         if len(done) < MAX_SEARCHES and view.step < view.max_steps:
+            # Meaning alone first: the hybrid ranking favours passages that share the question's words,
+            # which a passage in the other language cannot; then the question's keywords alone.
+            if (view.question, "dense") not in done:
+                return _search(view, view.question, _DENSE_THOUGHT[language], mode="dense")
             keywords = " ".join(dict.fromkeys(self._lexicon.terms(view.question)))
-            if keywords and keywords not in done:
+            if keywords and (keywords, "hybrid") not in done:
                 return _search(view, keywords, _RETRY_THOUGHT[language].format(query=keywords))
         if not best:
             return AIMessage(f"{NO_ANSWER} {_NOTHING[language]}")
         return AIMessage(f"{NO_ANSWER} {_UNSUPPORTED[language].format(where=_where(best[0].unit.passage, language))}")
 
     def best(self, question: str, passages: list[Passage]) -> list[Scored]:
-        """The best answering sentence, and the one after it when it is about as good; [] without candidates."""
+        """The best answering sentence (with the steps of its list, or the sentence after it when that
+        is about as good); [] without candidates."""
         units = [unit for passage in passages for unit in units_of(passage)]
         if not units:
             return []
         scored = self._score(question, units)
-        top = max(scored, key=lambda item: item.score)
-        picked = [top]
-        following = next(
-            (
-                item
-                for item in scored
-                if item.unit.passage.number == top.unit.passage.number and item.unit.index == top.unit.index + 1
-            ),
-            None,
-        )
-        if following is not None and following.supported and following.score >= top.score - SECOND_SENTENCE_MARGIN:
-            picked.append(following)
-        return picked
+        supported = [item for item in scored if item.supported]
+        top = max(supported or scored, key=lambda item: item.score)
+        same = [item for item in scored if item.unit.passage.number == top.unit.passage.number]
+        if _STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
+            first = top.unit.index
+            while any(item.unit.index == first - 1 and _STEP.match(item.unit.text) for item in same):
+                first -= 1
+            steps = [item for item in same if item.unit.index >= first and _STEP.match(item.unit.text)]
+            run = [item for position, item in enumerate(steps) if item.unit.index == first + position]
+            return run[:MAX_STEPS_QUOTED]
+        following = next((item for item in same if item.unit.index == top.unit.index + 1), None)
+        if following is not None and following.supported and following.score >= top.score - FOLLOWING_MARGIN:
+            return [top, following]
+        return [top]
 
     def compose(self, picked: list[Scored], language: Language) -> str:
         """One or two sentences in the question's language: the framing, the quotes, the citation."""
@@ -196,24 +235,38 @@ class OfflineKnowledgeBrain:
     # --- scoring ---
 
     def _score(self, question: str, units: list[Unit]) -> list[Scored]:
-        question_terms = set(self._lexicon.terms(question))
         asked_in = detect_language(question)
-        similarities = self._similarities(question, units)
+        content = [term for term in dict.fromkeys(self._lexicon.terms(question, content_only=True)) if not _asks(term)]
+        entities = _entities(question)
+        unit_terms = [set(self._lexicon.terms(f"{unit.context} {unit.text}")) for unit in units]
+        # A word's weight is its inverse frequency among the candidates (BM25's IDF).
+        count = len(units)
+        weights = {
+            term: math.log(1 + (count + 0.5) / (sum(term in terms for terms in unit_terms) + 0.5)) for term in content
+        }
+        total = sum(weights.values())
+        zs = self._z_scores(question, units)
         scored: list[Scored] = []
         for position, unit in enumerate(units):
-            unit_terms = set(self._lexicon.terms(f"{unit.context} {unit.text}"))
-            shared = len(question_terms & unit_terms) / len(question_terms) if question_terms else 0.0
-            similarity = None if similarities is None else float(similarities[position])
-            if similarity is None:
-                supported = shared >= LEXICAL_SUPPORT
-            elif detect_language(unit.text) != asked_in:
-                supported = similarity >= SUPPORT_ACROSS_LANGUAGES
-            elif shared > 0:
-                supported = similarity >= SUPPORT_WITH_SHARED_WORDS
-            else:
-                supported = similarity >= SUPPORT_WITHOUT_SHARED_WORDS
-            scored.append(Scored(unit, similarity, shared, supported))
+            covered = sum(weight for term, weight in weights.items() if term in unit_terms[position])
+            coverage = covered / total if total else 0.0
+            z = None if zs is None else float(zs[position])
+            anchored = all(entity in _haystack(unit.passage) for entity in entities)
+            by_words = coverage >= SUPPORT_COVERAGE and (z is None or z >= SUPPORT_Z)
+            across = detect_language(unit.text) != asked_in and z is not None and z >= SUPPORT_Z_ACROSS_LANGUAGES
+            strong = z is not None and z + COVERAGE_WEIGHT * coverage >= SUPPORT_SCORE
+            scored.append(Scored(unit, z, coverage, anchored and (by_words or across or strong)))
         return scored
+
+    def _z_scores(self, question: str, units: list[Unit]) -> np.ndarray | None:
+        """How far each candidate's similarity to the question stands out from the others', in deviations."""
+        similarities = self._similarities(question, units)
+        if similarities is None or len(units) < MIN_UNITS_FOR_Z:
+            return None
+        spread = float(similarities.std())
+        if spread == 0.0:
+            return None
+        return np.asarray((similarities - float(np.median(similarities))) / spread)
 
     def _similarities(self, question: str, units: list[Unit]) -> np.ndarray | None:
         if self._embedder is None:
@@ -236,15 +289,27 @@ def units_of(passage: Passage) -> list[Unit]:
     if qa:  # a Q&A pair: the answer answers, in the context of its question
         return [Unit(passage, 0, qa["a"].strip(), f"{context}\n{qa['q'].strip()}")]
     units: list[Unit] = []
+    local = ""  # a short line over a block of plain text, e.g. 「用紙の補充」 above its steps
     for line in _lines(passage.text):
         stripped = line.strip()
         commentary = stripped.startswith(('"""', "'''", "#", "//"))
-        if not stripped or (_CODE.search(stripped) and not commentary):
+        if not stripped:
+            local = ""
+            continue
+        if _CODE.search(stripped) and not commentary:
+            continue
+        where = f"{context}\n{local}" if local else context
+        whole = _TRIM.sub("", stripped).strip()
+        if _ENTRY.match(whole) or _STEP.match(whole):  # an option, a setting, a step: one unit, every sentence
+            units.append(Unit(passage, len(units), whole, where))
+            continue
+        if not commentary and len(whole) <= 30 and not _usable(whole, passage):
+            local = whole
             continue
         for piece in _SENTENCE.split(stripped):
             text = _TRIM.sub("", piece).strip()
             if _usable(text, passage):
-                units.append(Unit(passage, len(units), text, context))
+                units.append(Unit(passage, len(units), text, where))
     return units
 
 
@@ -271,8 +336,10 @@ def _lines(text: str) -> list[str]:
 
 
 def compose_answer(passage: Passage, quotes: list[str], language: Language) -> str:
-    """``{where}によると、「…」とのことです。[n]`` / ``According to {where}, "…". [n]``."""
-    opening, closing = _FRAME[language]
+    """``{where}によると、「…」とのことです。[n]`` / ``According to {where}: "…" [n]``; the framing
+    says when the quotes are in the other language."""
+    across = any(detect_language(quote) != language for quote in quotes)
+    opening, closing = (_FRAME_ACROSS if across else _FRAME)[language]
     if language == "ja":
         quoted = "".join(f"「{_clip(quote)}」" for quote in quotes)
     else:
@@ -280,9 +347,26 @@ def compose_answer(passage: Passage, quotes: list[str], language: Language) -> s
     return f"{opening.format(where=_where(passage, language))}{quoted}{closing} [{passage.number}]"
 
 
-def _search(view: KnowledgeView, query: str, thought: str) -> AIMessage:
+def _asks(term: str) -> bool:
+    """A question word (何日, どこ, many): it says what kind of answer is wanted, not what it is about."""
+    return term in _QUESTION_WORDS or term.startswith("何")
+
+
+def _entities(question: str) -> list[str]:
+    """The codes, options, identifiers and numbers a question names, normalized for matching."""
+    text = unicodedata.normalize("NFKC", question)
+    return list(dict.fromkeys(match.rstrip(".").lower() for match in _ENTITY.findall(text)))
+
+
+def _haystack(passage: Passage) -> str:
+    return unicodedata.normalize("NFKC", f"{passage.title} {passage.heading} {passage.text}").lower()
+
+
+def _search(view: KnowledgeView, query: str, thought: str, *, mode: str = "hybrid") -> AIMessage:
     call_id = f"offline_{view.step}_{len(view.searches) + 1}"
-    arguments = {"query": query, "collections": list(view.collections)}
+    arguments: dict[str, object] = {"query": query, "collections": list(view.collections)}
+    if mode != "hybrid":
+        arguments["mode"] = mode
     return AIMessage(thought, tool_calls=[{"name": SEARCH_TOOL, "args": arguments, "id": call_id}])
 
 

@@ -255,13 +255,27 @@ def print_answer(answer: Answer) -> None:
 def chat(
     collection: Collections = [],  # noqa: B006  (Typer reads the default; it is never mutated)
     model: Model = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--conversation", help="Resume this conversation (its id is printed when a chat starts)."),
+    ] = None,
     workspace_root: WorkspaceRoot = None,
 ) -> None:
-    """Talk with the knowledge base: each line is a question; /clear forgets the history, /quit leaves."""
-    if not collection:
+    """Talk with the knowledge base: each line is a question; /clear forgets the history, /quit leaves.
+
+    The conversation is kept in the workspace's store: --conversation ID resumes it later."""
+    if not collection and resume is None:
         raise fail_usage("choose at least one --collection NAME (bunseki kb collections lists them)")
     with open_knowledge_service(workspace_root) as service:
-        conversation = service.chat(collection, model)
+        try:
+            conversation = service.chat(collection, model, conversation_id=resume)
+        except BunsekiError as exc:
+            errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+            raise typer.Exit(1) from None
+        errors.print(
+            f"会話 / conversation {conversation.conversation_id}（{len(conversation.history())} turns）",
+            highlight=False,
+        )
         errors.print("質問をどうぞ。/clear で履歴を消去、/quit で終了。Ask away; /clear, /quit.", highlight=False)
         while True:
             errors.print("> ", end="")

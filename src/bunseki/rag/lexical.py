@@ -31,6 +31,7 @@ _AVERAGE_TERMS: Final = 60.0
 _PIECE_CHARS: Final = 8000
 
 _DROPPED_POS: Final = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白", "接頭辞", "接尾辞"})
+_CONTENT_POS: Final = frozenset({"名詞", "形状詞"})
 # Light verbs and formal nouns that carry no topic.
 _JAPANESE_STOP: Final = frozenset({"為る", "居る", "有る", "成る", "言う", "事", "物", "様", "此の", "其の", "出来る"})
 _ENGLISH_WORDS: Final = """
@@ -63,8 +64,9 @@ class Lexicon:
         # A Sudachi tokenizer is not safe to share between threads; the API serves from a pool.
         self._lock = threading.Lock()
 
-    def terms(self, text: str) -> list[str]:
-        """The index terms of ``text`` in order, repeats included."""
+    def terms(self, text: str, *, content_only: bool = False) -> list[str]:
+        """The index terms of ``text`` in order, repeats included; with ``content_only``, of its
+        Japanese words only the nouns and adjectival nouns (what a text is about, not what it does)."""
         normalized = unicodedata.normalize("NFKC", text)
         terms: list[str] = []
         with self._lock:
@@ -73,14 +75,15 @@ class Lexicon:
                 if index % 2:
                     terms.extend(_latin_terms(segment))
                 elif segment.strip() and not segment.isascii():
-                    terms.extend(self._japanese_terms(segment))
+                    terms.extend(self._japanese_terms(segment, content_only))
         return terms
 
-    def _japanese_terms(self, segment: str) -> list[str]:
+    def _japanese_terms(self, segment: str, content_only: bool = False) -> list[str]:
         terms: list[str] = []
         for start in range(0, len(segment), _PIECE_CHARS):
             for morpheme in self._tokenizer.tokenize(segment[start : start + _PIECE_CHARS]):
-                if morpheme.part_of_speech()[0] in _DROPPED_POS:
+                pos = morpheme.part_of_speech()[0]
+                if pos in _DROPPED_POS or (content_only and pos not in _CONTENT_POS):
                     continue
                 lemma = morpheme.normalized_form().lower()
                 if lemma not in _JAPANESE_STOP:

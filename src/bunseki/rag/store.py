@@ -26,7 +26,7 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
-from bunseki.errors import InputError, KnowledgeBaseError, NotFound
+from bunseki.errors import InputError, KnowledgeBaseError, KnowledgeBaseLocked, NotFound
 from bunseki.rag.lexical import SparseVector
 from bunseki.rag.models import SearchMode
 from bunseki.rag.sparse_index import SparseIndex
@@ -104,9 +104,11 @@ class VectorStore:
                 "root's permissions and free disk space, or set BUNSEKI_WORKSPACE_ROOT."
             ) from exc
         except RuntimeError as exc:  # embedded Qdrant takes an exclusive lock on its folder
-            raise KnowledgeBaseError(
-                f"the knowledge base at {path} is open in another Bunseki process; close that one, or run a "
-                "Qdrant server and set QDRANT_URL so that several processes can share it."
+            raise KnowledgeBaseLocked(
+                f"the knowledge base at {path} is open in another Bunseki process (for example `bunseki serve` "
+                "or the UI); stop that one and try again, or run a Qdrant server and set QDRANT_URL so that "
+                "several processes can share it. / ナレッジベースは別の Bunseki プロセスが使用中です。そのプロセスを"
+                "止めるか、Qdrant サーバーを立てて QDRANT_URL を設定してください。"
             ) from exc
         return cls(client, str(path), server=False)
 

@@ -6,8 +6,8 @@ store records, Qdrant objects or graph state. One service holds one knowledge ba
 allows one open instance per folder) and one compiled graph, so a batch loads the index once.
 
 Collections are shared by everyone who uses the service. Conversations (`start_conversation`) belong
-to the user who started them and are kept in memory only: a restart forgets them, and the oldest
-go once there are `MAX_CONVERSATIONS`.
+to the user who started them and are kept in the store (SQLite or PostgreSQL), so their history
+survives a restart and is shared by every process on the same database.
 """
 
 from __future__ import annotations
@@ -15,13 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import tempfile
-import threading
 import time
-import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal
@@ -38,14 +34,13 @@ if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
     from bunseki.brain.knowledge import KnowledgeBrain
     from bunseki.rag import CollectionInfo, KnowledgeBase
-    from bunseki.store import Store
+    from bunseki.store import KnowledgeConversationRecord, Store
 
 AnswerStatus = Literal["answered", "unanswered", "error"]
 SOURCE: Final = "knowledge"  # the unanswered log's source for this chat
 HISTORY_TURNS: Final = 5
 CSV_COLUMNS: Final = ("created_at", "question", "collections", "reason")
-MAX_CONVERSATIONS: Final = 1000  # kept in memory; the least recently used go first
-MAX_TURNS: Final = 100  # a conversation keeps its latest turns (the model sees the last HISTORY_TURNS)
+MAX_TURNS: Final = 100  # a conversation shows its latest turns (the model sees the last HISTORY_TURNS)
 QA_PREVIEW: Final = 50
 
 EventCallback = Callable[[dict[str, Any]], None]
@@ -158,25 +153,6 @@ class Conversation(BaseModel):
     turns: list[ConversationTurn] = Field(default_factory=list)
 
 
-@dataclass
-class _Conversation:
-    id: str
-    owner: str | None
-    collections: list[str]
-    model: str | None
-    created_at: datetime
-    turns: list[ConversationTurn] = field(default_factory=list)
-
-    def view(self) -> Conversation:
-        return Conversation(
-            id=self.id,
-            collections=list(self.collections),
-            model=self.model,
-            created_at=self.created_at,
-            turns=list(self.turns),
-        )
-
-
 class UnansweredQuestion(BaseModel):
     """A knowledge question that went unanswered: when, over which collections, and why."""
 
@@ -206,8 +182,6 @@ class KnowledgeService:
         self._owns_store = store is None
         self._brains: dict[str, KnowledgeBrain] = dict(brains or {})
         self._graph = build()
-        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
-        self._guard = threading.Lock()
 
     # --- resources, opened on first use ---
 
@@ -398,11 +372,17 @@ class KnowledgeService:
                     state = value
         return _answer(state, text, names, brain.name, started)
 
-    def chat(self, collections: Sequence[str], model: str | None = None) -> KnowledgeChat:
-        """A conversation over ``collections`` that remembers its turns in memory."""
-        return KnowledgeChat(self, list(collections), model)
+    def chat(
+        self, collections: Sequence[str], model: str | None = None, *, conversation_id: str | None = None
+    ) -> KnowledgeChat:
+        """A stored conversation over ``collections`` (a new one, or ``conversation_id`` resumed)."""
+        if conversation_id is None:
+            conversation = self.start_conversation(collections, model)
+        else:
+            conversation = self.conversation(conversation_id)
+        return KnowledgeChat(self, conversation.id, list(collections) or conversation.collections)
 
-    # --- conversations (in memory, each belongs to the user who started it) ---
+    # --- conversations (in the store, each belongs to the user who started it) ---
 
     def start_conversation(
         self, collections: Sequence[str] = (), model: str | None = None, *, user_id: str | None = None
@@ -410,19 +390,24 @@ class KnowledgeService:
         """A new conversation over ``collections`` (NotFound for an unknown one) with ``model``."""
         names = [self._existing(name) for name in dict.fromkeys(collections)]
         self._brain(model)  # refuse a model spec that cannot be used before anything is kept
-        record = _Conversation(
-            id=uuid.uuid4().hex, owner=user_id, collections=names, model=model, created_at=datetime.now(UTC)
+        record = self.store.create_knowledge_conversation(collections=names, model=model, user_id=user_id)
+        return Conversation(
+            id=record.id, collections=record.collections, model=record.model, created_at=record.created_at
         )
-        with self._guard:
-            self._conversations[record.id] = record
-            while len(self._conversations) > MAX_CONVERSATIONS:
-                self._conversations.popitem(last=False)
-        return record.view()
 
     def conversation(self, conversation_id: str, *, user_id: str | None = None) -> Conversation:
         """A conversation with its turns; NotFound if there is none, or it is another user's."""
-        with self._guard:
-            return self._conversation(conversation_id, user_id).view()
+        record = self._conversation(conversation_id, user_id)
+        turns = self.store.list_knowledge_turns(conversation_id, last=MAX_TURNS)
+        return Conversation(
+            id=record.id,
+            collections=record.collections,
+            model=record.model,
+            created_at=record.created_at,
+            turns=[
+                ConversationTurn(question=turn.question, answer=Answer.model_validate(turn.answer)) for turn in turns
+            ],
+        )
 
     def ask_in_conversation(
         self,
@@ -430,34 +415,41 @@ class KnowledgeService:
         question: str,
         *,
         collections: Sequence[str] | None = None,
+        model: str | None = None,
         user_id: str | None = None,
         on_event: EventCallback | None = None,
     ) -> Answer:
-        """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own."""
-        with self._guard:
-            record = self._conversation(conversation_id, user_id)
-            history = [(turn.question, turn.answer.answer) for turn in record.turns if turn.answer.status != "error"]
-            names = list(dict.fromkeys(collections)) if collections else list(record.collections)
-        answer = self.ask(question, names, record.model, history=history, on_event=on_event)
-        with self._guard:
-            record.collections = names
-            record.turns.append(ConversationTurn(question=answer.question, answer=answer))
-            del record.turns[:-MAX_TURNS]
+        """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own,
+        ``model`` (when given) answers this question instead of the conversation's."""
+        record = self._conversation(conversation_id, user_id)
+        history = [
+            (turn.question, str(turn.answer.get("answer", "")))
+            for turn in self.store.list_knowledge_turns(conversation_id, last=HISTORY_TURNS)
+            if turn.answer.get("status") != "error"
+        ]
+        names = list(dict.fromkeys(collections)) if collections else list(record.collections)
+        answer = self.ask(question, names, model or record.model, history=history, on_event=on_event)
+        self.store.add_knowledge_turn(
+            conversation_id, question=answer.question, answer=answer.model_dump(mode="json"), collections=names
+        )
         return answer
+
+    def clear_conversation(self, conversation_id: str, *, user_id: str | None = None) -> int:
+        """Forget a conversation's history (it keeps its collections and model); how many turns went."""
+        return self.store.clear_knowledge_turns(conversation_id, user_id=user_id)
 
     def delete_conversation(self, conversation_id: str, *, user_id: str | None = None) -> None:
         """Forget a conversation; NotFound if there is none, or it is another user's."""
-        with self._guard:
-            self._conversation(conversation_id, user_id)
-            del self._conversations[conversation_id]
+        self.store.delete_knowledge_conversation(conversation_id, user_id=user_id)
 
-    def _conversation(self, conversation_id: str, user_id: str | None) -> _Conversation:
-        record = self._conversations.get(conversation_id)
+    def _conversation(self, conversation_id: str, user_id: str | None) -> KnowledgeConversationRecord:
         # single-user mode (user_id None) sees every conversation; a user sees only their own
-        if record is None or (user_id is not None and record.owner != user_id):
-            raise NotFound(f"there is no conversation '{conversation_id}'; start one with POST /conversations.")
-        self._conversations.move_to_end(conversation_id)
-        return record
+        try:
+            return self.store.get_knowledge_conversation(conversation_id, user_id=user_id)
+        except NotFound:
+            raise NotFound(
+                f"there is no conversation '{conversation_id}'; start one with POST /conversations."
+            ) from None
 
     # --- the unanswered log ---
 
@@ -498,22 +490,21 @@ class KnowledgeService:
 
 
 class KnowledgeChat:
-    """A knowledge conversation kept in memory (the CLI chat): ask, and clear the history."""
+    """One stored conversation as the CLI chat uses it: ask, and clear the history."""
 
-    def __init__(self, service: KnowledgeService, collections: list[str], model: str | None) -> None:
+    def __init__(self, service: KnowledgeService, conversation_id: str, collections: list[str]) -> None:
         self.service = service
+        self.conversation_id = conversation_id
         self.collections = collections
-        self.model = model
-        self.history: list[tuple[str, str]] = []
 
     def ask(self, question: str) -> Answer:
-        answer = self.service.ask(question, self.collections, self.model, history=self.history)
-        if answer.status != "error":
-            self.history.append((answer.question, answer.answer))
-        return answer
+        return self.service.ask_in_conversation(self.conversation_id, question, collections=self.collections)
 
-    def clear(self) -> None:
-        self.history.clear()
+    def history(self) -> list[ConversationTurn]:
+        return self.service.conversation(self.conversation_id).turns
+
+    def clear(self) -> int:
+        return self.service.clear_conversation(self.conversation_id)
 
 
 def _collection(info: CollectionInfo) -> Collection:

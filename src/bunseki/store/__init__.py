@@ -1,5 +1,5 @@
 """Persistence on SQLite or PostgreSQL: users, sessions, turns, messages, steps, snapshots, artifacts,
-reports, EDA runs.
+reports, EDA runs, knowledge conversations.
 
 `Store` is the only entry point; it returns frozen records and raises `bunseki.errors` types.
 The schema comes from the Alembic migrations shipped in ``migrations/``, applied by `migrate`.
@@ -12,6 +12,8 @@ from bunseki.store.records import (
     EdaRunRecord,
     EdaStatus,
     FinishedStatus,
+    KnowledgeConversationRecord,
+    KnowledgeTurnRecord,
     MessageRecord,
     ReportRecord,
     Role,
@@ -31,6 +33,8 @@ __all__ = [
     "EdaRunRecord",
     "EdaStatus",
     "FinishedStatus",
+    "KnowledgeConversationRecord",
+    "KnowledgeTurnRecord",
     "MessageRecord",
     "ReportRecord",
     "Role",

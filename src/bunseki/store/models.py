@@ -237,3 +237,32 @@ class EdaRun(Base):
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[Created]
     updated_at: Mapped[Timestamp]
+
+
+class KnowledgeConversation(Base):
+    """A knowledge-chat conversation (seed 004): the collections and model it asks with, its owner."""
+
+    __tablename__ = "knowledge_conversations"
+
+    id: Mapped[Id]
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), index=True)
+    collections: Mapped[Json]
+    model: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[Created]
+    updated_at: Mapped[Timestamp]
+
+
+class KnowledgeTurn(Base):
+    """One question of a knowledge conversation, numbered from 1, and its whole answer as JSON."""
+
+    __tablename__ = "knowledge_turns"
+    __table_args__ = (UniqueConstraint("conversation_id", "number"),)
+
+    id: Mapped[Id]
+    conversation_id: Mapped[str] = mapped_column(
+        ForeignKey("knowledge_conversations.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int]
+    question: Mapped[str] = mapped_column(Text)
+    answer: Mapped[Json]
+    created_at: Mapped[Created]

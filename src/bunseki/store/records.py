@@ -157,3 +157,25 @@ class EdaRunRecord(_Record):
     error: str | None
     created_at: AwareDatetime
     updated_at: AwareDatetime
+
+
+class KnowledgeConversationRecord(_Record):
+    """A knowledge-chat conversation: its collections, model (None: the default) and owner."""
+
+    id: str
+    user_id: str | None
+    collections: list[str]
+    model: str | None
+    created_at: AwareDatetime
+    updated_at: AwareDatetime
+
+
+class KnowledgeTurnRecord(_Record):
+    """One question of a knowledge conversation and its answer (the service's Answer, as JSON)."""
+
+    id: str
+    conversation_id: str
+    number: int
+    question: str
+    answer: dict[str, Any]
+    created_at: AwareDatetime

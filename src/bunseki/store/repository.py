@@ -29,6 +29,8 @@ from bunseki.store.models import (
     Artifact,
     Base,
     EdaRun,
+    KnowledgeConversation,
+    KnowledgeTurn,
     Message,
     Report,
     Snapshot,
@@ -44,6 +46,8 @@ from bunseki.store.records import (
     EdaRunRecord,
     EdaStatus,
     FinishedStatus,
+    KnowledgeConversationRecord,
+    KnowledgeTurnRecord,
     MessageRecord,
     ReportRecord,
     Role,
@@ -513,6 +517,82 @@ class Store:
             db.delete(row)
             return record
 
+    # --- knowledge conversations (seed 004) ---
+
+    def create_knowledge_conversation(
+        self, *, collections: Sequence[str], model: str | None, user_id: str | None = None
+    ) -> KnowledgeConversationRecord:
+        """A new knowledge conversation over ``collections``, owned by ``user_id`` when given."""
+        now = utcnow()
+        row = KnowledgeConversation(
+            user_id=user_id, collections=list(collections), model=model, created_at=now, updated_at=now
+        )
+        with self._transaction() as db:
+            if user_id is not None and db.get(User, user_id) is None:
+                raise NotFound(f"There is no user {user_id} to own the conversation.")
+            return KnowledgeConversationRecord.model_validate(_add(db, row))
+
+    def get_knowledge_conversation(
+        self, conversation_id: str, *, user_id: str | None = None
+    ) -> KnowledgeConversationRecord:
+        """The conversation; NotFound when it does not exist or, given ``user_id``, is not that user's."""
+        with self._transaction() as db:
+            return KnowledgeConversationRecord.model_validate(_conversation_row(db, conversation_id, user_id=user_id))
+
+    def list_knowledge_conversations(self, *, user_id: str | None = None) -> list[KnowledgeConversationRecord]:
+        """All knowledge conversations, or those of ``user_id``, most recently used first."""
+        query = select(KnowledgeConversation).order_by(KnowledgeConversation.updated_at.desc())
+        if user_id is not None:
+            query = query.where(KnowledgeConversation.user_id == user_id)
+        with self._transaction() as db:
+            return _records(db, query, KnowledgeConversationRecord)
+
+    def add_knowledge_turn(
+        self, conversation_id: str, *, question: str, answer: dict[str, Any], collections: Sequence[str]
+    ) -> KnowledgeTurnRecord:
+        """Append a question and its answer; the conversation now asks over ``collections``."""
+        with self._transaction() as db:
+            conversation = _conversation_row(db, conversation_id, lock=True)
+            conversation.collections = list(collections)
+            conversation.updated_at = utcnow()
+            number = (
+                db.scalar(
+                    select(func.max(KnowledgeTurn.number)).where(KnowledgeTurn.conversation_id == conversation_id)
+                )
+                or 0
+            ) + 1
+            turn = KnowledgeTurn(conversation_id=conversation_id, number=number, question=question, answer=answer)
+            return KnowledgeTurnRecord.model_validate(_add(db, turn))
+
+    def list_knowledge_turns(self, conversation_id: str, *, last: int | None = None) -> list[KnowledgeTurnRecord]:
+        """The conversation's turns, oldest first (only the ``last`` ones when given)."""
+        if last is not None and last < 0:
+            raise ValueError(f"last must be 0 or more, not {last}")
+        query = (
+            select(KnowledgeTurn)
+            .where(KnowledgeTurn.conversation_id == conversation_id)
+            .order_by(KnowledgeTurn.number.desc())
+        )
+        if last is not None:
+            query = query.limit(last)
+        with self._transaction() as db:
+            _conversation_row(db, conversation_id)
+            return _records(db, query, KnowledgeTurnRecord)[::-1]
+
+    def clear_knowledge_turns(self, conversation_id: str, *, user_id: str | None = None) -> int:
+        """Forget the conversation's history (it stays, with its collections); returns how many turns went."""
+        with self._transaction() as db:
+            _conversation_row(db, conversation_id, user_id=user_id, lock=True)
+            removed = delete(KnowledgeTurn).where(KnowledgeTurn.conversation_id == conversation_id)
+            return len(db.execute(removed.returning(KnowledgeTurn.id)).all())
+
+    def delete_knowledge_conversation(self, conversation_id: str, *, user_id: str | None = None) -> None:
+        """Forget the conversation and its turns; NotFound as for `get_knowledge_conversation`."""
+        with self._transaction() as db:
+            row = _conversation_row(db, conversation_id, user_id=user_id)
+            db.execute(delete(KnowledgeTurn).where(KnowledgeTurn.conversation_id == conversation_id))
+            db.delete(row)
+
     @contextmanager
     def _transaction(self) -> Iterator[OrmSession]:
         """One transaction; a constraint that a simultaneous change made fail becomes Conflict."""
@@ -590,4 +670,17 @@ def _eda_run_row(db: OrmSession, run_id: str, *, user_id: str | None = None) -> 
     row = db.get(EdaRun, run_id)
     if row is None or (user_id is not None and row.user_id != user_id):
         raise NotFound(f"There is no EDA run {run_id} here; list the runs to find its id.")
+    return row
+
+
+def _conversation_row(
+    db: OrmSession, conversation_id: str, *, user_id: str | None = None, lock: bool = False
+) -> KnowledgeConversation:
+    """The conversation (locked against other appends when asked); NotFound if missing or someone else's."""
+    query = select(KnowledgeConversation).where(KnowledgeConversation.id == conversation_id)
+    if lock:
+        query = query.with_for_update(key_share=True)
+    row = db.scalar(query)
+    if row is None or (user_id is not None and row.user_id != user_id):
+        raise NotFound(f"There is no conversation {conversation_id} here; start one to ask over the knowledge base.")
     return row

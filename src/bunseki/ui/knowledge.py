@@ -3,26 +3,26 @@ the passages every answer rests on, and add documents to a collection.
 
 Seed 004 draws the page: a title and caption, an expander with the source documents, an expander
 previewing the registered Q&A, a sidebar with the model, the collections (multiselect) and "clear
-history", then the chat. Everything goes through `KnowledgeService`; the conversation lives in the
-browser session.
+history", then the chat. Everything goes through `KnowledgeService`; the conversation is kept in the
+store (the browser session holds its id), so "clear history" clears it there.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from bunseki.errors import BunsekiError
+from bunseki.errors import BunsekiError, NotFound
 from bunseki.rag import SUPPORTED_SUFFIXES
 from bunseki.service.knowledge import Answer, KnowledgeService, QaPair, SourceDocument
 from bunseki.settings import Settings
 from bunseki.ui import context, notices
 from bunseki.ui.texts import Texts
 
-KEY_HISTORY = "knowledge_history"
+KEY_CONVERSATION = "knowledge_conversation"
 KEY_MODEL = "knowledge_model"
 KEY_COLLECTIONS = "knowledge_collections"
 KEY_TARGET = "knowledge_upload_collection"
@@ -49,9 +49,16 @@ def get_service() -> KnowledgeService:
     )
 
 
-def history() -> list[Answer]:
-    """The answers given in this browser session, oldest first (each holds its question)."""
-    return cast(list[Answer], st.session_state.setdefault(KEY_HISTORY, []))
+def history(service: KnowledgeService) -> list[Answer]:
+    """The answers of this browser session's conversation, oldest first (each holds its question)."""
+    conversation_id = st.session_state.get(KEY_CONVERSATION)
+    if not conversation_id:
+        return []
+    try:
+        return [turn.answer for turn in service.conversation(conversation_id).turns]
+    except NotFound:  # deleted meanwhile: start afresh
+        del st.session_state[KEY_CONVERSATION]
+        return []
 
 
 def show() -> None:
@@ -70,7 +77,7 @@ def show() -> None:
     _qa(service, selected, texts)
     if not names:
         st.info(texts("kn_no_collections"), icon=":material/upload_file:")
-    for answer in history():
+    for answer in history(service):
         _turn(answer, texts)
     question = st.chat_input(
         texts("kn_placeholder" if selected else "kn_placeholder_choose"), key=KEY_QUESTION, disabled=not selected
@@ -162,15 +169,25 @@ def _sidebar(service: KnowledgeService, names: list[str], texts: Texts) -> tuple
             )
         )
         st.button(
-            texts("kn_clear"), key="knowledge-clear", on_click=_clear, args=(texts,), icon=":material/delete_sweep:"
+            texts("kn_clear"),
+            key="knowledge-clear",
+            on_click=_clear,
+            args=(service, texts),
+            icon=":material/delete_sweep:",
         )
         st.divider()
         _upload(service, names, texts)
     return selected, model
 
 
-def _clear(texts: Texts) -> None:
-    history().clear()
+def _clear(service: KnowledgeService, texts: Texts) -> None:
+    conversation_id = st.session_state.get(KEY_CONVERSATION)
+    try:
+        if conversation_id:
+            service.clear_conversation(conversation_id)
+    except BunsekiError as error:
+        notices.show(notices.friendly(error, texts))
+        return
     notices.notify("info", texts("kn_cleared"))
 
 
@@ -225,19 +242,20 @@ def _ingest(service: KnowledgeService, key: str, texts: Texts) -> None:
 
 
 def _ask(service: KnowledgeService, question: str, collections: list[str], model: str, texts: Texts) -> None:
-    turns = history()
-    earlier = [(answer.question, answer.answer) for answer in turns if answer.status != "error"]
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant"):
         try:
             with st.spinner(texts("kn_thinking")):
-                answer = service.ask(question, collections, model, history=earlier)
+                conversation_id = st.session_state.get(KEY_CONVERSATION)
+                if not conversation_id:
+                    conversation_id = service.start_conversation(collections, model).id
+                    st.session_state[KEY_CONVERSATION] = conversation_id
+                answer = service.ask_in_conversation(conversation_id, question, collections=collections, model=model)
         except BunsekiError as error:
             notices.show(notices.friendly(error, texts))
             return
         _answer(answer, texts)
-    turns.append(answer)
 
 
 def _turn(answer: Answer, texts: Texts) -> None:

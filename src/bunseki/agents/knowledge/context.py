@@ -30,13 +30,15 @@ class UnansweredLog(Protocol):
 class KnowledgeContext:
     """The knowledge base the tools search, the brain that judges, and where unanswered questions go.
 
-    ``min_relevance`` is the dense (cosine) score the best passage of a search must reach for the
-    search to count as finding something; below it the tool answers ``[[NO_RAG_RESULT]]``. The
-    default suits multilingual-e5 (unrelated passages score about 0.75-0.80); None turns it off.
+    ``min_relevance``, when set, is a dense (cosine) score the best passage of a search must reach
+    for the search to count as finding something; below it the tool answers ``[[NO_RAG_RESULT]]``.
+    Off by default: e5 cosines are compressed and lower across languages (a Japanese question over
+    an English passage that answers it scores below unrelated same-language text), so a fixed floor
+    hides the right passage; the brain judges relevance from relative evidence instead.
     """
 
     knowledge_base: Searchable
     brain: KnowledgeBrain
     top_k: int = DEFAULT_TOP_K
-    min_relevance: float | None = 0.8
+    min_relevance: float | None = None
     log_unanswered: UnansweredLog | None = None

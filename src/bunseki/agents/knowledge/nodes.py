@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from bunseki.agents.knowledge import prompts
 from bunseki.agents.knowledge.context import KnowledgeContext
 from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
-from bunseki.agents.knowledge.tools import list_rag_collections, search_rag_knowledge_base
+from bunseki.agents.knowledge.tools import list_rag_collections, search_mode, search_rag_knowledge_base
 from bunseki.brain.knowledge import (
     LIST_TOOL,
     NO_ANSWER,
@@ -84,7 +84,10 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
             passages = outcome.passages
             content = outcome.observation
             query = str(arguments.get("query") or "")
-            searches.append(SearchRecord(query=query, collections=outcome.collections, numbers=outcome.numbers))
+            mode = search_mode(arguments)
+            searches.append(
+                SearchRecord(query=query, collections=outcome.collections, numbers=outcome.numbers, mode=mode)
+            )
             if content.startswith(NO_RAG_RESULT) and not logged:
                 logged = _log(context, state, f"{NO_RAG_RESULT} search: {query}")
         elif name == LIST_TOOL:

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bunseki.agents.knowledge.context import KnowledgeContext
-from bunseki.brain.knowledge import MAX_TOP_K, NO_RAG_RESULT, Passage
+from bunseki.brain.knowledge import MAX_TOP_K, NO_RAG_RESULT, SEARCH_MODES, Passage
 from bunseki.errors import BunsekiError
+from bunseki.rag.models import SearchMode
 
 PASSAGE_CHARS = 1200  # of one passage shown to the model; citations keep the whole chunk
 
@@ -39,12 +40,13 @@ def search_rag_knowledge_base(
     asked = arguments.get("collections") or []
     names = [name for name in (asked if isinstance(asked, list) else [asked]) if name in allowed] or list(allowed)
     top_k = _top_k(arguments.get("top_k"), context.top_k)
+    mode = search_mode(arguments)
     if not query:
         return SearchOutcome("Error: the query is empty; search again with a question or keywords.", known)
     if not names:
         return SearchOutcome(NO_RAG_RESULT + " (no collection is selected)", known)
     try:
-        hits = context.knowledge_base.search(query, names, top_k=top_k)
+        hits = context.knowledge_base.search(query, names, top_k=top_k, mode=mode)
         if hits and context.min_relevance is not None:
             dense = context.knowledge_base.search(query, names, top_k=top_k, mode="dense")
             if not dense or max(hit.score for hit in dense) < context.min_relevance:
@@ -90,6 +92,12 @@ def list_rag_collections(context: KnowledgeContext, allowed: Sequence[str]) -> s
         for name in allowed
     ]
     return "\n".join(lines) if lines else "(no collection is selected)"
+
+
+def search_mode(arguments: dict[str, Any]) -> SearchMode:
+    """The search's mode: hybrid unless the call names dense or sparse."""
+    mode = arguments.get("mode")
+    return mode if mode in SEARCH_MODES else "hybrid"
 
 
 def _top_k(value: Any, default: int) -> int:

@@ -2,8 +2,8 @@
 unanswered log.
 
 Collections (and the unanswered log) are shared by every user of the server, as one knowledge base
-is; conversations belong to the user who started them (another user's answer 404) and live in the
-server's memory only.
+is; conversations belong to the user who started them (another user's answer 404) and are kept in
+the store, so their history survives a restart of the server.
 """
 
 from __future__ import annotations
@@ -163,6 +163,13 @@ async def send_message(
         )
 
     return await _answer(request, work)
+
+
+@router.delete("/conversations/{conversation_id}/messages", status_code=204, responses=responses(404))
+async def clear_conversation(conversation_id: ConversationId, knowledge: Knowledge, user: User) -> Response:
+    """Clear the conversation's history (seed 004's "clear history"); it keeps its collections and model."""
+    await run_in_threadpool(knowledge.clear_conversation, conversation_id, user_id=user)
+    return Response(status_code=204)
 
 
 @router.delete("/conversations/{conversation_id}", status_code=204, responses=responses(404))
