@@ -9,7 +9,9 @@ from typing import Any, Literal
 
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
+from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
 from bunseki.sandbox import Sandbox, new_workspace
@@ -69,12 +71,6 @@ class InvestigationView:
         return data
 
 
-def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
-    from bunseki.llm import create_investigator_brain as create
-
-    return create(spec, settings)
-
-
 class InvestigationService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -105,17 +101,19 @@ class InvestigationService:
 
         context = InvestigatorContext(brain=chosen, case=case, workspace=workspace, sandbox=sandbox)
         final: dict[str, Any] = {}
+        parts = build().stream(
+            InvestigatorState(),
+            context=context,
+            stream_mode=["custom", "values"],
+            config={"recursion_limit": RECURSION_LIMIT},
+        )
         try:
-            for mode, chunk in build().stream(
-                InvestigatorState(),
-                context=context,
-                stream_mode=["custom", "values"],
-                config={"recursion_limit": RECURSION_LIMIT},
-            ):
-                if mode == "custom" and on_event is not None and isinstance(chunk, dict):
-                    on_event(chunk)
-                elif mode == "values" and isinstance(chunk, dict):
-                    final = chunk
+            with turn_deadline(self.settings.turn_deadline_s):
+                for mode, chunk in parts:
+                    if mode == "custom" and on_event is not None and isinstance(chunk, dict):
+                        on_event(chunk)
+                    elif mode == "values" and isinstance(chunk, dict):
+                        final = chunk
         except BunsekiError as exc:
             return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
         finally:

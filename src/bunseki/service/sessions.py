@@ -31,7 +31,8 @@ from bunseki.errors import (
     NotFound,
     SessionBusy,
 )
-from bunseki.llm import available_models, create_brain
+from bunseki.brain.factory import create_brain
+from bunseki.llm import available_models
 from bunseki.sandbox import Sandbox, SandboxPool, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
