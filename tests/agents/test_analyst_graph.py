@@ -33,6 +33,20 @@ REPORT = tool_reply(
         sections=[ReportSection(section_type="text", content="関東 250、近畿 80、九州 60")],
     )
 )
+TOTAL_REPORT = tool_reply(
+    ReportOutput(
+        title="売上合計",
+        conclusion="売上の合計は 390 です。",
+        sections=[ReportSection(section_type="text", content="全地域の合計: 390")],
+    )
+)
+PARTIAL_REPORT = tool_reply(
+    ReportOutput(
+        title="途中経過",
+        conclusion="試行の結果を途中まで示します。",
+        sections=[ReportSection(section_type="text", content="各試行の出力は実行結果のとおりです。")],
+    )
+)
 
 
 def run(
@@ -83,7 +97,7 @@ def test_a_failed_cell_goes_back_to_reason_which_retries(sandbox: Sandbox) -> No
         act("列名を 売上 に直して再実行"),
         code("print(df['売上'].sum())"),
         FINALIZE,
-        REPORT,
+        TOTAL_REPORT,
     )
     state = run(model, sandbox, "売上の合計は？")
     assert state.status == "finalized"
@@ -100,7 +114,7 @@ def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None
     replies: list[Any] = []
     for number in range(loops):
         replies += [act(f"試行 {number}"), code(f"print({number})")]
-    replies += [act("まだ続けたい"), REPORT]
+    replies += [act("まだ続けたい"), PARTIAL_REPORT]
     state = run(scripted(*replies), sandbox, "徹底的に調べて", max_loops=loops)
     assert state.status == "limit_reached"
     assert state.loop_count == loops
@@ -113,6 +127,17 @@ def test_malformed_model_output_ends_in_error_status(sandbox: Sandbox) -> None:
     state = run(scripted(bad, bad), sandbox, "売上は？")
     assert state.status == "error"
     assert state.error is not None and "ReasonOutput" in state.error
+
+
+def test_a_report_with_a_made_up_number_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:
+    """The scripted report claims 250 for the question whose code printed only the total, 390."""
+    model = scripted(act("合計"), code("print(df['売上'].sum())"), FINALIZE, REPORT, REPORT)
+    state = run(model, sandbox, "売上の合計は？")
+    assert state.status == "finalized"
+    assert state.final_report is not None
+    conclusion = state.final_report.conclusion
+    assert "250" not in conclusion and "executed code" in conclusion
+    assert any("390" in section.content for section in state.final_report.sections)
 
 
 def test_malformed_report_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:
