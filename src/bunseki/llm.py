@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import ipaddress
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from langchain_core.callbacks import BaseCallbackHandler
 from pydantic import SecretStr
 
+from bunseki.deadline import check_deadline, remaining_s
 from bunseki.errors import BunsekiError, ConfigurationError, ModelOutputError, ModelRequestError, ModelTimeoutError
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ class Endpoint:
     key_variable: str | None  # the environment variable a person sets to fix authentication
     timeout_s: float
     structured_output: StructuredOutput = "function_calling"
+    max_retries: int = 0
+    # The same model with a shorter request timeout and fewer retries, to fit a turn's deadline.
+    rebuild: Callable[[float, int], BaseChatModel] | None = field(default=None, compare=False, repr=False)
 
     @property
     def spec(self) -> str:
@@ -186,9 +190,30 @@ def create_chat_model(spec: str | ModelSpec, settings: Settings) -> BaseChatMode
     model, endpoint = builders[parsed.provider](parsed.model, settings)
     choice = settings.llm_structured_output
     method: StructuredOutput = STRUCTURED_OUTPUT[parsed.provider] if choice == "auto" else choice
-    endpoint = replace(endpoint, structured_output=method)
+
+    def rebuild(timeout_s: float, retries: int) -> BaseChatModel:
+        return create_chat_model(
+            parsed, settings.model_copy(update={"llm_timeout_s": timeout_s, "llm_max_retries": retries})
+        )
+
+    endpoint = replace(endpoint, structured_output=method, max_retries=settings.llm_max_retries, rebuild=rebuild)
     model.callbacks = [RemoteRequestGuard(endpoint)]
     return model
+
+
+def within_deadline(model: BaseChatModel) -> BaseChatModel:
+    """``model``, or the same model with a request timeout and retries that fit in what is left of
+    the turn (`bunseki.deadline`); raises `ModelTimeoutError` when nothing is left."""
+    check_deadline()
+    left = remaining_s()
+    endpoint = endpoint_of(model)
+    if left is None or endpoint is None or endpoint.rebuild is None:
+        return model
+    if left >= endpoint.timeout_s * (endpoint.max_retries + 1):
+        return model
+    timeout_s = min(endpoint.timeout_s, left)
+    retries = max(0, min(endpoint.max_retries, int(left // timeout_s) - 1))
+    return endpoint.rebuild(timeout_s, retries)
 
 
 def structured_output_of(model: BaseChatModel) -> StructuredOutput | None:

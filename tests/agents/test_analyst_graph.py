@@ -10,6 +10,7 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
+from bunseki.deadline import turn_deadline
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.sandbox import Sandbox
 from bunseki.state import DataState
@@ -120,6 +121,16 @@ def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None
     assert state.loop_count == loops
     assert len(state.executions) == loops
     assert state.final_report is not None
+
+
+def test_the_turn_deadline_reaches_the_nodes(sandbox: Sandbox) -> None:
+    """LangGraph runs nodes in a copy of the caller's context, so the deadline is seen there."""
+    model = scripted(FINALIZE)
+    with turn_deadline(0):
+        state = run(model, sandbox, "売上は？")
+    assert state.status == "error"
+    assert state.error is not None and "BUNSEKI_TURN_DEADLINE_S" in state.error
+    assert model.received == []  # no request was started after the deadline
 
 
 def test_malformed_model_output_ends_in_error_status(sandbox: Sandbox) -> None:

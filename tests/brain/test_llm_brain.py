@@ -10,7 +10,6 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from bunseki import llm
 from bunseki.brain.base import Brain
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import AnalystView, ChatTurn, CodeGenOutput, ExecutionRecord, ReasonOutput

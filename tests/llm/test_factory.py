@@ -135,7 +135,9 @@ def test_openai_cloud() -> None:
     assert secret(model.openai_api_key) == "sk-openai"
     assert model.openai_api_base is None
     assert (model.temperature, model.request_timeout, model.max_retries) == (0.2, 30, ALL_KEYS.llm_max_retries)
-    assert endpoint_of(model) == Endpoint("openai", "gpt-4o-mini", None, "OPENAI_API_KEY", 30, "json_schema")
+    assert endpoint_of(model) == Endpoint(
+        "openai", "gpt-4o-mini", None, "OPENAI_API_KEY", 30, "json_schema", ALL_KEYS.llm_max_retries
+    )
     assert model.max_tokens == ALL_KEYS.llm_max_tokens
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from bunseki.brain.models import AnalystView
+from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.report.models import ReportOutput
 
 SMALL_COUNT = 10
@@ -70,6 +70,18 @@ def ungrounded_report_numbers(report: ReportOutput, view: AnalystView) -> Object
     )
 
 
+def ungrounded_question_numbers(decision: ReasonOutput, view: AnalystView) -> Objection | None:
+    """A correction when a clarifying question states numbers that nothing shown to the model has."""
+    missing = ungrounded(decision.question or "", analyst_sources(view)) if decision.next_action == "ask" else []
+    if not missing:
+        return None
+    return Objection(
+        f"The question to the person states numbers that appear nowhere in the data summary, the results or "
+        f"the conversation: {', '.join(missing[:10])}. Ask without inventing figures.",
+        "its question stated numbers that appear nowhere in the data or the results",
+    )
+
+
 def report_text(report: ReportOutput) -> str:
     """What a person reads as the answer: title, conclusion, text and table sections, captions."""
     parts = [report.title, report.conclusion]
@@ -82,7 +94,7 @@ def report_text(report: ReportOutput) -> str:
 
 def analyst_sources(view: AnalystView) -> list[str]:
     """Where an analyst's numbers may come from: what ran, the data's summary, what was asked."""
-    sources = [view.question, *(turn.content for turn in view.history if turn.role == "user")]
+    sources = [view.question, *(turn.content for turn in view.history)]  # earlier answers were checked too
     if view.data is not None:
         sources.append(view.data.to_prompt())
     for record in view.executions:
@@ -95,11 +107,10 @@ def analyst_sources(view: AnalystView) -> list[str]:
 
 
 def _supports(value: Decimal, number: Decimal) -> bool:
-    places = max(0, -int(number.as_tuple().exponent)) if isinstance(number.as_tuple().exponent, int) else 0
-    for candidate in (value, value * 100):
-        if candidate == number or round(candidate, places) == number:
-            return True
-    return False
+    """``value`` printed as ``number``: equal, rounded to its places, or as a percentage."""
+    exponent = number.as_tuple().exponent
+    places = max(0, -exponent) if isinstance(exponent, int) else 0
+    return any(candidate == number or round(candidate, places) == number for candidate in (value, value * 100))
 
 
 def _small_count(number: Decimal) -> bool:

@@ -17,8 +17,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.brain.models import Language
-from bunseki.errors import ModelOutputError
-from bunseki.llm import endpoint_of, translate_model_errors
+from bunseki.deadline import check_deadline
+from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.llm import endpoint_of, translate_model_errors, within_deadline
 
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
 LIST_TOOL: Final = "list_rag_collections"
@@ -143,17 +144,23 @@ class LLMKnowledgeBrain:
         return self._name
 
     def respond(self, view: KnowledgeView) -> AIMessage:
-        bound = self._model.bind_tools(TOOL_SPECS)
-        with translate_model_errors(self._endpoint):
-            reply = bound.invoke(view.prompt)
+        reply = self._invoke(view.prompt, tools=True)
         if not isinstance(reply, AIMessage):
             raise ModelOutputError(f"{self._name} answered with {type(reply).__name__}, not a chat message")
         return reply
 
     def reflect(self, view: KnowledgeView) -> str:
-        with translate_model_errors(self._endpoint):
-            reply = self._model.invoke(view.prompt)
-        return message_text(reply)
+        return message_text(self._invoke(view.prompt, tools=False))
+
+    def _invoke(self, prompt: list[BaseMessage], *, tools: bool) -> BaseMessage:
+        model = within_deadline(self._model)
+        runnable = model.bind_tools(TOOL_SPECS) if tools else model
+        try:
+            with translate_model_errors(self._endpoint):
+                return runnable.invoke(prompt)
+        except ModelTimeoutError:
+            check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
+            raise
 
 
 def message_text(message: BaseMessage) -> str:

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from bunseki.brain import prompts
-from bunseki.brain.grounding import Objection, ungrounded_report_numbers
+from bunseki.brain.grounding import Objection, ungrounded_question_numbers, ungrounded_report_numbers
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.deadline import check_deadline
-from bunseki.errors import ModelOutputError
-from bunseki.llm import Endpoint, endpoint_of, translate_model_errors
+from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.llm import Endpoint, endpoint_of, translate_model_errors, within_deadline
 from bunseki.report.models import ReportOutput
 
 T = TypeVar("T", bound=BaseModel)
@@ -45,7 +46,10 @@ class LLMBrain:
         return self._name
 
     def decide(self, view: AnalystView) -> ReasonOutput:
-        return self._ask(ReasonOutput, prompts.reason_messages(view))
+        def grounded(decision: ReasonOutput) -> Objection | None:
+            return ungrounded_question_numbers(decision, view)
+
+        return self._ask(ReasonOutput, prompts.reason_messages(view), check=grounded)
 
     def write_code(self, view: AnalystView) -> CodeGenOutput:
         return self._ask(CodeGenOutput, prompts.code_messages(view))
@@ -79,22 +83,21 @@ def ask(
     so nothing the model made up reaches a person as if Bunseki had said it.
     """
     method = endpoint.structured_output if endpoint else None
-    if method is None:
-        structured = model.with_structured_output(schema, include_raw=True)
-    else:
-        structured = model.with_structured_output(schema, method=method, include_raw=True)
     if method == "json_mode":  # JSON of any shape is all the server enforces: say which shape
         messages = [*messages, HumanMessage(_json_mode_instruction(schema))]
     problem, public = "", ""
     for _ in range(ATTEMPTS):
         attempt = [*messages, HumanMessage(_correction(schema, problem))] if problem else messages
-        check_deadline()
-        with translate_model_errors(endpoint):
-            try:
-                reply = structured.invoke(attempt)
-            except _UNPARSABLE as exc:
-                problem, public = str(exc), _public(exc)
-                continue
+        bounded = within_deadline(model)
+        if method is None:
+            structured = bounded.with_structured_output(schema, include_raw=True)
+        else:
+            structured = bounded.with_structured_output(schema, method=method, include_raw=True)
+        try:
+            reply = _invoke(structured, attempt, endpoint)
+        except _UNPARSABLE as exc:
+            problem, public = str(exc), _public(exc)
+            continue
         parsed = reply.get("parsed") if isinstance(reply, dict) else reply
         if isinstance(parsed, schema):
             objection = check(parsed) if check else None
@@ -108,6 +111,22 @@ def ask(
         else:
             problem = public = f"the answer contained no {schema.__name__}"
     raise ModelOutputError(f"{name} did not return a usable {schema.__name__} after {ATTEMPTS} attempts: {public}")
+
+
+def _invoke(
+    structured: Runnable[list[BaseMessage], Any], messages: list[BaseMessage], endpoint: Endpoint | None
+) -> Any:
+    """One structured call; a reply that does not parse is raised as it is (the caller retries)."""
+    try:
+        with translate_model_errors(endpoint):
+            try:
+                return structured.invoke(messages)
+            except _UNPARSABLE as exc:
+                unparsable = exc  # raised below, outside the translation, which would call it a request error
+    except ModelTimeoutError:
+        check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
+        raise
+    raise unparsable
 
 
 def _correction(schema: type[BaseModel], problem: str) -> str:

@@ -20,11 +20,11 @@ from langgraph.types import Command
 
 from bunseki.agents import eda
 from bunseki.brain.eda import EdaBrain, Finding, PlanStep, StepOutcome
+from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
 from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue
-from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
-from bunseki.brain.factory import create_eda_brain
 from bunseki.deadline import turn_deadline
+from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
 from bunseki.llm import available_models
 from bunseki.sandbox import Sandbox, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace

@@ -393,7 +393,7 @@ class KnowledgeService:
             for mode, value in self._graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
                 if mode == "custom" and isinstance(value, dict) and on_event is not None:
                     on_event(value)
-                elif mode == "values":
+                elif mode == "values" and isinstance(value, dict):
                     state = value
         return _answer(state, text, names, brain.name, started)
 

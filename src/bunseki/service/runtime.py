@@ -13,11 +13,11 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, ReasonStep, build, recursion_limit
 from bunseki.agents.analyst.context import StepLog
 from bunseki.agents.analyst.state import Status
-from bunseki.deadline import turn_deadline
 from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.brain.models import ExecutionRecord
 from bunseki.data import LoadedTable
+from bunseki.deadline import turn_deadline
 from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
 from bunseki.sandbox import Sandbox
 from bunseki.settings import Settings

@@ -13,6 +13,7 @@ from bunseki.agents.knowledge import prompts
 from bunseki.agents.knowledge.context import KnowledgeContext
 from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
 from bunseki.agents.knowledge.tools import list_rag_collections, search_rag_knowledge_base
+from bunseki.brain.grounding import ungrounded
 from bunseki.brain.knowledge import (
     LIST_TOOL,
     NO_ANSWER,
@@ -23,7 +24,6 @@ from bunseki.brain.knowledge import (
     message_text,
     parse_reflection,
 )
-from bunseki.brain.grounding import ungrounded
 from bunseki.errors import ModelError
 
 _CITATION = re.compile(r"\[(\d{1,3})\]")
