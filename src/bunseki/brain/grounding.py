@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from bunseki.brain.eda import EdaView, Finding, StepOutcome
 from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.report.models import ReportOutput
 
@@ -80,6 +81,37 @@ def ungrounded_question_numbers(decision: ReasonOutput, view: AnalystView) -> Ob
         f"the conversation: {', '.join(missing[:10])}. Ask without inventing figures.",
         "its question stated numbers that appear nowhere in the data or the results",
     )
+
+
+def ungrounded_finding_numbers(finding: Finding, view: EdaView, outcome: StepOutcome) -> Objection | None:
+    """A correction when an EDA finding states numbers its step's output does not show."""
+    sources = [*eda_sources(view), outcome.stdout if outcome.success else ""]
+    missing = ungrounded(f"{finding.title}\n{finding.text}", sources)
+    if not missing:
+        return None
+    return Objection(
+        f"The finding states numbers that the step's output does not show: {', '.join(missing[:10])}. "
+        "Use only numbers as the code printed them.",
+        UNGROUNDED,
+    )
+
+
+def ungrounded_eda_report_numbers(report: ReportOutput, view: EdaView) -> Objection | None:
+    """A correction when the EDA report states numbers no step printed and the profile does not hold."""
+    missing = ungrounded(report_text(report), [*eda_sources(view), *(f.text for f in view.findings if f.success)])
+    if not missing:
+        return None
+    return Objection(
+        f"The report states numbers that appear in no step's output, finding or the data profile: "
+        f"{', '.join(missing[:10])}. Use only numbers printed by the executed code.",
+        UNGROUNDED,
+    )
+
+
+def eda_sources(view: EdaView) -> list[str]:
+    """Where EDA numbers may come from: the goal and feedback, the data's profile, what the steps printed."""
+    sources = [view.goal or "", view.feedback or "", view.profile.model_dump_json(), *view.problems]
+    return sources + [outcome.stdout for outcome in view.outcomes if outcome.success]
 
 
 def report_text(report: ReportOutput) -> str:
