@@ -382,3 +382,13 @@ def test_a_server_that_is_not_running_is_a_request_error(server: FakeOpenAIServe
     brain = LLMBrain(create_chat_model("openai:test-model", Settings(llm_base_url=url)), name="openai:test-model")
     with pytest.raises(ModelRequestError, match=f"could not connect to {url}"):
         brain.decide(make_view())
+
+
+def test_json_mode_asks_for_a_json_object_and_shows_the_schema(server: FakeOpenAIServer) -> None:
+    """The fallback for servers that reject JSON schemas (BUNSEKI_LLM_STRUCTURED_OUTPUT=json_mode)."""
+    server.reply_json(ASK)
+    brain = served_brain(server, llm_structured_output="json_mode")
+    assert brain.decide(make_view()) == ASK
+    (request,) = server.requests
+    assert request["response_format"] == {"type": "json_object"}
+    assert '"next_action"' in request["messages"][-1]["content"] and "JSON schema" in request["messages"][-1]["content"]
