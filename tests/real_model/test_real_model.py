@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bunseki.brain.grounding import ungrounded
+from bunseki.brain.models import is_sentence
 from bunseki.cli import app
 from bunseki.data.load import load_table
 from bunseki.data.summary import summarize
@@ -71,7 +72,9 @@ def test_bunseki_analyze_with_a_real_model(real: Settings, monkeypatch: pytest.M
     outputs = [execution["stdout"] for execution in result["executions"]]
     assert_grounded(result["answer"], [question, sales_summary(), *outputs, own_numbers(real)])
     if result["status"] == "asked":
-        assert result["question"] and "_" not in result["question"].strip().split()[0]
+        assert is_sentence(result["question"])  # never a decision's name such as ask_action
+    if result["status"] == "error":
+        assert result["error"] and "Traceback" not in result["error"]
 
 
 def test_a_session_chat_turn_with_a_real_model(real: Settings) -> None:
@@ -80,6 +83,7 @@ def test_a_session_chat_turn_with_a_real_model(real: Settings) -> None:
         question = "売上金額が大きい順に並べて"
         result = service.run_turn(session.id, question)
         assert result.status in ANALYST_STATUSES
+        assert result.status != "asked" or is_sentence(result.question)
         outputs = [record.stdout for record in result.executions]
         assert_grounded(result.answer, [question, sales_summary(), *outputs, own_numbers(real)])
         # the session is still usable: its conversation reads back, the next turn starts
