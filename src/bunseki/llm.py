@@ -1,36 +1,34 @@
 """Chat models from a ``provider:model`` spec: the one place that switches on the provider.
 
 `create_chat_model` builds a LangChain chat model with explicit arguments from `Settings` (keys,
-hosts, timeouts: nothing is left for a provider SDK to find in the environment); `create_brain`
-wraps it, or returns the offline brain. Every model built here carries a `RemoteRequestGuard`: while
-`ALLOW_REMOTE_REQUESTS` is False (the test suite sets it so), a request to anything but
-loopback fails before it is sent. `translate_model_errors` turns provider SDK and network
-exceptions into `ModelRequestError` with a message that says what to do.
+hosts, timeouts, retries, the per-answer token cap: nothing is left for a provider SDK to find in
+the environment), and records on it how that provider is asked for structured output. Brains take
+the model (`bunseki.brain.factory` puts the two together); this module knows nothing of brains.
+Every model built here carries a `RemoteRequestGuard`: while `ALLOW_REMOTE_REQUESTS` is False (the
+test suite sets it so), a request to anything but loopback fails before it is sent.
+`translate_model_errors` turns provider SDK and network exceptions into `ModelRequestError` with a
+message that says what to do.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from langchain_core.callbacks import BaseCallbackHandler
 from pydantic import SecretStr
 
-from bunseki.errors import BunsekiError, ConfigurationError, ModelOutputError, ModelRequestError
+from bunseki.deadline import check_deadline, remaining_s
+from bunseki.errors import BunsekiError, ConfigurationError, ModelOutputError, ModelRequestError, ModelTimeoutError
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from bunseki.brain.base import Brain
-    from bunseki.brain.eda import EdaBrain
-    from bunseki.brain.investigator import InvestigatorBrain
-    from bunseki.brain.knowledge import KnowledgeBrain
-    from bunseki.rag import Embedder, Lexicon
     from bunseki.settings import Settings
 
 ALLOW_REMOTE_REQUESTS: bool = True
@@ -51,7 +49,19 @@ PUBLIC_URLS = {
     "google_genai": "https://generativelanguage.googleapis.com",
 }
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
-MAX_RETRIES = 2
+StructuredOutput = Literal["json_schema", "function_calling", "json_mode"]
+# How each provider is asked for an answer of a fixed shape when BUNSEKI_LLM_STRUCTURED_OUTPUT is
+# "auto": a JSON schema the server constrains decoding with where it supports one (OpenAI, Azure,
+# Gemini, Ollama, and llama.cpp/vLLM/LM Studio behind a base URL, which ignore named tool_choice),
+# a forced tool call for Anthropic. json_mode (JSON of any shape, the schema in the prompt) is the
+# fallback for servers that reject both; it is chosen by the setting, never guessed.
+STRUCTURED_OUTPUT: dict[str, StructuredOutput] = {
+    "openai": "json_schema",
+    "azure_openai": "json_schema",
+    "anthropic": "function_calling",
+    "google_genai": "json_schema",
+    "ollama": "json_schema",
+}
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 ACCEPTED_FORMS = (
     "Use 'provider:model' with provider one of openai, azure_openai, anthropic, google_genai, "
@@ -69,6 +79,11 @@ class ModelSpec:
 
     def __str__(self) -> str:
         return OFFLINE if self.provider == OFFLINE else f"{self.provider}:{self.model}"
+
+    @property
+    def is_offline(self) -> bool:
+        """The built-in rules, no chat model at all."""
+        return self.provider == OFFLINE
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
@@ -95,6 +110,10 @@ class Endpoint:
     url: str | None  # None: the provider's public API, or whatever its SDK picks
     key_variable: str | None  # the environment variable a person sets to fix authentication
     timeout_s: float
+    structured_output: StructuredOutput = "function_calling"
+    max_retries: int = 0
+    # The same model with a shorter request timeout and fewer retries, to fit a turn's deadline.
+    rebuild: Callable[[float, int], BaseChatModel] | None = field(default=None, compare=False, repr=False)
 
     @property
     def spec(self) -> str:
@@ -162,64 +181,46 @@ def create_chat_model(spec: str | ModelSpec, settings: Settings) -> BaseChatMode
         "google_genai": _google_genai,
         "ollama": _ollama,
     }
-    if parsed.provider == OFFLINE:
-        raise ConfigurationError("'offline' is not a chat model: use bunseki.llm.create_brain('offline', settings)")
+    if parsed.is_offline:
+        raise ConfigurationError(
+            "'offline' is not a chat model: use bunseki.brain.factory.create_brain('offline', settings)"
+        )
     if parsed.provider not in builders:
         raise ConfigurationError(f"unknown model provider {parsed.provider!r}. {ACCEPTED_FORMS}")
     model, endpoint = builders[parsed.provider](parsed.model, settings)
+    choice = settings.llm_structured_output
+    method: StructuredOutput = STRUCTURED_OUTPUT[parsed.provider] if choice == "auto" else choice
+
+    def rebuild(timeout_s: float, retries: int) -> BaseChatModel:
+        return create_chat_model(
+            parsed, settings.model_copy(update={"llm_timeout_s": timeout_s, "llm_max_retries": retries})
+        )
+
+    endpoint = replace(endpoint, structured_output=method, max_retries=settings.llm_max_retries, rebuild=rebuild)
     model.callbacks = [RemoteRequestGuard(endpoint)]
     return model
 
 
-def create_brain(spec: str | None, settings: Settings) -> Brain:
-    """The brain for ``spec`` (``settings.model`` when None): offline, or an `LLMBrain`."""
-    parsed = parse_model_spec(settings.model if spec is None else spec)
-    if parsed.provider == OFFLINE:
-        from bunseki.brain.offline import OfflineBrain  # imported here: it is only needed offline
-
-        return OfflineBrain()
-    from bunseki.brain.llm import LLMBrain  # imported here: bunseki.brain.llm imports this module
-
-    return LLMBrain(create_chat_model(parsed, settings), name=str(parsed))
-
-
-def create_eda_brain(spec: str | None, settings: Settings) -> EdaBrain:
-    """The EDA pipeline's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
-    parsed = parse_model_spec(settings.model if spec is None else spec)
-    if parsed.provider == OFFLINE:
-        from bunseki.brain.eda_offline import OfflineEdaBrain
-
-        return OfflineEdaBrain()
-    from bunseki.brain.eda_llm import LLMEdaBrain
-
-    return LLMEdaBrain(create_chat_model(parsed, settings), name=str(parsed))
+def within_deadline(model: BaseChatModel) -> BaseChatModel:
+    """``model``, or the same model with a request timeout and retries that fit in what is left of
+    the turn (`bunseki.deadline`); raises `ModelTimeoutError` when nothing is left."""
+    check_deadline()
+    left = remaining_s()
+    endpoint = endpoint_of(model)
+    if left is None or endpoint is None or endpoint.rebuild is None:
+        return model
+    if left >= endpoint.timeout_s * (endpoint.max_retries + 1):
+        return model
+    timeout_s = min(endpoint.timeout_s, left)
+    retries = max(0, min(endpoint.max_retries, int(left // timeout_s) - 1))
+    return endpoint.rebuild(timeout_s, retries)
 
 
-def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
-    """The investigator's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
-    parsed = parse_model_spec(settings.model if spec is None else spec)
-    if parsed.provider == OFFLINE:
-        from bunseki.brain.investigator import OfflineInvestigatorBrain
-
-        return OfflineInvestigatorBrain()
-    from bunseki.brain.investigator_llm import LLMInvestigatorBrain
-
-    return LLMInvestigatorBrain(create_chat_model(parsed, settings), name=str(parsed))
-
-
-def create_knowledge_brain(
-    spec: str | None, settings: Settings, *, embedder: Embedder | None = None, lexicon: Lexicon | None = None
-) -> KnowledgeBrain:
-    """The knowledge chat's brain for ``spec`` (``settings.model`` when None): the offline extractive
-    answerer (which scores sentences with ``embedder`` and ``lexicon``), or a chat model with the tools bound."""
-    parsed = parse_model_spec(settings.model if spec is None else spec)
-    if parsed.provider == OFFLINE:
-        from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
-
-        return OfflineKnowledgeBrain(embedder=embedder, lexicon=lexicon)
-    from bunseki.brain.knowledge import LLMKnowledgeBrain  # imported here: it imports this module
-
-    return LLMKnowledgeBrain(create_chat_model(parsed, settings), name=str(parsed))
+def structured_output_of(model: BaseChatModel) -> StructuredOutput | None:
+    """How to ask ``model`` for structured output; None (the integration's default) for models
+    built elsewhere, such as the fakes in tests."""
+    endpoint = endpoint_of(model)
+    return endpoint.structured_output if endpoint else None
 
 
 def available_models(settings: Settings) -> list[str]:
@@ -258,7 +259,16 @@ def _openai(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoint]:
     if settings.llm_base_url:
         # Any OpenAI-compatible server (vLLM, llama.cpp, LM Studio…); many need no key.
         key = settings.openai_api_key or SecretStr("not-needed")
-        chat = ChatOpenAI(model=model, base_url=settings.llm_base_url, api_key=key, use_responses_api=False, **common)
+        chat = ChatOpenAI(
+            model=model,
+            base_url=settings.llm_base_url,
+            api_key=key,
+            use_responses_api=False,
+            # langchain-openai sends the cap as max_completion_tokens, which some servers ignore
+            # (llama-cpp-python generates to the end of its context): the older name goes too.
+            extra_body={"max_tokens": settings.llm_max_tokens},
+            **common,
+        )
         endpoint = Endpoint("openai", model, settings.llm_base_url, "OPENAI_API_KEY", settings.llm_timeout_s)
         return chat, endpoint
     key = _require_key(settings.openai_api_key, "OPENAI_API_KEY", "openai")
@@ -293,7 +303,7 @@ def _anthropic(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoint]
         from langchain_anthropic import ChatAnthropic
 
     key = _require_key(settings.anthropic_api_key, "ANTHROPIC_API_KEY", "anthropic")
-    chat = ChatAnthropic(model_name=model, api_key=key, **_common(settings))
+    chat = ChatAnthropic(model_name=model, api_key=key, **_common(settings))  # max_tokens: the cap
     return chat, Endpoint("anthropic", model, None, "ANTHROPIC_API_KEY", settings.llm_timeout_s)
 
 
@@ -302,7 +312,8 @@ def _google_genai(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoi
         from langchain_google_genai import ChatGoogleGenerativeAI
 
     key = _require_key(settings.google_api_key, "GOOGLE_API_KEY", "google_genai")
-    chat = ChatGoogleGenerativeAI(model=model, api_key=key, **_common(settings))
+    common = _common(settings)
+    chat = ChatGoogleGenerativeAI(model=model, api_key=key, max_output_tokens=common.pop("max_tokens"), **common)
     return chat, Endpoint("google_genai", model, None, "GOOGLE_API_KEY", settings.llm_timeout_s)
 
 
@@ -316,16 +327,20 @@ def _ollama(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoint]:
         model=model,
         base_url=host,
         temperature=settings.llm_temperature,
+        num_predict=settings.llm_max_tokens,
         client_kwargs={"timeout": settings.llm_timeout_s},
     )
     return chat, Endpoint("ollama", model, host, None, settings.llm_timeout_s)
 
 
 def _common(settings: Settings) -> dict[str, Any]:
+    """What every SDK-backed model gets; the SDKs retry 408/409/429/5xx and dropped connections with
+    exponential backoff and honour Retry-After (Ollama's client does not retry)."""
     return {
         "temperature": settings.llm_temperature,
         "timeout": settings.llm_timeout_s,
-        "max_retries": MAX_RETRIES,
+        "max_retries": settings.llm_max_retries,
+        "max_tokens": settings.llm_max_tokens,
     }
 
 
@@ -379,7 +394,8 @@ def translate_model_errors(endpoint: Endpoint | None = None) -> Iterator[None]:
         message = describe_request_error(exc, endpoint)
         if message is None:
             raise
-        raise ModelRequestError(message) from exc
+        kind = ModelTimeoutError if _timed_out(exc) else ModelRequestError
+        raise kind(message) from exc
 
 
 def describe_request_error(exc: BaseException, endpoint: Endpoint | None) -> str | None:
@@ -400,6 +416,16 @@ def describe_request_error(exc: BaseException, endpoint: Endpoint | None) -> str
     if isinstance(exc, _loaded(_REQUEST_FAILURES)):
         return f"the request to {where} failed ({type(exc).__name__}): {_short(exc)}"
     return None
+
+
+def _timed_out(exc: BaseException) -> bool:
+    for cause in _chain(exc):
+        status = _status(cause)
+        if status is not None:
+            return status in (408, 504)
+        if isinstance(cause, (TimeoutError, *_loaded(_TIMEOUTS))):
+            return True
+    return False
 
 
 def _status_message(status: int, exc: BaseException, endpoint: Endpoint | None, where: str) -> str:

@@ -15,6 +15,7 @@ from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 IsolationChoice = Literal["auto", "bwrap", "landlock"]
+StructuredOutputChoice = Literal["auto", "json_schema", "function_calling", "json_mode"]
 
 
 class Settings(BaseSettings):
@@ -81,7 +82,33 @@ class Settings(BaseSettings):
         default=None, description="Base URL of an OpenAI-compatible server (vLLM, llama.cpp, LM Studio…)."
     )
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
-    llm_timeout_s: float = Field(default=120.0, gt=0)
+    llm_timeout_s: float = Field(
+        default=120.0, gt=0, description="How long one request to the model may take before it is abandoned."
+    )
+    llm_max_retries: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Retries of a failed model request (429, 5xx, connection reset, timeout), with backoff "
+        "that honours the server's Retry-After.",
+    )
+    llm_max_tokens: int = Field(
+        default=2048,
+        ge=16,
+        description="The most tokens the model may generate in one answer; a model that rambles is cut off here.",
+    )
+    llm_structured_output: StructuredOutputChoice = Field(
+        default="auto",
+        description="How answers of a fixed shape are requested: 'auto' picks per provider (see the README's "
+        "provider table); json_schema, function_calling or json_mode force one, e.g. for a server that "
+        "rejects json_schema.",
+    )
+    turn_deadline_s: float = Field(
+        default=600.0,
+        gt=0,
+        description="A turn's time limit: no model call starts after it, so a turn ends at most one model "
+        "request (BUNSEKI_LLM_TIMEOUT_S) later.",
+    )
     max_loops: int = Field(default=5, ge=1, le=20, description="ReAct loops per question (seed 000: 5).")
     history_tokens: int = Field(
         default=6000, ge=200, description="Earlier messages a turn sees, newest first, up to this many tokens."

@@ -10,6 +10,7 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
+from bunseki.deadline import turn_deadline
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.sandbox import Sandbox
 from bunseki.state import DataState
@@ -31,6 +32,20 @@ REPORT = tool_reply(
         title="地域別売上",
         conclusion="関東の売上合計は 250 で最大です。",
         sections=[ReportSection(section_type="text", content="関東 250、近畿 80、九州 60")],
+    )
+)
+TOTAL_REPORT = tool_reply(
+    ReportOutput(
+        title="売上合計",
+        conclusion="売上の合計は 390 です。",
+        sections=[ReportSection(section_type="text", content="全地域の合計: 390")],
+    )
+)
+PARTIAL_REPORT = tool_reply(
+    ReportOutput(
+        title="途中経過",
+        conclusion="試行の結果を途中まで示します。",
+        sections=[ReportSection(section_type="text", content="各試行の出力は実行結果のとおりです。")],
     )
 )
 
@@ -83,7 +98,7 @@ def test_a_failed_cell_goes_back_to_reason_which_retries(sandbox: Sandbox) -> No
         act("列名を 売上 に直して再実行"),
         code("print(df['売上'].sum())"),
         FINALIZE,
-        REPORT,
+        TOTAL_REPORT,
     )
     state = run(model, sandbox, "売上の合計は？")
     assert state.status == "finalized"
@@ -100,7 +115,7 @@ def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None
     replies: list[Any] = []
     for number in range(loops):
         replies += [act(f"試行 {number}"), code(f"print({number})")]
-    replies += [act("まだ続けたい"), REPORT]
+    replies += [act("まだ続けたい"), PARTIAL_REPORT]
     state = run(scripted(*replies), sandbox, "徹底的に調べて", max_loops=loops)
     assert state.status == "limit_reached"
     assert state.loop_count == loops
@@ -108,11 +123,32 @@ def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None
     assert state.final_report is not None
 
 
+def test_the_turn_deadline_reaches_the_nodes(sandbox: Sandbox) -> None:
+    """LangGraph runs nodes in a copy of the caller's context, so the deadline is seen there."""
+    model = scripted(FINALIZE)
+    with turn_deadline(0):
+        state = run(model, sandbox, "売上は？")
+    assert state.status == "error"
+    assert state.error is not None and "BUNSEKI_TURN_DEADLINE_S" in state.error
+    assert model.received == []  # no request was started after the deadline
+
+
 def test_malformed_model_output_ends_in_error_status(sandbox: Sandbox) -> None:
     bad = tool_call("ReasonOutput", {"next_action": "dance"})
     state = run(scripted(bad, bad), sandbox, "売上は？")
     assert state.status == "error"
     assert state.error is not None and "ReasonOutput" in state.error
+
+
+def test_a_report_with_a_made_up_number_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:
+    """The scripted report claims 250 for the question whose code printed only the total, 390."""
+    model = scripted(act("合計"), code("print(df['売上'].sum())"), FINALIZE, REPORT, REPORT)
+    state = run(model, sandbox, "売上の合計は？")
+    assert state.status == "finalized"
+    assert state.final_report is not None
+    conclusion = state.final_report.conclusion
+    assert "250" not in conclusion and "executed code" in conclusion
+    assert any("390" in section.content for section in state.final_report.sections)
 
 
 def test_malformed_report_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:

@@ -84,7 +84,8 @@ def test_code_prompt_has_the_step_conventions_and_previous_error() -> None:
 
 def test_finding_forces_step_id_artifacts_and_failure_from_the_outcome() -> None:
     answer = Finding(step_id=99, title="地域差", text="東京が最大で 1,234。", artifacts=["made_up.png"], success=True)
-    model = scripted(tool_reply(answer), tool_reply(answer))
+    no_numbers = answer.model_copy(update={"text": "実行に失敗した。"})  # a failed step printed nothing to quote
+    model = scripted(tool_reply(answer), tool_reply(no_numbers))
     brain = LLMEdaBrain(model, name="fake")
     outcome = StepOutcome(
         step_id=2, code="x", success=True, stdout="東京 1,234\nBUNSEKI_RESULT {}", artifacts=["eda_2_categorical.png"]
@@ -95,6 +96,16 @@ def test_finding_forces_step_id_artifacts_and_failure_from_the_outcome() -> None
     failed = brain.find(view(), STEP, StepOutcome(step_id=2, code="x", success=False, error="ZeroDivisionError"))
     assert not failed.success and failed.artifacts == []
     assert "ZeroDivisionError" in prompt_text(model)
+
+
+def test_a_finding_with_a_number_the_step_did_not_print_is_sent_back() -> None:
+    invented = Finding(step_id=2, title="地域差", text="東京が最大で 9,999。")
+    fixed = invented.model_copy(update={"text": "東京が最大で 1,234。"})
+    model = scripted(tool_reply(invented), tool_reply(fixed))
+    outcome = StepOutcome(step_id=2, code="x", success=True, stdout="東京 1234")
+    finding = LLMEdaBrain(model, name="fake").find(view(), STEP, outcome)
+    assert finding.text == fixed.text
+    assert "9999" in str(model.received[1][-1].content)
 
 
 def test_report_forces_the_language_and_sees_the_findings() -> None:

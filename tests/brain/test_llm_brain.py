@@ -10,7 +10,6 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from bunseki import llm
 from bunseki.brain.base import Brain
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import AnalystView, ChatTurn, CodeGenOutput, ExecutionRecord, ReasonOutput
@@ -41,7 +40,7 @@ CODE = CodeGenOutput(
 )
 REPORT = ReportOutput(
     title="地域別売上",
-    conclusion="東京の売上合計が最も大きく 50,000 円です。",
+    conclusion="東京の売上合計が最も大きいです。",
     sections=[
         ReportSection(section_type="text", content="東京が最大。"),
         ReportSection(section_type="image", content="sales.png", description="地域別売上"),
@@ -111,7 +110,7 @@ def test_a_malformed_answer_is_retried_with_the_problem_shown() -> None:
 
 def test_two_malformed_answers_are_a_model_output_error() -> None:
     model = scripted(tool_call("CodeGenOutput", {"kode": "print(1)"}), "here is your code: print(1)")
-    with pytest.raises(ModelOutputError, match=r"^fake did not return a valid CodeGenOutput after 2 attempts"):
+    with pytest.raises(ModelOutputError, match=r"^fake did not return a usable CodeGenOutput after 2 attempts"):
         LLMBrain(model, name="fake").write_code(make_view())
     assert len(model.received) == 2
 
@@ -121,6 +120,63 @@ def test_an_invalid_report_is_rejected_by_the_report_model() -> None:
     model = scripted(tool_call("ReportOutput", blank), tool_call("ReportOutput", blank))
     with pytest.raises(ModelOutputError, match="conclusion"):
         LLMBrain(model, name="fake").write_report(make_view())
+
+
+def test_a_question_that_is_a_name_is_sent_back() -> None:
+    """Seen with a tiny real model: status asked, and the question was the decision's name."""
+    named = {"next_action": "ask", "question": "ask_action", "rationale": "ask_action"}
+    model = scripted(tool_call("ReasonOutput", named), tool_call("ReasonOutput", named))
+    with pytest.raises(ModelOutputError, match="asking needs `question`") as caught:
+        LLMBrain(model, name="fake").decide(make_view())
+    assert "ask_action" not in str(caught.value)  # the model's text is never repeated as ours
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"next_action": "ask", "rationale": "unclear"},
+        {"next_action": "ask", "question": "  ", "rationale": "unclear"},
+        {"next_action": "ask", "question": "42", "rationale": "unclear"},
+        {"next_action": "act", "rationale": "compute"},
+    ],
+)
+def test_incomplete_decisions_do_not_validate(answer: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="needs"):
+        ReasonOutput.model_validate(answer)
+
+
+@pytest.mark.parametrize("question", ["どの期間ですか？", "Which period?", "Do you mean sales with tax"])
+def test_real_questions_validate(question: str) -> None:
+    assert ReasonOutput(next_action="ask", question=question, rationale="r").question == question
+
+
+SALES_RUN = ExecutionRecord(instruction="集計", code="...", success=True, stdout="東京 50000.4\n大阪 42000")
+
+
+def test_a_report_with_numbers_from_the_executions_is_accepted() -> None:
+    grounded = REPORT.model_copy(update={"conclusion": "東京が最大で 50,000 円、大阪は 42,000 円です。"})
+    model = scripted(tool_reply(grounded))
+    report = LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+    assert report.conclusion == grounded.conclusion
+    assert len(model.received) == 1
+
+
+def test_a_made_up_number_is_sent_back_then_refused_without_repeating_it() -> None:
+    invented = REPORT.model_copy(update={"conclusion": "東京の売上は 73,125 円です。"})
+    model = scripted(tool_reply(invented), tool_reply(invented))
+    with pytest.raises(ModelOutputError, match="numbers that no executed code printed") as caught:
+        LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+    assert "73" not in str(caught.value)
+    correction = str(model.received[1][-1].content)
+    assert "73125" in correction and "printed by the executed code" in correction
+
+
+def test_a_made_up_number_corrected_on_the_second_attempt_is_accepted() -> None:
+    invented = REPORT.model_copy(update={"conclusion": "東京の売上は 73,125 円です。"})
+    fixed = REPORT.model_copy(update={"conclusion": "東京の売上は 50000.4 円です。"})
+    model = scripted(tool_reply(invented), tool_reply(fixed))
+    report = LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+    assert report.conclusion == fixed.conclusion
 
 
 # --- what the prompts contain ---
@@ -307,14 +363,14 @@ def test_401_is_a_request_error_naming_the_key(server: FakeOpenAIServer) -> None
 
 
 def test_500_is_a_request_error_after_the_clients_retries(server: FakeOpenAIServer) -> None:
-    server.reply_error(500, "upstream exploded", times=llm.MAX_RETRIES + 1)
+    server.reply_error(500, "upstream exploded", times=Settings().llm_max_retries + 1)
     with pytest.raises(ModelRequestError, match=r"failed \(500\): try again later"):
         served_brain(server).write_report(make_view())
-    assert len(server.requests) == llm.MAX_RETRIES + 1
+    assert len(server.requests) == Settings().llm_max_retries + 1
 
 
 def test_a_slow_server_is_a_request_error_naming_the_timeout(server: FakeOpenAIServer) -> None:
-    for _ in range(llm.MAX_RETRIES + 1):
+    for _ in range(Settings().llm_max_retries + 1):
         server.reply_json(ACT, delay_s=10)
     with pytest.raises(ModelRequestError, match=r"did not answer within 0.2 s"):
         served_brain(server, llm_timeout_s=0.2).decide(make_view())
@@ -326,3 +382,13 @@ def test_a_server_that_is_not_running_is_a_request_error(server: FakeOpenAIServe
     brain = LLMBrain(create_chat_model("openai:test-model", Settings(llm_base_url=url)), name="openai:test-model")
     with pytest.raises(ModelRequestError, match=f"could not connect to {url}"):
         brain.decide(make_view())
+
+
+def test_json_mode_asks_for_a_json_object_and_shows_the_schema(server: FakeOpenAIServer) -> None:
+    """The fallback for servers that reject JSON schemas (BUNSEKI_LLM_STRUCTURED_OUTPUT=json_mode)."""
+    server.reply_json(ASK)
+    brain = served_brain(server, llm_structured_output="json_mode")
+    assert brain.decide(make_view()) == ASK
+    (request,) = server.requests
+    assert request["response_format"] == {"type": "json_object"}
+    assert '"next_action"' in request["messages"][-1]["content"] and "JSON schema" in request["messages"][-1]["content"]

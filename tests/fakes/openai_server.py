@@ -2,19 +2,21 @@
 
 It speaks just enough of ``POST /v1/chat/completions`` for the real ``openai`` client and
 ``langchain-openai``: plain content, JSON content (what a ``response_format`` request expects),
-tool calls, HTTP errors and replies that come too late. It binds 127.0.0.1 on a free port.
+tool calls, HTTP errors and replies that come too late, and the faults of a real server: a dropped
+connection and a body cut short. It binds 127.0.0.1 on a free port.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -29,6 +31,7 @@ class ScriptedReply:
     body: dict[str, Any]
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    fault: Literal["reset", "truncate"] | None = None
 
 
 class FakeOpenAIServer:
@@ -75,13 +78,29 @@ class FakeOpenAIServer:
         message = {"role": "assistant", "content": None, "tool_calls": [call]}
         self._push(200, _completion(message, finish_reason="tool_calls"), 0.0)
 
-    def reply_error(self, status: int, message: str = "scripted failure", *, times: int = 1) -> None:
-        """An OpenAI-style error body with ``status``, ``times`` times in a row."""
+    def reply_error(
+        self, status: int, message: str = "scripted failure", *, times: int = 1, retry_after: str | None = None
+    ) -> None:
+        """An OpenAI-style error body with ``status``, ``times`` times in a row; ``retry_after``: the
+        standard header's value (seconds), else OpenAI's millisecond hint."""
         body = {"error": {"message": message, "type": "scripted_error", "param": None, "code": None}}
-        # OpenAI sends these hints; the client honours them, so its retries take milliseconds here.
-        hints = {"retry-after-ms": "10"}
+        # The client honours these hints, so its retries take milliseconds here.
+        hints = {"retry-after": retry_after} if retry_after is not None else {"retry-after-ms": "10"}
         for _ in range(times):
             self._push(status, body, 0.0, hints)
+
+    def drop_connection(self, *, times: int = 1) -> None:
+        """Close the connection without answering (a server that crashed or reset it)."""
+        for _ in range(times):
+            with self._lock:
+                self._replies.append(ScriptedReply(200, {}, fault="reset"))
+
+    def cut_short(self, *, times: int = 1) -> None:
+        """Announce a whole completion, send half of it, and close (a body truncated in transit)."""
+        message = {"role": "assistant", "content": '{"next_action": "ask", "question": "どの期間'}
+        for _ in range(times):
+            with self._lock:
+                self._replies.append(ScriptedReply(200, _completion(message), fault="truncate"))
 
     def _push(self, status: int, body: dict[str, Any], delay_s: float, headers: dict[str, str] | None = None) -> None:
         with self._lock:
@@ -145,8 +164,22 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (its timeout) before the late reply was ready
 
+        def _send_fault(self, reply: ScriptedReply, data: bytes) -> None:
+            self.close_connection = True
+            if reply.fault == "truncate":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data[: len(data) // 2])
+                self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+
         def _send(self, reply: ScriptedReply) -> None:
             data = json.dumps(reply.body, ensure_ascii=False).encode()
+            if reply.fault is not None:
+                self._send_fault(reply, data)
+                return
             self.send_response(reply.status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

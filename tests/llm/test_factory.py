@@ -20,6 +20,7 @@ from langchain_openai import AzureChatOpenAI, ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
 from bunseki import llm
+from bunseki.brain.factory import create_brain
 from bunseki.brain.llm import LLMBrain
 from bunseki.errors import ConfigurationError, ModelRequestError
 from bunseki.llm import (
@@ -27,11 +28,11 @@ from bunseki.llm import (
     ModelSpec,
     RemoteRequestGuard,
     available_models,
-    create_brain,
     create_chat_model,
     endpoint_of,
     is_loopback_url,
     parse_model_spec,
+    structured_output_of,
     translate_model_errors,
 )
 from bunseki.settings import Settings
@@ -133,8 +134,11 @@ def test_openai_cloud() -> None:
     assert model.model_name == "gpt-4o-mini"
     assert secret(model.openai_api_key) == "sk-openai"
     assert model.openai_api_base is None
-    assert (model.temperature, model.request_timeout, model.max_retries) == (0.2, 30, llm.MAX_RETRIES)
-    assert endpoint_of(model) == Endpoint("openai", "gpt-4o-mini", None, "OPENAI_API_KEY", 30)
+    assert (model.temperature, model.request_timeout, model.max_retries) == (0.2, 30, ALL_KEYS.llm_max_retries)
+    assert endpoint_of(model) == Endpoint(
+        "openai", "gpt-4o-mini", None, "OPENAI_API_KEY", 30, "json_schema", ALL_KEYS.llm_max_retries
+    )
+    assert model.max_tokens == ALL_KEYS.llm_max_tokens
 
 
 def test_openai_compatible_server_needs_no_key() -> None:
@@ -162,7 +166,7 @@ def test_azure_openai() -> None:
     assert model.azure_endpoint == "https://example.openai.azure.com"
     assert model.openai_api_version == ALL_KEYS.azure_openai_api_version
     assert secret(model.openai_api_key) == "azure-key"
-    assert (model.temperature, model.request_timeout, model.max_retries) == (0.2, 30, llm.MAX_RETRIES)
+    assert (model.temperature, model.request_timeout, model.max_retries) == (0.2, 30, ALL_KEYS.llm_max_retries)
 
 
 def test_anthropic() -> None:
@@ -170,7 +174,7 @@ def test_anthropic() -> None:
     assert isinstance(model, ChatAnthropic)
     assert model.model == "claude-sonnet-4-5"
     assert model.anthropic_api_key.get_secret_value() == "sk-anthropic"
-    assert (model.temperature, model.default_request_timeout, model.max_retries) == (0.2, 30, llm.MAX_RETRIES)
+    assert (model.temperature, model.default_request_timeout, model.max_retries) == (0.2, 30, ALL_KEYS.llm_max_retries)
 
 
 def test_google_genai() -> None:
@@ -178,7 +182,7 @@ def test_google_genai() -> None:
     assert isinstance(model, ChatGoogleGenerativeAI)
     assert model.model == "gemini-2.5-flash"
     assert secret(model.google_api_key) == "google-key"
-    assert (model.temperature, model.timeout, model.max_retries) == (0.2, 30, llm.MAX_RETRIES)
+    assert (model.temperature, model.timeout, model.max_retries) == (0.2, 30, ALL_KEYS.llm_max_retries)
 
 
 @pytest.mark.parametrize(
@@ -226,6 +230,61 @@ def test_a_missing_provider_package_names_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "langchain_anthropic", None)  # makes the import fail
     with pytest.raises(ConfigurationError, match="pip install langchain-anthropic"):
         create_chat_model("anthropic:claude-sonnet-4-5", ALL_KEYS)
+
+
+# --- structured output and token caps, chosen here and nowhere else ---
+
+
+@pytest.mark.parametrize(
+    ("spec", "method"),
+    [
+        ("openai:gpt-4o-mini", "json_schema"),
+        ("azure_openai:d", "json_schema"),
+        ("anthropic:c", "function_calling"),
+        ("google_genai:g", "json_schema"),
+        ("ollama:l", "json_schema"),
+    ],
+)
+def test_each_provider_has_its_structured_output_method(spec: str, method: str) -> None:
+    assert structured_output_of(create_chat_model(spec, ALL_KEYS)) == method
+    forced = ALL_KEYS.model_copy(update={"llm_structured_output": "json_mode"})
+    assert structured_output_of(create_chat_model(spec, forced)) == "json_mode"
+
+
+def test_models_built_elsewhere_keep_their_integrations_default() -> None:
+    from tests.fakes.chat import scripted
+
+    assert structured_output_of(scripted()) is None
+
+
+def test_every_provider_gets_the_token_cap_and_retries() -> None:
+    settings = ALL_KEYS.model_copy(update={"llm_max_tokens": 321, "llm_max_retries": 4})
+    anthropic = create_chat_model("anthropic:c", settings)
+    google = create_chat_model("google_genai:g", settings)
+    ollama_model = create_chat_model("ollama:l", settings)
+    assert isinstance(anthropic, ChatAnthropic) and (anthropic.max_tokens, anthropic.max_retries) == (321, 4)
+    assert isinstance(google, ChatGoogleGenerativeAI) and (google.max_output_tokens, google.max_retries) == (321, 4)
+    assert isinstance(ollama_model, ChatOllama) and ollama_model.num_predict == 321
+
+
+def test_a_compatible_server_gets_the_cap_under_both_names(server: FakeOpenAIServer) -> None:
+    """langchain-openai sends max_completion_tokens; llama-cpp-python's server only reads max_tokens."""
+    server.reply_content("pong")
+    model = create_chat_model("openai:local", Settings(llm_base_url=server.url, llm_max_tokens=64))
+    model.invoke("hi")
+    (request,) = server.requests
+    assert (request["max_tokens"], request["max_completion_tokens"]) == (64, 64)
+
+
+def test_the_factory_does_not_know_brains() -> None:
+    """One direction: bunseki.brain.factory uses bunseki.llm, never the reverse."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(llm))
+    imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert not [name for name in imported if name.startswith("bunseki.brain")]
 
 
 # --- brains ---

@@ -11,11 +11,11 @@ import pytest
 from pydantic import SecretStr
 
 from bunseki.brain.base import Brain
+from bunseki.brain.factory import create_brain
 from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
 from bunseki.data import LoadedTable, load_table
 from bunseki.errors import ConfigurationError, DataLoadError
-from bunseki.llm import create_brain
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service import sessions as sessions_module

@@ -22,6 +22,7 @@ from bunseki.errors import (
     Conflict,
     InputError,
     ModelError,
+    ModelTimeoutError,
     NotFound,
     StorageError,
     Unauthorized,
@@ -41,6 +42,7 @@ STATUS: list[tuple[type[BunsekiError], HTTPStatus]] = [
     (NotFound, HTTPStatus.NOT_FOUND),
     (Conflict, HTTPStatus.CONFLICT),
     (ConfigurationError, HTTPStatus.UNPROCESSABLE_ENTITY),  # a model spec the server cannot serve
+    (ModelTimeoutError, HTTPStatus.GATEWAY_TIMEOUT),
     (ModelError, HTTPStatus.BAD_GATEWAY),
     (StorageError, HTTPStatus.SERVICE_UNAVAILABLE),
 ]

@@ -10,7 +10,8 @@ from pydantic import BaseModel
 
 from bunseki.brain import eda_prompts
 from bunseki.brain.eda import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
-from bunseki.brain.llm import ask
+from bunseki.brain.grounding import Objection, ungrounded_eda_report_numbers, ungrounded_finding_numbers
+from bunseki.brain.llm import Check, ask
 from bunseki.llm import endpoint_of
 from bunseki.report.models import ReportOutput
 
@@ -42,7 +43,10 @@ class LLMEdaBrain:
         return self._ask(StepCode, eda_prompts.code_messages(view, step, error))
 
     def find(self, view: EdaView, step: PlanStep, outcome: StepOutcome) -> Finding:
-        finding = self._ask(Finding, eda_prompts.finding_messages(view, step, outcome))
+        def grounded(finding: Finding) -> Objection | None:
+            return ungrounded_finding_numbers(finding, view, outcome)
+
+        finding = self._ask(Finding, eda_prompts.finding_messages(view, step, outcome), check=grounded)
         # The outcome knows these for certain; the model's copy of them is not trusted.
         return finding.model_copy(
             update={
@@ -53,8 +57,11 @@ class LLMEdaBrain:
         )
 
     def write_report(self, view: EdaView) -> ReportOutput:
-        report = self._ask(ReportOutput, eda_prompts.report_messages(view))
+        def grounded(report: ReportOutput) -> Objection | None:
+            return ungrounded_eda_report_numbers(report, view)
+
+        report = self._ask(ReportOutput, eda_prompts.report_messages(view), check=grounded)
         return report.model_copy(update={"language": view.language})
 
-    def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)
+    def _ask(self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check)

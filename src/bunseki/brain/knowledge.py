@@ -13,12 +13,13 @@ import re
 from typing import Any, Final, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.brain.models import Language
-from bunseki.errors import ModelOutputError
-from bunseki.llm import endpoint_of, translate_model_errors
+from bunseki.deadline import check_deadline
+from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.llm import endpoint_of, translate_model_errors, within_deadline
 
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
 LIST_TOOL: Final = "list_rag_collections"
@@ -26,6 +27,7 @@ NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
 """What a search returns when nothing relevant was found (seed 004)."""
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
+ATTEMPTS: Final = 2  # a reply whose tool calls cannot be read is sent back once
 DEFAULT_TOP_K: Final = 5
 SEARCH_MODES: Final = ("hybrid", "dense", "sparse")
 MAX_TOP_K: Final = 10
@@ -153,17 +155,40 @@ class LLMKnowledgeBrain:
         return self._name
 
     def respond(self, view: KnowledgeView) -> AIMessage:
-        bound = self._model.bind_tools(TOOL_SPECS)
-        with translate_model_errors(self._endpoint):
-            reply = bound.invoke(view.prompt)
-        if not isinstance(reply, AIMessage):
-            raise ModelOutputError(f"{self._name} answered with {type(reply).__name__}, not a chat message")
-        return reply
+        prompt = view.prompt
+        for _ in range(ATTEMPTS):
+            reply = self._invoke(prompt, tools=True)
+            if not isinstance(reply, AIMessage):
+                raise ModelOutputError(f"{self._name} answered with {type(reply).__name__}, not a chat message")
+            if reply.tool_calls or not reply.invalid_tool_calls:
+                return reply
+            # A call whose arguments are not JSON would otherwise read as an empty draft answer.
+            prompt = [*view.prompt, HumanMessage(_unreadable_calls(reply))]
+        raise ModelOutputError(
+            f"{self._name} called a tool with arguments that are not a JSON object, {ATTEMPTS} times: "
+            "try again, or choose another model"
+        )
 
     def reflect(self, view: KnowledgeView) -> str:
-        with translate_model_errors(self._endpoint):
-            reply = self._model.invoke(view.prompt)
-        return message_text(reply)
+        return message_text(self._invoke(view.prompt, tools=False))
+
+    def _invoke(self, prompt: list[BaseMessage], *, tools: bool) -> BaseMessage:
+        model = within_deadline(self._model)
+        runnable = model.bind_tools(TOOL_SPECS) if tools else model
+        try:
+            with translate_model_errors(self._endpoint):
+                return runnable.invoke(prompt)
+        except ModelTimeoutError:
+            check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
+            raise
+
+
+def _unreadable_calls(reply: AIMessage) -> str:
+    names = ", ".join(sorted({str(call.get("name") or "?") for call in reply.invalid_tool_calls}))
+    return (
+        f"Your call of {names} could not be read: its arguments must be one JSON object, e.g. "
+        f'{{"query": "..."}} for {SEARCH_TOOL}. Call the tool again, or answer.'
+    )
 
 
 def message_text(message: BaseMessage) -> str:

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from bunseki.brain import prompts
+from bunseki.brain.grounding import Objection, ungrounded_question_numbers, ungrounded_report_numbers
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
-from bunseki.errors import ModelOutputError
-from bunseki.llm import Endpoint, endpoint_of, translate_model_errors
+from bunseki.deadline import check_deadline
+from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.llm import Endpoint, endpoint_of, translate_model_errors, within_deadline
 from bunseki.report.models import ReportOutput
 
 T = TypeVar("T", bound=BaseModel)
 ATTEMPTS = 2  # the first answer, and one more with the validation error shown
 PROBLEM_CHARS = 1000
+
+Check = Callable[[T], Objection | None]
+"""A judgement a schema cannot express (e.g. numbers that must come from executions): what is
+wrong, or None when the answer is usable."""
 
 # Some clients (langchain-openai with a JSON schema) parse the reply themselves and raise these
 # from the call instead of reporting them as ``parsing_error``.
@@ -37,45 +46,87 @@ class LLMBrain:
         return self._name
 
     def decide(self, view: AnalystView) -> ReasonOutput:
-        return self._ask(ReasonOutput, prompts.reason_messages(view))
+        def grounded(decision: ReasonOutput) -> Objection | None:
+            return ungrounded_question_numbers(decision, view)
+
+        return self._ask(ReasonOutput, prompts.reason_messages(view), check=grounded)
 
     def write_code(self, view: AnalystView) -> CodeGenOutput:
         return self._ask(CodeGenOutput, prompts.code_messages(view))
 
     def write_report(self, view: AnalystView) -> ReportOutput:
-        report = self._ask(ReportOutput, prompts.report_messages(view))
+        def grounded(report: ReportOutput) -> Objection | None:
+            return ungrounded_report_numbers(report, view)
+
+        report = self._ask(ReportOutput, prompts.report_messages(view), check=grounded)
         # The view knows these for certain; the model's copy of them is not trusted.
         return report.model_copy(update={"language": view.language, "assumptions": view.assumptions})
 
-    def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)
+    def _ask(self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check)
 
 
 def ask(
-    model: BaseChatModel, schema: type[T], messages: list[BaseMessage], *, name: str, endpoint: Endpoint | None
+    model: BaseChatModel,
+    schema: type[T],
+    messages: list[BaseMessage],
+    *,
+    name: str,
+    endpoint: Endpoint | None,
+    check: Check[T] | None = None,
 ) -> T:
     """The model's answer as ``schema``; asks once more, showing the problem, if it does not fit.
 
-    Shared by every brain that asks a chat model (the analyst's and the EDA pipeline's).
+    Shared by every brain that asks a chat model. The structured-output method is the one the
+    provider factory recorded on the model's endpoint (the integration's default for other models).
+    Raises `ModelOutputError` whose message names what was wrong but never repeats the model's text,
+    so nothing the model made up reaches a person as if Bunseki had said it.
     """
-    structured = model.with_structured_output(schema, include_raw=True)
-    problem = ""
+    method = endpoint.structured_output if endpoint else None
+    if method == "json_mode":  # JSON of any shape is all the server enforces: say which shape
+        messages = [*messages, HumanMessage(_json_mode_instruction(schema))]
+    problem, public = "", ""
     for _ in range(ATTEMPTS):
         attempt = [*messages, HumanMessage(_correction(schema, problem))] if problem else messages
-        with translate_model_errors(endpoint):
-            try:
-                reply = structured.invoke(attempt)
-            except _UNPARSABLE as exc:
-                problem = str(exc)
-                continue
+        bounded = within_deadline(model)
+        if method is None:
+            structured = bounded.with_structured_output(schema, include_raw=True)
+        else:
+            structured = bounded.with_structured_output(schema, method=method, include_raw=True)
+        try:
+            reply = _invoke(structured, attempt, endpoint)
+        except _UNPARSABLE as exc:
+            problem, public = str(exc), _public(exc)
+            continue
         parsed = reply.get("parsed") if isinstance(reply, dict) else reply
         if isinstance(parsed, schema):
-            return parsed
+            objection = check(parsed) if check else None
+            if objection is None:
+                return parsed
+            problem, public = objection.for_model, objection.for_people
+            continue
         error = reply.get("parsing_error") if isinstance(reply, dict) else None
-        problem = str(error) if error else f"the answer contained no {schema.__name__}"
-    raise ModelOutputError(
-        f"{name} did not return a valid {schema.__name__} after {ATTEMPTS} attempts: {_summary(problem)}"
-    )
+        if error:
+            problem, public = str(error), _public(error)
+        else:
+            problem = public = f"the answer contained no {schema.__name__}"
+    raise ModelOutputError(f"{name} did not return a usable {schema.__name__} after {ATTEMPTS} attempts: {public}")
+
+
+def _invoke(
+    structured: Runnable[list[BaseMessage], Any], messages: list[BaseMessage], endpoint: Endpoint | None
+) -> Any:
+    """One structured call; a reply that does not parse is raised as it is (the caller retries)."""
+    try:
+        with translate_model_errors(endpoint):
+            try:
+                return structured.invoke(messages)
+            except _UNPARSABLE as exc:
+                unparsable = exc  # raised below, outside the translation, which would call it a request error
+    except ModelTimeoutError:
+        check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
+        raise
+    raise unparsable
 
 
 def _correction(schema: type[BaseModel], problem: str) -> str:
@@ -85,6 +136,20 @@ def _correction(schema: type[BaseModel], problem: str) -> str:
     )
 
 
-def _summary(text: str, limit: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _json_mode_instruction(schema: type[BaseModel]) -> str:
+    shape = json.dumps(schema.model_json_schema(), ensure_ascii=False)
+    return f"Answer with one JSON object only, no prose, that validates against this JSON schema:\n{shape}"
+
+
+def _public(error: BaseException) -> str:
+    """What was wrong, in words a person can act on, without the model's own text."""
+    validation = error if isinstance(error, ValidationError) else error.__cause__
+    if isinstance(validation, ValidationError):
+        fields = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'answer'}: {item['msg']}"
+            for item in validation.errors(include_input=False, include_url=False)[:5]
+        )
+        return f"it did not fit the schema ({fields})"
+    if isinstance(error, OutputParserException):
+        return "it was not valid JSON"
+    return f"{type(error).__name__}"

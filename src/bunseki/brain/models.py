@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bunseki.data.summary import DataFrameInfo
 from bunseki.sandbox.models import ExpectedOutput, TableResult
@@ -12,6 +13,9 @@ from bunseki.sandbox.models import ExpectedOutput, TableResult
 Language = Literal["ja", "en"]
 RESULT_MARKER = "BUNSEKI_RESULT "  # a line of machine-readable results printed by generated code
 NextAction = Literal["ask", "act", "finalize"]
+# A bare identifier ("ask_action", "null", "question") is the name of something, not a sentence:
+# small models answer with a field's or a decision's name where the schema wanted prose.
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*")
 
 
 class ReasonOutput(BaseModel):
@@ -31,6 +35,22 @@ class ReasonOutput(BaseModel):
     question: str | None = Field(default=None, description="When asking: the question for the person.")
     assumption: str | None = Field(default=None, description="An assumption made to proceed, if any.")
     rationale: str = Field(description="Why this action (for the thought-process display).")
+
+    @model_validator(mode="after")
+    def _complete(self) -> ReasonOutput:
+        # What is shown to the person must be a real sentence; these mistakes are sent back to the model.
+        if self.next_action == "ask" and not is_sentence(self.question):
+            raise ValueError("asking needs `question`: a full question for the person, in their language")
+        if self.next_action == "act" and not ((self.instruction or "").strip() or (self.tool or "").strip()):
+            raise ValueError("acting needs `instruction` (what to analyse next) or `tool`")
+        return self
+
+
+def is_sentence(text: str | None) -> bool:
+    """Whether ``text`` reads as words for a person rather than a name, a number or nothing."""
+    stripped = (text or "").strip()
+    has_letters = any(character.isalpha() for character in stripped)
+    return has_letters and _IDENTIFIER.fullmatch(stripped) is None
 
 
 class CodeGenOutput(BaseModel):

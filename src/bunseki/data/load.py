@@ -555,9 +555,12 @@ def infer_column_noted(
             typed = _infer_column_noted(column.mask(placeholders), name, decimal_comma=decimal_comma)
             if typed is None:
                 return None
-            return typed[0], (*typed[1:], _placeholders_note(name, column[placeholders]))
+            read_as = (typed[1],) if typed[1] is not None else ()
+            return typed[0], (*read_as, _placeholders_note(name, column[placeholders]))
     typed = _infer_column_noted(column, name, decimal_comma=decimal_comma)
-    return None if typed is None else (typed[0], tuple(note for note in typed[1:] if note is not None))
+    if typed is None:
+        return None
+    return typed[0], (typed[1],) if typed[1] is not None else ()
 
 
 def _placeholders_note(name: str, values: Column) -> LoadNote:

@@ -10,8 +10,8 @@ from typing import Any
 from langchain_core.messages import AnyMessage
 
 from bunseki.brain.base import Brain
+from bunseki.brain.factory import create_brain
 from bunseki.data import LoadedTable, load_table
-from bunseki.llm import create_brain
 from bunseki.sandbox import add_data_file, new_workspace
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.settings import Settings

@@ -20,10 +20,12 @@ from langgraph.types import Command
 
 from bunseki.agents import eda
 from bunseki.brain.eda import EdaBrain, Finding, PlanStep, StepOutcome
+from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
 from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue
+from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
-from bunseki.llm import available_models, create_eda_brain
+from bunseki.llm import available_models
 from bunseki.sandbox import Sandbox, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.eda_views import EdaRunSummary, EdaRunView, view_of
@@ -209,9 +211,10 @@ class EdaService:
             brain=brain, workspace=workspace, sandbox=sandbox, max_upload_bytes=self.settings.max_upload_mb << 20
         )
         try:
-            for event in self._graph.stream(start, _config(run.id), context=context, stream_mode="custom"):
-                if on_event is not None:
-                    on_event(dict(event))
+            with turn_deadline(self.settings.turn_deadline_s):
+                for event in self._graph.stream(start, _config(run.id), context=context, stream_mode="custom"):
+                    if on_event is not None:
+                        on_event(dict(event))
         except Exception as exc:  # also a bug or a crash in a node: the run is kept, marked, and the error shown
             error = str(exc) if isinstance(exc, BunsekiError) else f"{type(exc).__name__}: {exc}"
             self.store.set_eda_status(run.id, "error", error=error)

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO, Literal
 
+from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator import InvestigatorBrain
 from bunseki.errors import BunsekiError, CaseArchiveError, Conflict, NotFound
 from bunseki.investigation.archive import ArchiveLimits, extract_case
@@ -37,7 +38,7 @@ from bunseki.service.investigation_views import (
     RunStatus,
     progress_of,
 )
-from bunseki.service.investigations import InvestigationService, create_investigator_brain
+from bunseki.service.investigations import InvestigationService
 from bunseki.settings import Settings
 
 Event = dict[str, Any]

@@ -9,8 +9,10 @@ from typing import Any, Literal
 
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
+from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator import InvestigatorBrain
 from bunseki.brain.language import detect_language
+from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
 from bunseki.rag import Embedder
@@ -76,12 +78,6 @@ class InvestigationView:
         return data
 
 
-def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
-    from bunseki.llm import create_investigator_brain as create
-
-    return create(spec, settings)
-
-
 class InvestigationService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -123,17 +119,19 @@ class InvestigationService:
             embedding_cache=self.settings.embedding_cache_path,
         )
         final: dict[str, Any] = {}
+        parts = build().stream(
+            InvestigatorState(),
+            context=context,
+            stream_mode=["custom", "values"],
+            config={"recursion_limit": RECURSION_LIMIT},
+        )
         try:
-            for mode, chunk in build().stream(
-                InvestigatorState(),
-                context=context,
-                stream_mode=["custom", "values"],
-                config={"recursion_limit": RECURSION_LIMIT},
-            ):
-                if mode == "custom" and on_event is not None and isinstance(chunk, dict):
-                    on_event(chunk)
-                elif mode == "values" and isinstance(chunk, dict):
-                    final = chunk
+            with turn_deadline(self.settings.turn_deadline_s):
+                for mode, chunk in parts:
+                    if mode == "custom" and on_event is not None and isinstance(chunk, dict):
+                        on_event(chunk)
+                    elif mode == "values" and isinstance(chunk, dict):
+                        final = chunk
         except BunsekiError as exc:
             return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
         finally:

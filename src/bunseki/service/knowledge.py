@@ -26,6 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
 from bunseki.brain.language import detect_language
+from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError, ConfigurationError, Conflict, InputError, NotFound, UnsupportedFileType
 from bunseki.service.inputs import CONTROL, UNSAFE_NAME, write_limited
 from bunseki.settings import Settings
@@ -361,14 +362,12 @@ class KnowledgeService:
             "max_steps": MAX_STEPS,
         }
         config: Any = {"recursion_limit": recursion_limit(MAX_STEPS)}
-        if on_event is None:
-            state = self._graph.invoke(inputs, config, context=context)
-        else:
-            state = {}
+        state: dict[str, Any] = {}
+        with turn_deadline(self.settings.turn_deadline_s):
             for mode, value in self._graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
-                if mode == "custom" and isinstance(value, dict):
+                if mode == "custom" and isinstance(value, dict) and on_event is not None:
                     on_event(value)
-                elif mode == "values":
+                elif mode == "values" and isinstance(value, dict):
                     state = value
         return _answer(state, text, names, brain.name, started)
 
@@ -478,7 +477,8 @@ class KnowledgeService:
         self.store.add_unanswered(question=question, reason=reason, source=SOURCE, collections=collections)
 
     def _brain(self, model: str | None) -> KnowledgeBrain:
-        from bunseki.llm import create_knowledge_brain, parse_model_spec
+        from bunseki.brain.factory import create_knowledge_brain
+        from bunseki.llm import parse_model_spec
 
         spec = str(parse_model_spec(model or self.settings.model))
         if spec not in self._brains:

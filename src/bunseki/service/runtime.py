@@ -17,6 +17,7 @@ from bunseki.brain.base import Brain
 from bunseki.brain.language import detect_language
 from bunseki.brain.models import ExecutionRecord
 from bunseki.data import LoadedTable
+from bunseki.deadline import turn_deadline
 from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
 from bunseki.sandbox import Sandbox
 from bunseki.settings import Settings
@@ -152,17 +153,19 @@ class SessionRuntime:
         }
         config: RunnableConfig = {"recursion_limit": recursion_limit(self.settings.max_loops)}
         final: dict[str, Any] = {}
-        for part in self.graph.stream(inputs, config, context=context, stream_mode=["custom", "updates", "values"]):
-            mode, chunk = cast(tuple[str, dict[str, Any]], part)
-            if mode == "values":
-                final = chunk
-            elif on_event is None:
-                continue
-            elif mode == "custom":
-                on_event(chunk)
-            else:  # "updates": one entry per node that just finished
-                for node in chunk:
-                    on_event({"event": "node_finished", "node": node})
+        parts = self.graph.stream(inputs, config, context=context, stream_mode=["custom", "updates", "values"])
+        with turn_deadline(self.settings.turn_deadline_s):
+            for part in parts:
+                mode, chunk = cast(tuple[str, dict[str, Any]], part)
+                if mode == "values":
+                    final = chunk
+                elif on_event is None:
+                    continue
+                elif mode == "custom":
+                    on_event(chunk)
+                else:  # "updates": one entry per node that just finished
+                    for node in chunk:
+                        on_event({"event": "node_finished", "node": node})
         state = AnalystState.model_validate(final)
         return self._result(state, report_stem)
 

@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 from langchain_core.messages import AnyMessage, HumanMessage
 
 from bunseki.brain.base import Brain
+from bunseki.brain.factory import create_brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
 from bunseki.errors import (
@@ -31,7 +32,7 @@ from bunseki.errors import (
     NotFound,
     SessionBusy,
 )
-from bunseki.llm import available_models, create_brain
+from bunseki.llm import available_models
 from bunseki.sandbox import Sandbox, SandboxPool, add_data_file, new_workspace
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges

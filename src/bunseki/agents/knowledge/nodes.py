@@ -13,6 +13,7 @@ from bunseki.agents.knowledge import prompts
 from bunseki.agents.knowledge.context import KnowledgeContext
 from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
 from bunseki.agents.knowledge.tools import list_rag_collections, search_mode, search_rag_knowledge_base
+from bunseki.brain.grounding import ungrounded
 from bunseki.brain.knowledge import (
     LIST_TOOL,
     NO_ANSWER,
@@ -33,6 +34,10 @@ STEP_LIMIT = {
 NO_EVIDENCE = {
     "ja": "回答の根拠となる記述がありません。",
     "en": "The answer rests on no passage.",
+}
+UNSUPPORTED_NUMBERS = {
+    "ja": "回答に、引用した記述にない数値が含まれていました。",
+    "en": "The answer stated numbers that no cited passage contains.",
 }
 
 
@@ -144,6 +149,14 @@ def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[st
             cited = next((search.numbers for search in reversed(state.searches) if search.numbers), [])
         if not cited and not state.listed_collections:
             reason = NO_EVIDENCE[language]
+        elif _unsupported(answer, state, cited):
+            # The Reflection may have added what the draft did not say; a grounded draft stands.
+            draft = state.draft or ""
+            draft_cited = cited_numbers(draft, len(state.passages)) or cited
+            if draft and draft != answer and not _unsupported(draft, state, draft_cited):
+                answer, cited = draft, draft_cited
+            else:
+                reason = UNSUPPORTED_NUMBERS[language]
     update: dict[str, Any] = {"cited": cited}
     if reason is not None:
         update |= {"status": "unanswered", "reason": reason, "final": prompts.UNANSWERED[language], "cited": []}
@@ -180,6 +193,14 @@ def cited_numbers(text: str, passages: int) -> list[int]:
     """The passage numbers ``[n]`` a text cites, in order, once each, only those that exist."""
     numbers = (int(number) for number in _CITATION.findall(text))
     return list(dict.fromkeys(number for number in numbers if 1 <= number <= passages))
+
+
+def _unsupported(answer: str, state: KnowledgeState, cited: list[int]) -> bool:
+    """Whether ``answer`` states numbers found neither in the passages it cites nor in the question."""
+    sources = [state.question, *(p.text for p in state.passages if p.number in cited)]
+    if state.listed_collections:
+        sources += state.collections
+    return bool(ungrounded(answer, sources))
 
 
 def _log(context: KnowledgeContext, state: KnowledgeState, reason: str) -> bool:

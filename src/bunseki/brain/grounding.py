@@ -1,0 +1,153 @@
+"""Numbers in an answer must come from somewhere: executed output, the data, the question, a passage.
+
+A model may write a fluent conclusion around a number it made up; a tiny local model nearly always
+does. Before such text is shown as Bunseki's, each number in it is looked for among the numbers of
+its sources, allowing for rounding (3.09 for 3.0897) and percentages (15.3% for 0.153). Small
+integers (0–10) pass: prose counts things ("3 groups", "2 attempts") far more often than it claims
+them. A hit is only a plausibility check, not a proof; a miss is reliably a number with no source.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from bunseki.brain.eda import EdaView, Finding, StepOutcome
+from bunseki.brain.models import AnalystView, ReasonOutput
+from bunseki.report.models import ReportOutput
+
+SMALL_COUNT = 10
+# ASCII-only look-arounds: in "平均は3.5です" the number touches kana, which \w would count as a word.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)-?\d(?:[\d,]*\d)?(?:\.\d+)?(?![A-Za-z0-9_])")
+_CITATION = re.compile(r"\[\d+\]")
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    """The numbers written in ``text`` (thousands separators dropped; citations like [2] ignored)."""
+    found = []
+    for match in _NUMBER.finditer(_CITATION.sub(" ", text)):
+        try:
+            found.append(Decimal(match.group().replace(",", "")))
+        except InvalidOperation:
+            continue
+    return found
+
+
+def ungrounded(text: str, sources: Iterable[str]) -> list[str]:
+    """The numbers of ``text`` that no source supports, as written there (empty: all grounded)."""
+    known = [abs(value) for source in sources for value in numbers_in(source)]
+    return [
+        _show(number)
+        for number in dict.fromkeys(abs(n) for n in numbers_in(text))
+        if not _small_count(number) and not any(_supports(value, number) for value in known)
+    ]
+
+
+@dataclass(frozen=True)
+class Objection:
+    """Why an answer cannot be used: in full for the model, and for people without the model's text."""
+
+    for_model: str
+    for_people: str
+
+
+UNGROUNDED = "it stated numbers that no executed code printed"
+
+
+def ungrounded_report_numbers(report: ReportOutput, view: AnalystView) -> Objection | None:
+    """A correction for the model when the report states numbers that the executions do not show."""
+    missing = ungrounded(report_text(report), analyst_sources(view))
+    if not missing:
+        return None
+    return Objection(
+        f"The report states numbers that appear in no execution output, in the data summary or in the "
+        f"question: {', '.join(missing[:10])}. Use only numbers printed by the executed code, copied as "
+        "printed; say what is not known instead of estimating.",
+        UNGROUNDED,
+    )
+
+
+def ungrounded_question_numbers(decision: ReasonOutput, view: AnalystView) -> Objection | None:
+    """A correction when a clarifying question states numbers that nothing shown to the model has."""
+    missing = ungrounded(decision.question or "", analyst_sources(view)) if decision.next_action == "ask" else []
+    if not missing:
+        return None
+    return Objection(
+        f"The question to the person states numbers that appear nowhere in the data summary, the results or "
+        f"the conversation: {', '.join(missing[:10])}. Ask without inventing figures.",
+        "its question stated numbers that appear nowhere in the data or the results",
+    )
+
+
+def ungrounded_finding_numbers(finding: Finding, view: EdaView, outcome: StepOutcome) -> Objection | None:
+    """A correction when an EDA finding states numbers its step's output does not show."""
+    sources = [*eda_sources(view), outcome.stdout if outcome.success else ""]
+    missing = ungrounded(f"{finding.title}\n{finding.text}", sources)
+    if not missing:
+        return None
+    return Objection(
+        f"The finding states numbers that the step's output does not show: {', '.join(missing[:10])}. "
+        "Use only numbers as the code printed them.",
+        UNGROUNDED,
+    )
+
+
+def ungrounded_eda_report_numbers(report: ReportOutput, view: EdaView) -> Objection | None:
+    """A correction when the EDA report states numbers no step printed and the profile does not hold."""
+    missing = ungrounded(report_text(report), [*eda_sources(view), *(f.text for f in view.findings if f.success)])
+    if not missing:
+        return None
+    return Objection(
+        f"The report states numbers that appear in no step's output, finding or the data profile: "
+        f"{', '.join(missing[:10])}. Use only numbers printed by the executed code.",
+        UNGROUNDED,
+    )
+
+
+def eda_sources(view: EdaView) -> list[str]:
+    """Where EDA numbers may come from: the goal and feedback, the data's profile, what the steps printed."""
+    sources = [view.goal or "", view.feedback or "", view.profile.model_dump_json(), *view.problems]
+    return sources + [outcome.stdout for outcome in view.outcomes if outcome.success]
+
+
+def report_text(report: ReportOutput) -> str:
+    """What a person reads as the answer: title, conclusion, text and table sections, captions."""
+    parts = [report.title, report.conclusion]
+    for section in report.sections:
+        if section.section_type != "image":
+            parts.append(section.content)
+        parts.append(section.description or "")
+    return "\n".join(parts)
+
+
+def analyst_sources(view: AnalystView) -> list[str]:
+    """Where an analyst's numbers may come from: what ran, the data's summary, what was asked."""
+    sources = [view.question, *(turn.content for turn in view.history)]  # earlier answers were checked too
+    if view.data is not None:
+        sources.append(view.data.to_prompt())
+    for record in view.executions:
+        if record.success:
+            sources.append(record.stdout)
+            sources += [json.dumps(table.model_dump(mode="json"), ensure_ascii=False) for table in record.tables]
+    if view.data_state:
+        sources.append(view.data_state)
+    return sources
+
+
+def _supports(value: Decimal, number: Decimal) -> bool:
+    """``value`` printed as ``number``: equal, rounded to its places, or as a percentage."""
+    exponent = number.as_tuple().exponent
+    places = max(0, -exponent) if isinstance(exponent, int) else 0
+    return any(candidate == number or round(candidate, places) == number for candidate in (value, value * 100))
+
+
+def _small_count(number: Decimal) -> bool:
+    return number == number.to_integral_value() and number <= SMALL_COUNT
+
+
+def _show(number: Decimal) -> str:
+    return format(number, "f") if math.isfinite(float(number)) else str(number)
