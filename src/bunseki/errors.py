@@ -15,7 +15,8 @@ BunsekiError
 ├── Unauthorized                no API key, or one that is not valid (any more)
 ├── NotFound                    no such session, snapshot, report, user or collection (for this person)
 ├── Conflict                    the request clashes with the current state
-│   └── SessionBusy             a turn of this session is already running
+│   ├── SessionBusy             a turn of this session is already running
+│   └── SnapshotNameTaken       the session already has a snapshot of that name
 ├── KnowledgeBaseError          Qdrant (embedded, or the server at QDRANT_URL) cannot be used
 ├── SandboxError                the sandbox itself (not the code in it) failed
 │   ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
@@ -90,6 +91,17 @@ class Conflict(BunsekiError):
 
 class SessionBusy(Conflict):
     """A turn of this session is already running; turns of one session never overlap."""
+
+
+class SnapshotNameTaken(Conflict):
+    """The session already has a snapshot of this name; names are unique so a restore by name is unambiguous."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"「{name}」という名前のスナップショットはすでにあります / this session already has a snapshot "
+            f"named '{name}': choose another name, or delete that snapshot first"
+        )
+        self.name = name
 
 
 class StorageError(BunsekiError):
