@@ -11,6 +11,7 @@ BunsekiError
 │   │   └── UnsupportedFileType a file type Bunseki does not read (by its name)
 │   ├── DocumentReadError       a document for a knowledge base cannot be read (type, encoding, damage)
 │   ├── UploadTooLarge          an uploaded file is over the configured size cap
+│   ├── QuestionTooLong         a question is over the configured length cap
 │   └── ToolRetry               a data tool got arguments that cannot work; says which would
 ├── Unauthorized                no API key, or one that is not valid (any more)
 ├── NotFound                    no such session, snapshot, report, user or collection (for this person)
@@ -68,6 +69,10 @@ class DocumentReadError(InputError):
 
 class UploadTooLarge(InputError):
     """An uploaded file is larger than BUNSEKI_MAX_UPLOAD_MB."""
+
+
+class QuestionTooLong(InputError):
+    """A question is longer than BUNSEKI_MAX_QUESTION_CHARS; refused before any work starts."""
 
 
 class ToolRetry(InputError):

@@ -15,9 +15,8 @@ from bunseki.store.db import alembic_config
 
 
 def _save(store: Store, session: SessionRecord, name: str, position: int = 1) -> str:
-    saved = store.add_snapshot(
-        session_id=session.id, name=name, path=f"snapshots/{position}.parquet", rows=1, columns=1, step_position=position
-    )
+    path = f"snapshots/{position}.parquet"
+    saved = store.add_snapshot(session_id=session.id, name=name, path=path, rows=1, columns=1, step_position=position)
     return saved.id
 
 
@@ -40,7 +39,7 @@ def test_the_same_name_in_another_session_is_fine(store: Store, make_session: Ca
 def test_the_database_itself_refuses_a_duplicate(store: Store, session: SessionRecord, raw: Engine) -> None:
     first = _save(store, session, "a")
     _save(store, session, "b", 2)
-    with pytest.raises(Exception, match="(?i)unique|duplicate"), raw.begin() as connection:
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"), raw.begin() as connection:
         connection.execute(text("UPDATE snapshots SET name = 'b' WHERE id = :id"), {"id": first})
 
 

@@ -23,6 +23,7 @@ from bunseki.errors import (
     InputError,
     ModelError,
     NotFound,
+    QuestionTooLong,
     StorageError,
     Unauthorized,
     UnsupportedFileType,
@@ -36,6 +37,7 @@ log = logging.getLogger("bunseki.api")
 STATUS: list[tuple[type[BunsekiError], HTTPStatus]] = [
     (Unauthorized, HTTPStatus.UNAUTHORIZED),
     (UploadTooLarge, HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
+    (QuestionTooLong, HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
     (UnsupportedFileType, HTTPStatus.UNSUPPORTED_MEDIA_TYPE),
     (InputError, HTTPStatus.UNPROCESSABLE_ENTITY),
     (NotFound, HTTPStatus.NOT_FOUND),

@@ -16,6 +16,7 @@ from bunseki.cli.outcomes import failed_run
 from bunseki.cli.progress import turn_progress
 from bunseki.service.analysis import AnalysisSession, TurnResult
 from bunseki.service.batch import read_items, run_batch
+from bunseki.service.inputs import checked_question
 from bunseki.settings import Settings
 
 
@@ -66,6 +67,7 @@ def _single(
     data_file: Path, question: str, settings: Settings, model: str | None, fmt: Literal["markdown", "json"]
 ) -> None:
     # A refusal (unreadable data, a wrong --model) reaches the application's one error handler.
+    checked_question(question, settings.max_question_chars)  # before the data is loaded or a sandbox starts
     with AnalysisSession(data_file, settings=settings, model=model) as session, turn_progress() as progress:
         result = session.ask(question, on_event=progress)
     if fmt == "json":
