@@ -24,7 +24,7 @@ console = Console()
 errors = Console(stderr=True)
 
 
-class _OneOutcome(TyperGroup):
+class OneOutcomeGroup(TyperGroup):
     """Every command ends the same way: an error is one line on stderr (with ``--json`` or
     ``--format json``: one JSON error object on stdout) and an exit status that tells its kind
     (`bunseki.cli.outcomes`); never a traceback."""
@@ -61,7 +61,7 @@ def report(exc: BaseException, *, as_json: bool) -> typer.Exit:
 
 
 app = typer.Typer(
-    cls=_OneOutcome,
+    cls=OneOutcomeGroup,
     name="bunseki",
     help="Bunseki (分析): ask questions about your data; every number comes from executed code.",
     no_args_is_help=True,
@@ -103,7 +103,7 @@ Service = TypeVar("Service", bound=_Closable)
 @contextmanager
 def opened(make: Callable[[Settings], Service], workspace_root: Path | None) -> Iterator[Service]:
     """A service made for the command line's settings, closed after; a refusal reaches the
-    application's one error handler (`_OneOutcome`)."""
+    application's one error handler (`OneOutcomeGroup`)."""
     service = make(settings_for(workspace_root))
     try:
         yield service
