@@ -104,7 +104,7 @@ def test_without_a_terminal_a_run_waits_at_the_plan_review_and_resumes_in_new_pr
     listed = bunseki("eda", "runs", "list", *root, "--format", "json", database_url=database_url)
     assert [(run["run_id"], run["status"]) for run in json.loads(listed.stdout)] == [(run_id, "completed")]
     again = bunseki("eda", "resume", run_id, "--approve", *root, "--format", "json", database_url=database_url)
-    assert again.returncode == 1 and "not waiting" in json.loads(again.stdout)["error"]
+    assert again.returncode == 7 and "not waiting" in json.loads(again.stdout)["error"]["message"]  # 7: conflict
 
 
 def test_yes_approves_both_reviews_and_the_notebook_reruns_from_the_original_file(workspace_root: Path) -> None:
@@ -141,6 +141,6 @@ def test_usage_errors_exit_2(args: tuple[str, ...], workspace_root: Path) -> Non
     assert done.returncode == 2, (done.stdout, done.stderr)
 
 
-def test_an_unknown_run_is_an_error_with_exit_1(workspace_root: Path) -> None:
+def test_an_unknown_run_is_an_error_with_exit_6(workspace_root: Path) -> None:
     done = bunseki("eda", "resume", "0" * 32, "--approve", "--workspace-root", workspace_root, "--format", "json")
-    assert done.returncode == 1 and json.loads(done.stdout)["status"] == "error"
+    assert done.returncode == 6 and json.loads(done.stdout)["error"]["type"] == "NotFound"
