@@ -24,7 +24,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import bunseki
+import bunseki as package
 from bunseki.cli import app
 from bunseki.cli.app import OneOutcomeGroup
 from bunseki.cli.outcomes import (
@@ -54,7 +54,7 @@ from bunseki.errors import (
 )
 
 TABLE = "region,sales\nEast,10\nWest,20\nEast,30\n"
-SOURCE = str(Path(bunseki.__file__).resolve().parents[1])  # the code under test, not an installed copy
+SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 
 
 def bunseki(*args: str | Path, stdin: str = "", **environment: str) -> subprocess.CompletedProcess[str]:
@@ -224,6 +224,14 @@ def test_every_format_json_command_answers_errors_with_one_object(
     expect_error(run("investigate", tmp_path / "case.yaml", "--format", "json", *root), "CaseError", EXIT_INPUT)
     expect_error(run("kb", "ask", "what?", "--format", "json", *root), "UsageError", EXIT_USAGE)
     expect_error(run("sessions", "show", "ffffffff", "--json", *root), "NotFound", EXIT_NOT_FOUND)
+
+
+def test_a_batch_that_cannot_start_is_one_jsonl_line(tmp_path: Path, workspace_root: Path) -> None:
+    batch = tmp_path / "questions.jsonl"
+    batch.write_text('{"id": 1, "file": "a.csv"}\n', encoding="utf-8")  # no question
+    done = run("analyze", "--batch", batch, "--format", "jsonl", "--workspace-root", workspace_root)
+    [line] = done.stdout.splitlines()
+    assert json.loads(line)["error"]["type"] == "UsageError" and done.returncode == EXIT_USAGE
 
 
 def test_a_failed_eda_run_is_one_object_with_the_same_error_shape(files: dict[str, Path], workspace_root: Path) -> None:

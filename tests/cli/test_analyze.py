@@ -118,7 +118,8 @@ def test_batch_answers_every_line_and_survives_failures(tmp_path: Path, workspac
     assert results["q1"]["workspace_dir"] == results["q3"]["workspace_dir"]  # one sandbox per file
     assert Path(results["q1"]["report_path"]).name == "report_q1.md"
     for failed in ("q4", "q5"):
-        assert results[failed]["status"] == "error" and results[failed]["error"]
+        assert results[failed]["status"] == "error" and results[failed]["error"]["type"] == "RunFailed"
+        assert results[failed]["error"]["message"]
     assert "[5/5]" in done.stderr
 
 

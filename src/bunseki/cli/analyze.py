@@ -104,5 +104,7 @@ def _batch(path: Path, data_dir: Path, settings: Settings, model: str | None) ->
         errors.print(f"[{done}/{total}] {where}: {result['status']} ({result['duration_s']:.1f} s)")
 
     for result in run_batch(items, data_dir=data_dir, settings=settings, model=model, on_progress=progress):
+        if result["status"] == "error":
+            result = failed_run(result, result.get("error"))
         sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
         sys.stdout.flush()

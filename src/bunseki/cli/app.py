@@ -38,7 +38,7 @@ class OneOutcomeGroup(TyperGroup):
         except typer.TyperException as exc:  # Click's own usage errors: Click prints them unless JSON is wanted
             if not as_json:
                 raise
-            print_json(error_object(exc, exc.exit_code))
+            print_json(error_object(exc, exc.exit_code), one_line=True)
             raise typer.Exit(exc.exit_code) from exc
         except Exception as exc:
             raise report(exc, as_json=as_json) from exc
@@ -48,7 +48,7 @@ def report(exc: BaseException, *, as_json: bool) -> typer.Exit:
     """Print an error the one way (a line, or the JSON error object) and return the exit to raise."""
     shown = error_object(exc)
     if as_json:
-        print_json(shown)
+        print_json(shown, one_line=True)  # one line: also a valid line of JSONL (--format jsonl)
     elif isinstance(exc, UsageProblem):
         errors.print(f"[bold red]Error:[/] {escape(shown['error']['message'])}", highlight=False, soft_wrap=True)
     else:
@@ -87,10 +87,11 @@ def settings_for(workspace_root: Path | None = None) -> Settings:
     return settings
 
 
-def print_json(payload: object) -> None:
+def print_json(payload: object, *, one_line: bool = False) -> None:
     import json
 
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    indent = None if one_line else 2
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=indent, default=str) + "\n")
 
 
 class _Closable(Protocol):
