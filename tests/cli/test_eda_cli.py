@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
+import bunseki as package
 from bunseki.samples import SALES_CSV
 
 CONTRACT = {
@@ -29,9 +30,11 @@ CONTRACT = {
     "error",
 }
 
+SOURCE = str(Path(package.__file__).resolve().parents[1])
+
 
 def bunseki(*args: str | Path, database_url: str | None = None) -> subprocess.CompletedProcess[str]:
-    environment = dict(os.environ)
+    environment = dict(os.environ, PYTHONPATH=SOURCE)  # the code under test, not an installed copy
     if database_url is not None:
         environment["BUNSEKI_DATABASE_URL"] = database_url
     return subprocess.run(
