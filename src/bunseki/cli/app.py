@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -17,6 +18,7 @@ from bunseki.cli.outcomes import EXIT_FAILED as EXIT_FAILED
 from bunseki.cli.outcomes import EXIT_OK as EXIT_OK
 from bunseki.cli.outcomes import EXIT_USAGE as EXIT_USAGE
 from bunseki.cli.outcomes import UsageProblem, error_object, exit_code, wants_json
+from bunseki.errors import BunsekiError
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 
@@ -41,6 +43,8 @@ class OneOutcomeGroup(TyperGroup):
             print_json(error_object(exc, exc.exit_code), one_line=True)
             raise typer.Exit(exc.exit_code) from exc
         except Exception as exc:
+            if not isinstance(exc, BunsekiError | UsageProblem):  # a bug: keep its traceback for whoever logs
+                logging.getLogger("bunseki.cli").debug("unexpected error", exc_info=exc)
             raise report(exc, as_json=as_json) from exc
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import typer
+
 from bunseki.errors import (
     BunsekiError,
     ConfigurationError,
@@ -81,7 +83,7 @@ def error_type(error: BaseException) -> str:
     """The name scripts match on: the class of our own errors, ``UsageError`` or ``InternalError``."""
     if isinstance(error, UsageProblem) or getattr(error, "exit_code", None) == EXIT_USAGE:
         return "UsageError"
-    if isinstance(error, BunsekiError):
+    if isinstance(error, BunsekiError | typer.TyperException):  # ours, or one Click raised on purpose
         return type(error).__name__
     return InternalError.__name__
 
@@ -89,7 +91,7 @@ def error_type(error: BaseException) -> str:
 def error_message(error: BaseException) -> str:
     formatted = getattr(error, "format_message", None)  # Click's errors keep their text there
     text = str(formatted() if callable(formatted) else error).strip()
-    if isinstance(error, BunsekiError | UsageProblem) or error_type(error) == "UsageError":
+    if error_type(error) != InternalError.__name__:
         return text or type(error).__name__
     return f"{type(error).__name__}: {text} (this is a bug in Bunseki; please report it with the command you ran)"
 
