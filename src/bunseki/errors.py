@@ -12,11 +12,13 @@ BunsekiError
 │   ├── DocumentReadError       a document for a knowledge base cannot be read (type, encoding, damage)
 │   ├── UploadTooLarge          an uploaded file is over the configured size cap
 │   ├── CaseArchiveError        an uploaded case archive has a member that escapes it or a link; no manifest
+│   ├── QuestionTooLong         a question is over the configured length cap
 │   └── ToolRetry               a data tool got arguments that cannot work; says which would
 ├── Unauthorized                no API key, or one that is not valid (any more)
 ├── NotFound                    no such session, snapshot, report, user or collection (for this person)
 ├── Conflict                    the request clashes with the current state
-│   └── SessionBusy             a turn of this session is already running
+│   ├── SessionBusy             a turn of this session is already running
+│   └── SnapshotNameTaken       the session already has a snapshot of that name
 ├── KnowledgeBaseError          Qdrant (embedded, or the server at QDRANT_URL) cannot be used
 ├── SandboxError                the sandbox itself (not the code in it) failed
 │   ├── IsolationUnavailable    no isolation tier works here and unsafe mode is not enabled
@@ -76,6 +78,10 @@ class CaseArchiveError(InputError):
     holds no manifest."""
 
 
+class QuestionTooLong(InputError):
+    """A question is longer than BUNSEKI_MAX_QUESTION_CHARS; refused before any work starts."""
+
+
 class ToolRetry(InputError):
     """A data tool was called with arguments that cannot work.
 
@@ -97,6 +103,17 @@ class Conflict(BunsekiError):
 
 class SessionBusy(Conflict):
     """A turn of this session is already running; turns of one session never overlap."""
+
+
+class SnapshotNameTaken(Conflict):
+    """The session already has a snapshot of this name; names are unique so a restore by name is unambiguous."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"「{name}」という名前のスナップショットはすでにあります / this session already has a snapshot "
+            f"named '{name}': choose another name, or delete that snapshot first"
+        )
+        self.name = name
 
 
 class StorageError(BunsekiError):

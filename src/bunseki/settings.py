@@ -123,6 +123,12 @@ class Settings(BaseSettings):
         description="Serve without API keys, as the machine's one user. Refused unless bound to loopback.",
     )
     max_upload_mb: int = Field(default=200, ge=1, description="The largest data file the API accepts (413 above).")
+    max_question_chars: int = Field(
+        default=4000,
+        ge=100,
+        description="The longest question a turn accepts, in characters; longer ones are refused before any work "
+        "starts (the API answers 413, the CLI exits 3).",
+    )
 
     # Provider keys: the providers' own variable names work, as does a BUNSEKI_ prefix.
     openai_api_key: SecretStr | None = Field(

@@ -139,6 +139,26 @@ def test_bad_requests_are_problems(api: TestClient) -> None:
     assert problem_of(api.post(f"{PREFIX}/sessions/{session}/snapshots", json={"name": "  "}))["status"] == 422
 
 
+def test_a_duplicate_snapshot_name_is_a_409_problem(api: TestClient) -> None:
+    session = start(api)
+    first = api.post(f"{PREFIX}/sessions/{session}/snapshots", json={"name": "関東のみ"})
+    assert first.status_code == 201
+    for name in ("関東のみ", "関東のみ  "):
+        again = problem_of(api.post(f"{PREFIX}/sessions/{session}/snapshots", json={"name": name}))
+        assert again["status"] == 409 and "関東のみ" in again["detail"]
+    assert [s["id"] for s in api.get(f"{PREFIX}/sessions/{session}/snapshots").json()] == [first.json()["id"]]
+
+
+def test_an_over_long_message_is_a_413_problem_before_any_work(api: TestClient) -> None:
+    session = start(api)
+    message = "売上 " * 2001  # 6,003 characters, over the default limit of 4,000
+    for headers in ({}, {"Accept": "text/event-stream"}):
+        refused = api.post(f"{PREFIX}/sessions/{session}/chat", json={"message": message}, headers=headers)
+        problem = problem_of(refused)
+        assert problem["status"] == 413 and "BUNSEKI_MAX_QUESTION_CHARS" in problem["detail"]
+    assert api.get(f"{PREFIX}/sessions/{session}/messages").json() == []  # nothing was recorded or run
+
+
 def test_a_busy_session_answers_409(open_service: ServiceFactory, service: AnalysisService) -> None:
     from bunseki.api import create_app
 

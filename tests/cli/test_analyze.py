@@ -118,7 +118,8 @@ def test_batch_answers_every_line_and_survives_failures(tmp_path: Path, workspac
     assert results["q1"]["workspace_dir"] == results["q3"]["workspace_dir"]  # one sandbox per file
     assert Path(results["q1"]["report_path"]).name == "report_q1.md"
     for failed in ("q4", "q5"):
-        assert results[failed]["status"] == "error" and results[failed]["error"]
+        assert results[failed]["status"] == "error" and results[failed]["error"]["type"] == "RunFailed"
+        assert results[failed]["error"]["message"]
     assert "[5/5]" in done.stderr
 
 
@@ -141,6 +142,6 @@ def test_batch_usage_errors(tmp_path: Path, workspace_root: Path) -> None:
     batch = tmp_path / "bad.jsonl"
     batch.write_text('{"id": 1, "file": "a.csv"}\n', encoding="utf-8")
     done = bunseki("analyze", "--batch", batch, "--format", "jsonl", "--workspace-root", workspace_root)
-    assert done.returncode == 2 and "line 1" in done.stderr
+    assert done.returncode == 2 and "line 1" in json.loads(done.stdout)["error"]["message"]  # JSONL asked: JSON
     mixed = bunseki("analyze", str(SALES_CSV), "売上", "--batch", batch, "--workspace-root", workspace_root)
     assert mixed.returncode == 2 and "not both" in mixed.stderr

@@ -11,7 +11,10 @@ import nbformat
 import pandas as pd
 import pytest
 
+import bunseki as package
 from bunseki.samples import SALES_CSV
+
+SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 
 
 def bunseki(
@@ -23,7 +26,7 @@ def bunseki(
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **environment},
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE, **environment},
     )
 
 
@@ -117,7 +120,7 @@ def test_sessions_export_and_delete(workspace_root: Path, tmp_path: Path, sales:
     assert wrong.returncode == 2
     assert "md, html, ipynb, csv, parquet" in wrong.stderr
     unknown = bunseki("sessions", "delete", "ffffffff", "--yes", "--workspace-root", workspace_root)
-    assert unknown.returncode == 1
+    assert unknown.returncode == 6  # not found
     assert "sessions list" in unknown.stderr
     refused = bunseki("sessions", "delete", session_id, "--workspace-root", workspace_root, stdin="n\n")
     assert refused.returncode == 1
@@ -138,10 +141,10 @@ def test_chat_usage_errors(workspace_root: Path, tmp_path: Path) -> None:
     empty = tmp_path / "empty.csv"
     empty.write_bytes(b"")
     unreadable = bunseki("chat", empty, "--workspace-root", workspace_root)
-    assert unreadable.returncode == 2
+    assert unreadable.returncode == 3  # the data cannot be used
     assert "empty" in unreadable.stderr.lower() or "空" in unreadable.stderr
     missing = bunseki("chat", "--session", "ffffffff", "--workspace-root", workspace_root)
-    assert missing.returncode == 1
+    assert missing.returncode == 6  # not found
     assert "sessions list" in missing.stderr
     assert sessions(workspace_root) == []
 
@@ -156,6 +159,6 @@ def test_an_unreachable_database_is_one_clear_line(workspace_root: Path) -> None
     url = "postgresql://bunseki:hunter2@127.0.0.1:1/bunseki"
     for command in (("sessions", "list"), ("chat", str(SALES_CSV))):
         done = bunseki(*command, "--workspace-root", workspace_root, BUNSEKI_DATABASE_URL=url)
-        assert done.returncode == 1
+        assert done.returncode == 5  # unavailable
         assert "StorageError" in done.stderr and "BUNSEKI_DATABASE_URL" in done.stderr
         assert "Traceback" not in done.stderr and "hunter2" not in done.stderr

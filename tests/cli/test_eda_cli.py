@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
+import bunseki as package
 from bunseki.samples import SALES_CSV
 
 CONTRACT = {
@@ -29,9 +30,11 @@ CONTRACT = {
     "error",
 }
 
+SOURCE = str(Path(package.__file__).resolve().parents[1])
+
 
 def bunseki(*args: str | Path, database_url: str | None = None) -> subprocess.CompletedProcess[str]:
-    environment = dict(os.environ)
+    environment = dict(os.environ, PYTHONPATH=SOURCE)  # the code under test, not an installed copy
     if database_url is not None:
         environment["BUNSEKI_DATABASE_URL"] = database_url
     return subprocess.run(
@@ -104,7 +107,7 @@ def test_without_a_terminal_a_run_waits_at_the_plan_review_and_resumes_in_new_pr
     listed = bunseki("eda", "runs", "list", *root, "--format", "json", database_url=database_url)
     assert [(run["run_id"], run["status"]) for run in json.loads(listed.stdout)] == [(run_id, "completed")]
     again = bunseki("eda", "resume", run_id, "--approve", *root, "--format", "json", database_url=database_url)
-    assert again.returncode == 1 and "not waiting" in json.loads(again.stdout)["error"]
+    assert again.returncode == 7 and "not waiting" in json.loads(again.stdout)["error"]["message"]  # 7: conflict
 
 
 def test_yes_approves_both_reviews_and_the_notebook_reruns_from_the_original_file(workspace_root: Path) -> None:
@@ -141,6 +144,6 @@ def test_usage_errors_exit_2(args: tuple[str, ...], workspace_root: Path) -> Non
     assert done.returncode == 2, (done.stdout, done.stderr)
 
 
-def test_an_unknown_run_is_an_error_with_exit_1(workspace_root: Path) -> None:
+def test_an_unknown_run_is_an_error_with_exit_6(workspace_root: Path) -> None:
     done = bunseki("eda", "resume", "0" * 32, "--approve", "--workspace-root", workspace_root, "--format", "json")
-    assert done.returncode == 1 and json.loads(done.stdout)["status"] == "error"
+    assert done.returncode == 6 and json.loads(done.stdout)["error"]["type"] == "NotFound"

@@ -13,9 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+import bunseki as package
 from bunseki.samples import SALES_CSV
 
-ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
+ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE}
 
 
 def bunseki(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -58,13 +60,13 @@ def test_users_create_list_revoke(workspace_root: Path) -> None:
     key = created.stdout.strip()
     assert key.startswith("bk_") and "\n" not in key  # the key alone on stdout
     assert "shown only now" in created.stderr
-    assert bunseki("users", "create", "alice", "--workspace-root", workspace_root).returncode == 1
-    assert bunseki("users", "create", "bad name", "--workspace-root", workspace_root).returncode == 2
+    assert bunseki("users", "create", "alice", "--workspace-root", workspace_root).returncode == 7  # conflict
+    assert bunseki("users", "create", "bad name", "--workspace-root", workspace_root).returncode == 3  # input
     listed = json.loads(bunseki("users", "list", "--json", "--workspace-root", workspace_root).stdout)
     assert [(u["name"], u["key_prefix"], u["revoked_at"]) for u in listed] == [("alice", key[:8], None)]
     assert key not in bunseki("users", "list", "--workspace-root", workspace_root).stdout
     assert bunseki("users", "revoke", "alice", "--workspace-root", workspace_root).returncode == 0
-    assert bunseki("users", "revoke", "alice", "--workspace-root", workspace_root).returncode == 1
+    assert bunseki("users", "revoke", "alice", "--workspace-root", workspace_root).returncode == 6  # not found
     listed = json.loads(bunseki("users", "list", "--json", "--workspace-root", workspace_root).stdout)
     assert listed[0]["revoked_at"] is not None
 

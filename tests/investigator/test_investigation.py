@@ -349,7 +349,7 @@ def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
     bad = tmp_path / "case.yaml"
     bad.write_text("name: x\ncodes: [nothing.py]\ndatasets: []\n", encoding="utf-8")
     done = CliRunner().invoke(app, ["investigate", str(bad)])
-    assert done.exit_code == 2 and "nothing.py" in done.output
+    assert done.exit_code == 3 and "nothing.py" in done.output  # 3: the input cannot be used
 
 
 def test_hypothesis_model_defaults() -> None:

@@ -160,5 +160,5 @@ def test_chat_keeps_history_and_clear_forgets_it(root: Path, monkeypatch: pytest
 def test_usage_errors(root: Path) -> None:
     assert kb("ask", "q", "--workspace-root", root)[0] == 2  # no collection
     code, _, err = kb("ask", "q", "-c", "missing", "--workspace-root", root)
-    assert code == 1 and "NotFound: there is no collection 'missing'" in err
+    assert code == 6 and "NotFound: there is no collection 'missing'" in err  # 6: not found
     assert kb("ask", "-c", "docs", "--workspace-root", root)[0] == 2  # neither a question nor --batch

@@ -85,11 +85,11 @@ def test_collections_lists_counts_and_delete_removes(root: Path, corpus: Path) -
 
 def test_refusals_are_one_line_with_exit_status(root: Path, corpus: Path) -> None:
     code, _, err = kb("delete", "missing", "--workspace-root", root)
-    assert code == 1 and "NotFound: there is no collection 'missing'" in err
+    assert code == 6 and "NotFound: there is no collection 'missing'" in err  # 6: not found
     code, _, err = kb("ingest", corpus / "nope", "-c", "docs", "--workspace-root", root)
-    assert code == 2 and "InputError:" in err and "does not exist" in err
+    assert code == 3 and "InputError:" in err and "does not exist" in err  # 3: input
     code, _, err = kb("ingest", corpus, "-c", "a/b", "--workspace-root", root)
-    assert code == 2 and "cannot name a collection" in err
+    assert code == 3 and "cannot name a collection" in err
 
 
 def test_the_workspace_root_comes_from_the_environment(

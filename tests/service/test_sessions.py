@@ -13,7 +13,16 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
-from bunseki.errors import ConfigurationError, Conflict, DataLoadError, InputError, NotFound, SessionBusy
+from bunseki.errors import (
+    ConfigurationError,
+    Conflict,
+    DataLoadError,
+    InputError,
+    NotFound,
+    QuestionTooLong,
+    SessionBusy,
+    SnapshotNameTaken,
+)
 from bunseki.samples import SALES_CSV
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service import AnalysisService, OpenFile
@@ -292,6 +301,33 @@ def test_control_characters_are_refused_alike_on_every_database(service: Analysi
         service.snapshot(session.id, "\x00")
     assert service.messages(session.id) == [] and service.store.list_turns(session.id) == []
     assert service.run_turn(session.id, "売上金額の合計は？\n（税込）").status == "finalized"
+
+
+def test_snapshot_names_are_unique_in_a_session(open_service: ServiceFactory) -> None:
+    service, elsewhere = open_service(), open_service()  # two processes on one store
+    session = service.create_session(SALES_CSV)
+    first = service.snapshot(session.id, "関東のみ")
+    for name in ("関東のみ", " 関東のみ "):  # the same name, however it was typed
+        with pytest.raises(SnapshotNameTaken, match="関東のみ"):
+            service.snapshot(session.id, name)
+    with pytest.raises(SnapshotNameTaken):
+        elsewhere.snapshot(session.id, "関東のみ")
+    assert [s.id for s in service.snapshots(session.id)] == [first.id]
+    assert [s.step_type for s in service.steps(session.id)] == ["snapshot"], "a refused one leaves no step"
+    assert service.find_snapshot(session.id, "関東のみ").id == first.id
+    other = service.create_session(SALES_CSV)
+    assert service.snapshot(other.id, "関東のみ").name == "関東のみ"  # another session may use it
+    service.delete_snapshot(session.id, first.id)
+    assert service.snapshot(session.id, "関東のみ").name == "関東のみ"  # a deleted name is free again
+
+
+def test_an_over_long_question_is_refused_before_any_work(open_service: ServiceFactory) -> None:
+    service = open_service(max_question_chars=100)
+    session = service.create_session(SALES_CSV)
+    with pytest.raises(QuestionTooLong, match="BUNSEKI_MAX_QUESTION_CHARS"):
+        service.run_turn(session.id, "売上 " * 60)
+    assert service.messages(session.id) == [] and service.store.list_turns(session.id) == []
+    assert service.run_turn(session.id, "売上金額の合計は？").status == "finalized"  # a short one is answered
 
 
 def test_a_turn_of_this_service_left_running_does_not_block_the_session(service: AnalysisService) -> None:

@@ -111,6 +111,18 @@ def test_snapshot_reset_and_restore_from_the_sidebar(ui_workspace: Path, sales_t
     assert "（4 行／元 12 行）" in data_state(app)
 
 
+def test_a_duplicate_snapshot_name_is_refused_with_a_clear_message(
+    ui_workspace: Path, sales_table: JapaneseTable
+) -> None:
+    app = upload(open_app(), sales_table)
+    for _ in range(2):
+        app.text_input(key=f"snapshot-name-{session_id(app)}").input("元データ").run()
+        app.button(key="snapshot-save").click().run()
+    assert not app.exception
+    assert any("すでにあります" in text and "元データ" in text for text in texts_of(app, "error"))
+    assert len([button for button in app.button if button.key and button.key.startswith("restore-")]) == 1
+
+
 def test_resume_an_earlier_session_then_clear_its_history(ui_workspace: Path) -> None:
     with AnalysisService(Settings()) as earlier:  # another visit, or `bunseki chat`
         record = earlier.create_session(SALES_CSV, title="以前の分析")

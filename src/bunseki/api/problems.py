@@ -24,6 +24,7 @@ from bunseki.errors import (
     ModelError,
     ModelTimeoutError,
     NotFound,
+    QuestionTooLong,
     StorageError,
     Unauthorized,
     UnsupportedFileType,
@@ -37,6 +38,7 @@ log = logging.getLogger("bunseki.api")
 STATUS: list[tuple[type[BunsekiError], HTTPStatus]] = [
     (Unauthorized, HTTPStatus.UNAUTHORIZED),
     (UploadTooLarge, HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
+    (QuestionTooLong, HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
     (UnsupportedFileType, HTTPStatus.UNSUPPORTED_MEDIA_TYPE),
     (InputError, HTTPStatus.UNPROCESSABLE_ENTITY),
     (NotFound, HTTPStatus.NOT_FOUND),

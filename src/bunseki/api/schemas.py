@@ -94,7 +94,8 @@ class SessionSummary(BaseModel):
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(min_length=1, max_length=20_000, description="The question, in Japanese or English.")
+    # The length limit is a setting (BUNSEKI_MAX_QUESTION_CHARS, 413 above it), so it is checked by the route.
+    message: str = Field(min_length=1, description="The question, in Japanese or English.")
 
 
 class Step(BaseModel):

@@ -12,10 +12,11 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json, settings_for
+from bunseki.cli.outcomes import failed_run
 from bunseki.cli.progress import turn_progress
-from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
 from bunseki.service.analysis import AnalysisSession, TurnResult
 from bunseki.service.batch import read_items, run_batch
+from bunseki.service.inputs import checked_question
 from bunseki.settings import Settings
 
 
@@ -47,7 +48,8 @@ def analyze(
 ) -> None:
     """Answer QUESTION about DATA_FILE with a report, or answer a --batch of questions.
 
-    Exit status: 0 when the turn ended (finalized, asked or limit_reached), 1 on error, 2 for usage errors.
+    Exit status: 0 when the turn ended (finalized, asked or limit_reached), 1 when it ended in an error;
+    other failures have their own status (see the README: exit codes).
     """
     settings = settings_for(workspace_root)
     if batch is not None:
@@ -73,40 +75,22 @@ def _single(
     fmt: Literal["markdown", "json"],
     sheet: str | None = None,
 ) -> None:
-    try:
-        session = AnalysisSession(data_file, settings=settings, model=model, sheet=sheet, question=question)
-    except (DataLoadError, ConfigurationError) as exc:
-        raise fail_usage(str(exc)) from exc
-    except BunsekiError as exc:
-        _fail(exc, fmt)
+    # A refusal (unreadable data, a wrong --model) reaches the application's one error handler.
+    checked_question(question, settings.max_question_chars)  # before the data is loaded or a sandbox starts
+    session = AnalysisSession(data_file, settings=settings, model=model, sheet=sheet, question=question)
     with session, turn_progress() as progress:
         result = session.ask(question, on_event=progress)
     if fmt == "json":
-        print_json(result.to_json())
+        print_json(turn_json(result))
     else:
         _show(result)
     raise typer.Exit(EXIT_FAILED if result.status == "error" else EXIT_OK)
 
 
-def _fail(exc: BunsekiError, fmt: str) -> None:
-    if fmt == "json":
-        print_json(
-            {
-                "status": "error",
-                "answer": None,
-                "question": None,
-                "error": f"{type(exc).__name__}: {exc}",
-                "report_markdown": None,
-                "report_path": None,
-                "workspace_dir": None,
-                "artifacts": [],
-                "executions": [],
-                "loop_count": 0,
-            }
-        )
-    else:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-    raise typer.Exit(EXIT_FAILED)
+def turn_json(result: TurnResult) -> dict[str, Any]:
+    """The turn's JSON; a turn that ended in error carries the error object every failure has."""
+    payload = result.to_json()
+    return failed_run(payload, result.error) if result.status == "error" else payload
 
 
 def _show(result: TurnResult) -> None:
@@ -133,5 +117,7 @@ def _batch(path: Path, data_dir: Path, settings: Settings, model: str | None) ->
         errors.print(f"[{done}/{total}] {where}: {result['status']} ({result['duration_s']:.1f} s)")
 
     for result in run_batch(items, data_dir=data_dir, settings=settings, model=model, on_progress=progress):
+        if result["status"] == "error":
+            result = failed_run(result, result.get("error"))
         sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
         sys.stdout.flush()

@@ -2,21 +2,70 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Annotated, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
-from bunseki.errors import BunsekiError, InputError
+from bunseki.cli.outcomes import EXIT_FAILED as EXIT_FAILED
+from bunseki.cli.outcomes import EXIT_OK as EXIT_OK
+from bunseki.cli.outcomes import EXIT_USAGE as EXIT_USAGE
+from bunseki.cli.outcomes import UsageProblem, error_object, exit_code, wants_json
+from bunseki.errors import BunsekiError
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 
+console = Console()
+errors = Console(stderr=True)
+
+
+class OneOutcomeGroup(TyperGroup):
+    """Every command ends the same way: an error is one line on stderr (with ``--json`` or
+    ``--format json``: one JSON error object on stdout) and an exit status that tells its kind
+    (`bunseki.cli.outcomes`); never a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:  # Any: Typer vendors its own Click
+        as_json = wants_json([*getattr(ctx, "_protected_args", []), *ctx.args])
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except typer.TyperException as exc:  # Click's own usage errors: Click prints them unless JSON is wanted
+            if not as_json:
+                raise
+            print_json(error_object(exc, exc.exit_code), one_line=True)
+            raise typer.Exit(exc.exit_code) from exc
+        except Exception as exc:
+            if not isinstance(exc, BunsekiError | UsageProblem):  # a bug: keep its traceback for whoever logs
+                logging.getLogger("bunseki.cli").debug("unexpected error", exc_info=exc)
+            raise report(exc, as_json=as_json) from exc
+
+
+def report(exc: BaseException, *, as_json: bool) -> typer.Exit:
+    """Print an error the one way (a line, or the JSON error object) and return the exit to raise."""
+    shown = error_object(exc)
+    if as_json:
+        print_json(shown, one_line=True)  # one line: also a valid line of JSONL (--format jsonl)
+    elif isinstance(exc, UsageProblem):
+        errors.print(f"[bold red]Error:[/] {escape(shown['error']['message'])}", highlight=False, soft_wrap=True)
+    else:
+        errors.print(
+            f"[bold red]{shown['error']['type']}:[/] {escape(shown['error']['message'])}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    return typer.Exit(exit_code(exc))
+
+
 app = typer.Typer(
+    cls=OneOutcomeGroup,
     name="bunseki",
     help="Bunseki (分析): ask questions about your data; every number comes from executed code.",
     no_args_is_help=True,
@@ -24,22 +73,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-console = Console()
-errors = Console(stderr=True)
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-
 WorkspaceRoot = Annotated[
     Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces (and bunseki.db) are.")
 ]
 
 
-def fail_usage(message: str) -> typer.Exit:
-    """Print a usage error the way Click does and return the exit to raise."""
-    errors.print(f"[bold red]Error:[/] {message}", highlight=False)
-    return typer.Exit(EXIT_USAGE)
+def fail_usage(message: str) -> UsageProblem:
+    """A usage error to raise: printed as ``Error: message`` (or the JSON error object), exit status 2."""
+    return UsageProblem(message)
 
 
 def settings_for(workspace_root: Path | None = None) -> Settings:
@@ -50,10 +91,11 @@ def settings_for(workspace_root: Path | None = None) -> Settings:
     return settings
 
 
-def print_json(payload: object) -> None:
+def print_json(payload: object, *, one_line: bool = False) -> None:
     import json
 
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    indent = None if one_line else 2
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=indent, default=str) + "\n")
 
 
 class _Closable(Protocol):
@@ -64,26 +106,16 @@ Service = TypeVar("Service", bound=_Closable)
 
 
 @contextmanager
-def opened(
-    make: Callable[[Settings], Service], workspace_root: Path | None, *, json_error: dict[str, object] | None = None
-) -> Iterator[Service]:
-    """A service made for the command line's settings, closed after; a refusal is one line (with
-    ``json_error``: that JSON object plus ``error``) and exit status 1 (2 for bad input)."""
-    service: Service | None = None
+def opened(make: Callable[[Settings], Service], workspace_root: Path | None) -> Iterator[Service]:
+    """A service made for the command line's settings, closed after; a refusal reaches the
+    application's one error handler (`OneOutcomeGroup`)."""
+    service = make(settings_for(workspace_root))
     try:
-        service = make(settings_for(workspace_root))
         yield service
-    except BunsekiError as exc:
-        if json_error is not None:
-            print_json(json_error | {"error": f"{type(exc).__name__}: {exc}"})
-        else:
-            errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
     finally:
-        if service is not None:
-            service.close()
+        service.close()
 
 
 def open_service(workspace_root: Path | None) -> AbstractContextManager[AnalysisService]:
-    """The analysis service, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    """The analysis service for the command line's settings."""
     return opened(AnalysisService, workspace_root)

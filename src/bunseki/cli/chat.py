@@ -11,10 +11,10 @@ import typer
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from bunseki.cli.app import EXIT_FAILED, app, console, errors, fail_usage, settings_for
+from bunseki.cli.app import app, console, errors, fail_usage, open_service
+from bunseki.cli.outcomes import UsageProblem, error_object
 from bunseki.cli.progress import turn_progress
 from bunseki.cli.render import copy_export, data_table, snapshots_table, steps_table
-from bunseki.errors import BunsekiError, ConfigurationError, DataLoadError
 from bunseki.report.markdown import render_markdown
 from bunseki.service import AnalysisService, SessionView, TurnResult
 
@@ -26,7 +26,9 @@ HELP = """\
   /snapshots            保存したスナップショット / saved snapshots
   /restore NAME         スナップショットに戻す / make a snapshot the active data
   /reset                元のデータに戻す / back to the original data
-  /export FORMAT [PATH] md, html, ipynb (report) or csv, parquet (active data)
+  /export FORMAT [PATH] [--force]
+                        md, html, ipynb (レポート / report) か csv, parquet (データ / data);
+                        既存のファイルは --force のときだけ上書き / overwrites only with --force
   /history              これまでの会話 / the conversation so far
   /help                 この一覧 / this list
   /quit                 終了 (Ctrl-D) / leave; the session is kept
@@ -56,19 +58,21 @@ def chat(
     Every message, data step, snapshot and report is saved as it happens; `bunseki sessions`
     lists, shows, exports and deletes sessions.
     """
-    if (data_file is None) == (session is None):
-        raise fail_usage("give DATA_FILE for a new session or --session ID to resume one, not both")
-    try:
-        service = AnalysisService(settings_for(workspace_root))
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(EXIT_FAILED) from exc
-    try:
+    if data_file is None and session is None:
+        raise fail_usage(
+            "nothing to talk about yet: give a DATA_FILE to start a session (bunseki chat sales.csv) "
+            "or --session ID to resume one (bunseki sessions list shows them)"
+        )
+    if data_file is not None and session is not None:
+        raise fail_usage(
+            f"give DATA_FILE ({data_file}) for a new session or --session ID ({session}) to resume one, not both"
+        )
+    # Refusals before the conversation starts (unreadable data, no such session) reach the
+    # application's one error handler; once it runs, _guarded keeps it going.
+    with open_service(workspace_root) as service:
         record = _open(service, data_file, session, model, title, sheet)
         _greet(service, record, resumed=session is not None)
         _loop(service, record)
-    finally:
-        service.close()
 
 
 def _open(
@@ -79,17 +83,11 @@ def _open(
     title: str | None,
     sheet: str | None = None,
 ) -> SessionView:
-    try:
-        if data_file is not None:
-            with errors.status("データを読み込んでいます / loading the data"):
-                return service.create_session(data_file, title=title, model=model, sheet=sheet)
-        assert session is not None
-        return service.find_session(session)
-    except (DataLoadError, ConfigurationError) as exc:
-        raise fail_usage(str(exc)) from exc
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(EXIT_FAILED) from exc
+    if data_file is not None:
+        with errors.status("データを読み込んでいます / loading the data"):
+            return service.create_session(data_file, title=title, model=model, sheet=sheet)
+    assert session is not None
+    return service.find_session(session)
 
 
 def _greet(service: AnalysisService, record: SessionView, *, resumed: bool) -> None:
@@ -203,10 +201,12 @@ class Commands:
         console.print(f"戻しました / reset: {escape(self.service.data_state(self.id)['state'])}")
 
     def do_export(self, arguments: list[str]) -> None:
-        if not arguments:
-            raise fail_usage("/export md|html|ipynb|csv|parquet [PATH]")
-        target = Path(arguments[1]) if len(arguments) > 1 else None
-        written = copy_export(self.service, self.record, arguments[0], target)
+        force = "--force" in arguments
+        words = [word for word in arguments if word != "--force"]
+        if not words or len(words) > 2:
+            raise fail_usage("/export md|html|ipynb|csv|parquet [PATH] [--force]")
+        target = Path(words[1]).expanduser() if len(words) > 1 else None
+        written = copy_export(self.service, self.record, words[0], target, force=force)
         if written is not None:
             console.print(f"書き出しました / written: {escape(str(written))}")
 
@@ -220,13 +220,16 @@ class Commands:
 
 
 def _guarded(action: Callable[[Any], None], argument: Any) -> None:
-    """Run one request; a refusal is printed and the conversation goes on."""
+    """Run one request; whatever goes wrong is printed as one line and the conversation goes on."""
     try:
         action(argument)
     except typer.Exit:
-        pass  # a usage message was printed
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
+        pass  # the command printed its own message
+    except UsageProblem as exc:
+        errors.print(f"[bold red]使い方 / usage:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+    except Exception as exc:  # the session must outlive any one request, a bug included
+        shown = error_object(exc)["error"]
+        errors.print(f"[bold red]{shown['type']}:[/] {escape(shown['message'])}", highlight=False, soft_wrap=True)
 
 
 def _split(line: str) -> list[str]:

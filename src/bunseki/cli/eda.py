@@ -28,7 +28,7 @@ from bunseki.cli.app import (
     opened,
     print_json,
 )
-from bunseki.errors import ConfigurationError, DataLoadError, UnsupportedFileType
+from bunseki.cli.outcomes import failed_run
 from bunseki.service.eda import EdaService
 from bunseki.service.eda_views import EdaRunView
 
@@ -88,11 +88,8 @@ def start(
     fmt = _format(output_format)
     if not data_file.is_file():
         raise fail_usage(f"{data_file} is not a file; give the path of a CSV, TSV, Excel or Parquet file")
-    with _service(workspace_root, fmt) as service:
-        try:
-            run = service.start(data_file, goal=goal, model=model, on_event=_progress, sheet=sheet)
-        except (DataLoadError, ConfigurationError, UnsupportedFileType) as exc:
-            raise fail_usage(str(exc)) from exc
+    with _service(workspace_root) as service:
+        run = service.start(data_file, goal=goal, model=model, on_event=_progress, sheet=sheet)
         _drive(service, run, yes=yes, fmt=fmt)
 
 
@@ -113,7 +110,7 @@ def resume(
     ]
     if len(chosen) != 1:
         raise fail_usage("give exactly one of --approve, --feedback TEXT or --stop")
-    with _service(workspace_root, fmt) as service:
+    with _service(workspace_root) as service:
         run = service.resume(run_id, {"action": chosen[0], "feedback": feedback}, on_event=_progress)
         _drive(service, run, yes=yes, fmt=fmt)
 
@@ -122,7 +119,7 @@ def resume(
 def list_runs(workspace_root: WorkspaceRoot = None, output_format: Format = "markdown") -> None:
     """Every EDA run, newest first, with where it stands."""
     fmt = _format(output_format)
-    with _service(workspace_root, fmt) as service:
+    with _service(workspace_root) as service:
         runs = service.list()
     if fmt == "json":
         print_json([run.model_dump(mode="json") for run in runs])
@@ -137,7 +134,7 @@ def list_runs(workspace_root: WorkspaceRoot = None, output_format: Format = "mar
 def show_run(run_id: str, workspace_root: WorkspaceRoot = None, output_format: Format = "markdown") -> None:
     """One run: its plan, findings, report, and the review it waits at."""
     fmt = _format(output_format)
-    with _service(workspace_root, fmt) as service:
+    with _service(workspace_root) as service:
         _print(service.get(run_id), fmt)
 
 
@@ -176,7 +173,8 @@ def _ask(run: EdaRunView) -> dict[str, Any]:
 
 def _print(run: EdaRunView, fmt: str) -> None:
     if fmt == "json":
-        print_json(run.model_dump(mode="json"))
+        payload = run.model_dump(mode="json")
+        print_json(failed_run(payload, run.error) if run.status == "error" else payload)
         return
     console.print(f"[bold]{escape(run.source)}[/]  status: [bold]{run.status}[/]  run_id: {run.run_id}")
     if run.problems and run.status == "awaiting_plan_review":
@@ -224,7 +222,6 @@ def _format(value: str) -> str:
     return value
 
 
-def _service(workspace_root: Path | None, fmt: str) -> AbstractContextManager[EdaService]:
-    """The EDA service; a refusal is one line (or a JSON error object) and exit status 1 (2 for bad input)."""
-    json_error: dict[str, object] | None = {"status": "error", "run_id": None} if fmt == "json" else None
-    return opened(EdaService, workspace_root, json_error=json_error)
+def _service(workspace_root: Path | None) -> AbstractContextManager[EdaService]:
+    """The EDA service; a refusal reaches the application's one error handler (a line or a JSON object)."""
+    return opened(EdaService, workspace_root)

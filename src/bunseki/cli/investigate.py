@@ -10,7 +10,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, print_json, settings_for
-from bunseki.errors import ConfigurationError, InputError
+from bunseki.cli.outcomes import failed_run
 from bunseki.service.investigations import InvestigationService
 
 NODE_WORDS = {
@@ -38,13 +38,11 @@ def investigate(
     if output_format not in FORMATS:
         raise fail_usage("--format must be markdown or json")
     service = InvestigationService(settings_for(workspace_root))
-    try:
-        service.check(case_file)
-        view = service.run(case_file, model=model, on_event=_progress)
-    except (InputError, ConfigurationError) as exc:
-        raise fail_usage(str(exc)) from exc
+    service.check(case_file)  # a refusal reaches the application's one error handler
+    view = service.run(case_file, model=model, on_event=_progress)
     if output_format == "json":
-        print_json(view.as_dict())
+        payload = view.as_dict()
+        print_json(failed_run(payload, view.error or view.summary) if view.status == "error" else payload)
     else:
         report = Path(view.report_path) if view.report_path else None
         if report is not None and report.is_file():

@@ -27,6 +27,7 @@ from bunseki.cli.app import (
     print_json,
     settings_for,
 )
+from bunseki.cli.outcomes import failed_run
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
@@ -44,19 +45,14 @@ AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")
 
 @contextmanager
 def open_knowledge_base(workspace_root: Path | None) -> Iterator[KnowledgeBase]:
-    """The knowledge base, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    """The knowledge base, closed after; a refusal reaches the application's one error handler."""
     from bunseki.rag import KnowledgeBase  # on use: Qdrant's client alone takes about a second to import
 
-    kb: KnowledgeBase | None = None
+    kb = KnowledgeBase.open(settings_for(workspace_root))
     try:
-        kb = KnowledgeBase.open(settings_for(workspace_root))
         yield kb
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(2 if isinstance(exc, InputError) else EXIT_FAILED) from exc
     finally:
-        if kb is not None:
-            kb.close()
+        kb.close()
 
 
 @contextmanager
@@ -151,7 +147,7 @@ Model = Annotated[
 
 
 def open_knowledge_service(workspace_root: Path | None) -> AbstractContextManager[KnowledgeService]:
-    """The knowledge service, with refusals printed as one line and exit status 1 (2 for bad input)."""
+    """The knowledge service, closed after; a refusal reaches the application's one error handler."""
     from bunseki.service.knowledge import KnowledgeService  # on use: it loads Qdrant and the graph
 
     return opened(KnowledgeService, workspace_root)
@@ -193,7 +189,8 @@ def ask(
     with open_knowledge_service(workspace_root) as service:
         answer = service.ask(question, collection, model)
     if chosen is AnswerFormat.json:
-        print_json(answer.model_dump(mode="json"))
+        payload = answer.model_dump(mode="json")
+        print_json(failed_run(payload, answer.reason or answer.answer) if answer.status == "error" else payload)
     else:
         print_answer(answer)
     if answer.status == "error":
@@ -310,15 +307,11 @@ def unanswered(
     """Questions the knowledge chat could not answer, oldest first."""
     from bunseki.service.knowledge import KnowledgeService
 
-    try:
-        with KnowledgeService(settings_for(workspace_root)) as service:
-            if as_csv:
-                sys.stdout.write(service.unanswered_csv())
-                return
-            items = service.unanswered()
-    except BunsekiError as exc:
-        errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(EXIT_FAILED) from exc
+    with KnowledgeService(settings_for(workspace_root)) as service:
+        if as_csv:
+            sys.stdout.write(service.unanswered_csv())
+            return
+        items = service.unanswered()
     if as_json:
         print_json([item.model_dump(mode="json") for item in items])
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any, BinaryIO, Literal, cast
 
 from rich.table import Table
 
+from bunseki.cli.files import check_writable, write_new_file
 from bunseki.errors import InputError
 from bunseki.service import AnalysisService, OpenFile, SessionView, SnapshotView, StepView
 
@@ -62,28 +64,37 @@ def sessions_table(sessions: list[SessionView]) -> Table:
     return table
 
 
-def copy_export(service: AnalysisService, record: SessionView, fmt: str, target: Path | None) -> Path | None:
-    """Export a session's latest report or current data to ``target`` ("-": stdout); returns the file."""
+def copy_export(
+    service: AnalysisService, record: SessionView, fmt: str, target: Path | None, *, force: bool = False
+) -> Path | None:
+    """Export a session's latest report or current data to ``target`` ("-": stdout, a folder: a file
+    named after the session in it); returns the absolute path written.
+
+    An existing file is replaced only with ``force``; a symbolic link is never written through.
+    """
     if fmt not in EXPORT_FORMATS:
         raise InputError(f"unknown export format '{fmt}': choose one of {', '.join(EXPORT_FORMATS)}")
     to_stdout = target is not None and str(target) == "-"
     if to_stdout and fmt == "parquet":
         raise InputError("Parquet is binary: give a file name instead of -")
+    if not to_stdout:
+        default_name = f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
+        if target is None:
+            target = Path.cwd() / default_name
+        elif target.is_dir() and not target.is_symlink():
+            target = target / default_name
+        target = Path(os.path.abspath(target))  # absolute, without resolving a link at the end
+        check_writable(target, force=force)
     if fmt in REPORT_FORMATS:
         source = service.open_report(record.id, cast(Literal["md", "html", "ipynb"], fmt))
     else:
         source = service.open_data(record.id, cast(Literal["csv", "parquet"], fmt))
     with source:
-        if to_stdout:
+        if target is None or to_stdout:
             _copy(source, sys.stdout.buffer)
             sys.stdout.flush()
             return None
-        if target is None:
-            target = Path.cwd() / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
-        elif target.is_dir():
-            target = target / f"{_file_name(record.title)}-{record.id[:8]}.{fmt}"
-        with target.open("wb") as written:
-            _copy(source, written)
+        write_new_file(target, source.chunks(), force=force)
     return target
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, open_service, print_json
+from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, open_service, print_json
 from bunseki.cli.render import EXPORT_FORMATS, copy_export, data_table, sessions_table, steps_table
 from bunseki.errors import NotFound
 
@@ -88,16 +88,16 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File or folder to write; '-' for stdout (default: here).")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")] = False,
     workspace_root: WorkspaceRoot = None,
 ) -> None:
     """Export the latest report (md, html, ipynb) or the current data (csv, parquet)."""
     if fmt not in EXPORT_FORMATS:
-        errors.print(f"[bold red]Error:[/] --format must be one of {', '.join(EXPORT_FORMATS)}")
-        raise typer.Exit(2)
+        raise fail_usage(f"--format must be one of {', '.join(EXPORT_FORMATS)}")
     with open_service(workspace_root) as service:
         record = service.find_session(session)
         try:
-            written = copy_export(service, record, fmt, output)
+            written = copy_export(service, record, fmt, output, force=force)
         except NotFound as exc:
             raise NotFound(f"session {record.id[:8]}: {exc}") from exc
     if written is not None:

@@ -13,6 +13,7 @@ from bunseki.brain.base import Brain
 from bunseki.brain.factory import create_brain
 from bunseki.data import LoadedTable, load_table
 from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.service.inputs import checked_question
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.settings import Settings
 from bunseki.state import DataState
@@ -76,6 +77,7 @@ class AnalysisSession:
     def ask(
         self, question: str, *, report_stem: str = "report", on_event: Callable[[Event], None] | None = None
     ) -> TurnResult:
+        question = checked_question(question, self.settings.max_question_chars)
         result = self.runtime.ask(question, history=self.messages, report_stem=report_stem, on_event=on_event)
         self.messages = result.messages
         return result

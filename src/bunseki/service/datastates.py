@@ -14,7 +14,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from bunseki.data.nested import as_text
-from bunseki.errors import NotFound
+from bunseki.errors import NotFound, SnapshotNameTaken
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import checked_text
@@ -102,8 +102,10 @@ class DataOperations:
     def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotView:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
         record = self.store.get_session(session_id, user_id=user_id)
-        name = checked_text(name, "a snapshot name")
+        name = checked_text(name, "a snapshot name").strip()  # "a" and "a " would look like one name
         with self._session_lock(session_id):
+            if self.store.snapshot_named(session_id, name) is not None:
+                raise SnapshotNameTaken(name)  # before any file or step is written
             state = self._current_state(record)
             path = state.write_snapshot()
             frame = state.current
@@ -147,11 +149,11 @@ class DataOperations:
             return StepView.of(step)
 
     def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotView:
-        """A snapshot by id, unique id prefix, or name (the latest of that name)."""
+        """A snapshot by name (unique in a session), id, or unique id prefix."""
         snapshots = self.snapshots(session_id, user_id=user_id)
         named = [snapshot for snapshot in snapshots if snapshot.name == ref]
         if named:
-            return named[-1]
+            return named[0]
         found = [snapshot for snapshot in snapshots if len(ref) >= 4 and snapshot.id.startswith(ref.lower())]
         if len(found) == 1:
             return found[0]

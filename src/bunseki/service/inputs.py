@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from bunseki.data.load import SUPPORTED_SUFFIXES
-from bunseki.errors import InputError, UnsupportedFileType, UploadTooLarge
+from bunseki.errors import InputError, QuestionTooLong, UnsupportedFileType, UploadTooLarge
 
 UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tabs and line breaks are fine
@@ -45,4 +45,20 @@ def checked_text(value: str, what: str) -> str:
         raise InputError(f"{what} is empty")
     if CONTROL.search(value):
         raise InputError(f"{what} contains a control character (such as NUL); remove it and try again")
+    return value
+
+
+def checked_question(value: str, limit: int) -> str:
+    """A question as `checked_text`, refused when longer than ``limit`` characters (BUNSEKI_MAX_QUESTION_CHARS):
+    checked first, so that an over-long question costs nothing (no parsing, no store rows, no model call)."""
+    return checked_text(checked_length(value, limit), "the question")
+
+
+def checked_length(value: str, limit: int) -> str:
+    """``value``, or QuestionTooLong when it is longer than ``limit`` characters."""
+    if len(value) > limit:
+        raise QuestionTooLong(
+            f"質問が長すぎます（{len(value):,} 文字、上限 {limit:,} 文字）/ the question is {len(value):,} characters "
+            f"long and the limit is {limit:,} (BUNSEKI_MAX_QUESTION_CHARS): shorten it, or ask several questions"
+        )
     return value

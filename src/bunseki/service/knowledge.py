@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError, ConfigurationError, Conflict, InputError, NotFound, UnsupportedFileType
-from bunseki.service.inputs import CONTROL, UNSAFE_NAME, write_limited
+from bunseki.service.inputs import CONTROL, UNSAFE_NAME, checked_length, write_limited
 from bunseki.settings import Settings
 
 if TYPE_CHECKING:
@@ -336,7 +336,7 @@ class KnowledgeService:
         from bunseki.agents.knowledge import MAX_STEPS, KnowledgeContext, recursion_limit
 
         started = time.perf_counter()
-        text = question.strip()
+        text = checked_length(question, self.settings.max_question_chars).strip()
         if not text:
             raise InputError("the question is empty; ask something.")
         if CONTROL.search(text):

@@ -39,7 +39,7 @@ from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
-from bunseki.service.inputs import checked_text, upload_name, write_limited
+from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
 from bunseki.service.owners import alive, process_owner
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
@@ -258,8 +258,8 @@ class AnalysisService(DataOperations):
         on_event: Callable[[Event], None] | None = None,
     ) -> TurnResult:
         """Answer one message; turns of a session never overlap (SessionBusy)."""
+        message = checked_question(message, self.settings.max_question_chars)
         record = self.store.get_session(session_id, user_id=user_id)
-        message = checked_text(message, "the message")
         with self._session_lock(session_id):
             runtime = self._runtime(record)
             self._refuse_if_running_elsewhere(session_id)

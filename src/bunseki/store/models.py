@@ -164,9 +164,12 @@ class Step(Base):
 
 
 class Snapshot(Base):
-    """A saved state of the data: the table after the first ``step_position`` steps."""
+    """A saved state of the data: the table after the first ``step_position`` steps.
+
+    Names are unique within a session, so that "restore the snapshot called a" means one thing."""
 
     __tablename__ = "snapshots"
+    __table_args__ = (UniqueConstraint("session_id", "name"),)
 
     id: Mapped[Id]
     session_id: Mapped[SessionRef]

@@ -21,7 +21,7 @@ from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, Operationa
 from sqlalchemy.orm import InstrumentedAttribute, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
 
-from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, StorageError
+from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, SnapshotNameTaken, StorageError
 from bunseki.settings import Settings
 from bunseki.store import db as database
 from bunseki.store.models import (
@@ -338,13 +338,34 @@ class Store:
     def add_snapshot(
         self, *, session_id: str, name: str, path: str, rows: int, columns: int, step_position: int
     ) -> SnapshotRecord:
-        """Record a saved state of the data: the table after ``step_position`` steps, stored at ``path``."""
+        """Record a saved state of the data: the table after ``step_position`` steps, stored at ``path``.
+
+        SnapshotNameTaken when the session has a snapshot of that name (the unique constraint
+        settles two processes saving the same name at once)."""
         snapshot = Snapshot(
             session_id=session_id, name=name, path=path, rows=rows, columns=columns, step_position=step_position
         )
+        named = select(Snapshot.id).where(Snapshot.session_id == session_id, Snapshot.name == name)
+        try:
+            with self._transaction() as db:
+                _session_row(db, session_id)
+                if db.scalar(named) is not None:
+                    raise SnapshotNameTaken(name)
+                return SnapshotRecord.model_validate(_add(db, snapshot))
+        except SnapshotNameTaken:
+            raise
+        except Conflict as clash:
+            with self._transaction() as db:
+                if db.scalar(named) is not None:
+                    raise SnapshotNameTaken(name) from clash
+            raise
+
+    def snapshot_named(self, session_id: str, name: str) -> SnapshotRecord | None:
+        """The session's snapshot called ``name``, if there is one."""
+        query = select(Snapshot).where(Snapshot.session_id == session_id, Snapshot.name == name)
         with self._transaction() as db:
-            _session_row(db, session_id)
-            return SnapshotRecord.model_validate(_add(db, snapshot))
+            row = db.scalar(query)
+            return None if row is None else SnapshotRecord.model_validate(row)
 
     def list_snapshots(self, session_id: str) -> list[SnapshotRecord]:
         """The session's snapshots, oldest first."""

@@ -49,6 +49,7 @@ def show() -> None:
     st.chat_input(
         texts("chat_busy" if following else "chat_placeholder"),
         key=KEY_QUESTION,
+        max_chars=service.settings.max_question_chars,  # the service refuses longer ones anyway
         on_submit=_ask,
         args=(service, session.id, texts),
         disabled=following is not None,

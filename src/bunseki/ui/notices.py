@@ -17,8 +17,10 @@ from bunseki.errors import (
     InputError,
     ModelError,
     NotFound,
+    QuestionTooLong,
     SandboxError,
     SessionBusy,
+    SnapshotNameTaken,
     StorageError,
 )
 from bunseki.ui.texts import Texts
@@ -31,6 +33,8 @@ _HEADLINES: tuple[tuple[type[BaseException], str], ...] = (
     (DataLoadError, "error_bad_file"),
     (ConfigurationError, "error_model"),
     (SessionBusy, "error_busy"),
+    (SnapshotNameTaken, "error_snapshot_name"),
+    (QuestionTooLong, "error_question_too_long"),
     (NotFound, "error_not_found"),
     (StorageError, "error_storage"),
     (SandboxError, "error_sandbox"),

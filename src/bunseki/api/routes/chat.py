@@ -15,8 +15,9 @@ from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step
 from bunseki.api.streaming import stream
 from bunseki.service import AnalysisService, Event, TurnResult
+from bunseki.service.inputs import checked_question
 
-router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 409, 422))
+router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 409, 413, 422))
 STREAM = {
     "description": "With `Accept: text/event-stream`: progress events (turn_started, node_started, decision, "
     "code, execution, tool, node_finished, report, turn_finished), then one `result` event whose data is the "
@@ -27,7 +28,10 @@ STREAM = {
 
 @router.post("/{session_id}/chat", response_model=ChatResponse, responses={200: STREAM})
 async def chat(session_id: SessionId, body: ChatRequest, request: Request, service: Service, user: User) -> Any:
-    """Ask one question about the session's current data; the answer's numbers come from executed code."""
+    """Ask one question about the session's current data; the answer's numbers come from executed code.
+
+    A message longer than BUNSEKI_MAX_QUESTION_CHARS is refused with 413 before any work starts."""
+    checked_question(body.message, service.settings.max_question_chars)  # before a stream's 200 goes out
     if "text/event-stream" in request.headers.get("accept", ""):
         return await _stream(service, session_id, body.message, user)
     result = await run_in_threadpool(service.run_turn, session_id, body.message, user_id=user)
