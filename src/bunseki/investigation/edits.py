@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 import difflib
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Literal, TypeGuard
 
 EditKind = Literal["operator", "constant", "default"]
@@ -89,6 +90,34 @@ def candidate_edits(
         elif _is_number(node) and (node.lineno, node.col_offset) not in defaults:
             edits += _number_edits(node, "constant", _enclosing(tree, node), deltas, float_values, *extra)
     return _unique(edits)
+
+
+OPERATORS = (">", ">=", "<", "<=")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def proposed_edit(source: str, line: int, old: str, new: str, col: int | None = None) -> Edit | None:
+    """A proposed replacement as an `Edit`, if it is one of the simple patterns at a real site.
+
+    ``old`` must be a number literal or a comparison operator found on ``line`` in the AST (at
+    ``col`` when it occurs more than once there) and ``new`` a number or another comparison
+    operator; anything else is refused (None), so only what the edit machinery can apply and
+    describe is ever run.
+    """
+    old, new = old.strip(), new.strip()
+    if old == new:
+        return None
+    # One candidate per site: every number moved by 1 and every comparison flipped (only the site is used).
+    sites = [e for e in candidate_edits(source, deltas=(), offsets=(1.0,)) if e.line == line and e.old == old]
+    sites = list({(e.line, e.col): e for e in sites if col is None or e.col == col}.values())
+    if len(sites) != 1:
+        return None
+    site = sites[0]
+    if site.kind == "operator" and new not in OPERATORS:
+        return None
+    if site.kind != "operator" and not _NUMBER.fullmatch(new):
+        return None
+    return replace(site, new=new)
 
 
 def change_id(edits: list[Edit]) -> str:
