@@ -19,8 +19,8 @@ from bunseki.service.investigations import InvestigationService, InvestigationVi
 from bunseki.settings import Settings
 from tests.fakes.chat import tool_call, tool_reply
 from tests.investigator.builder import build_case
-from tests.investigator.chat import agents
 from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
+from tests.investigator.chat import agents
 from tests.investigator.embedder import TrigramEmbedder
 
 SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
@@ -327,7 +327,10 @@ def test_llm_brain_can_name_two_edits_together(settings: Settings, tmp_path: Pat
     model = agents(hypotheses=[tool_reply(answer)])
     dataset = _contract(_run(settings, manifest, brain=LLMInvestigatorBrain(model, name="fake:scripted")))
     assert "2 edits together" in _verified(dataset)["evidence"]
-    assert "x[max(0, i - 2) : i + 1]" in dataset["fix"] and "join their ids with ' + '" in model.prompts_of("hypotheses")[0]
+    assert (
+        "x[max(0, i - 2) : i + 1]" in dataset["fix"]
+        and "join their ids with ' + '" in model.prompts_of("hypotheses")[0]
+    )
 
 
 def test_cli_json_contract(settings: Settings) -> None:

@@ -434,10 +434,7 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     if ds.get("baseline_reproduces_output") is False and not ds.get("baseline_matches_reference"):
         conclusion += " Note: the given code does not reproduce the recorded output."
     if ds.get("model_notes"):
-        conclusion += (
-            f" {len(ds['model_notes'])} model answer(s) could not be used; the offline diagnostics stood in "
-            "(see the model notes)."
-        )
+        conclusion += " Some model answers could not be used; the offline diagnostics stood in (see the model notes)."
     record = {
         "name": ds["name"],
         "status": ds.get("status", "error"),
