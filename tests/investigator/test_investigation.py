@@ -357,6 +357,16 @@ def test_cli_json_contract(settings: Settings) -> None:
     assert "| x | `x`: the sensor signal the algorithm reads" in report
 
 
+def test_cli_markdown_prints_the_report_and_both_report_paths(settings: Settings) -> None:
+    done = CliRunner().invoke(app, ["investigate", str(SAMPLE), "--workspace-root", str(settings.workspace_root)])
+    assert done.exit_code == 0, done.output
+    paths = next(line for line in done.stdout.splitlines() if line.startswith("report: "))
+    markdown = Path(paths.split()[1])
+    html = Path(paths.split("html: ")[1].split()[0])
+    assert markdown.suffix == ".md" and markdown.is_file() and "Dataset" in done.stdout
+    assert html.suffix == ".html" and html.is_file() and html.parent == markdown.parent
+
+
 def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
     bad = tmp_path / "case.yaml"
     bad.write_text("name: x\ncodes: [nothing.py]\ndatasets: []\n", encoding="utf-8")
