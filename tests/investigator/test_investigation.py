@@ -376,3 +376,18 @@ def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
 
 def test_hypothesis_model_defaults() -> None:
     assert Hypothesis(id="H1", kind="unexpected", statement="s", test="t").verified is None
+
+
+@pytest.mark.parametrize(
+    ("defect", "said"),
+    [("rounding_before_threshold", "values rounded to 1 decimal(s)"), ("integer_cast", "rounded or cast to integers")],
+)
+def test_rounding_and_dtype_defects_are_named_as_such(
+    defect: str, said: str, settings: Settings, tmp_path: Path
+) -> None:
+    case = DEFECTS[defect]
+    manifest = build_case(tmp_path / defect, buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert verified["id"] == "H1" and said in verified["statement"], verified["statement"]
+    assert "rounded or cast (its dtype) before the comparison" in verified["statement"]

@@ -118,6 +118,7 @@ class OfflineInvestigatorBrain:
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
         found = _Findings(view)
         found.thresholds()
+        found.rounding()  # before scales: a rounded comparison also looks like a shifted level
         found.scales()
         found.signals()
         edge_first = found.edges_only()
@@ -163,7 +164,7 @@ class _Findings:
     def __init__(self, view: DatasetView) -> None:
         self.d = view.diagnostics
         self.edits = [Edit(**e) for e in view.edits]
-        self.numbers = [e for e in self.edits if e.kind != "operator"]
+        self.numbers = [e for e in self.edits if e.kind in ("constant", "default")]
         self.documented = {float(n) for n in view.documented}
         self.out: list[Hypothesis] = []
 
@@ -182,6 +183,23 @@ class _Findings:
                 "Flip each comparison operator (> ↔ >=, < ↔ <=), re-run, compare with the reference.",
                 [e for e in self.edits if e.kind == "operator"],
             )
+
+    def rounding(self) -> None:
+        for column, findings in self.d.get("rounding", {}).items():
+            for hit in findings:
+                decimals = hit["decimals"]
+                self.add(
+                    "inconsistency",
+                    f"The output flags {column} from {hit['level']:g}, which is where the constant "
+                    f"{hit['constant']:g} lands for values {hit['transform']}, while the reference compares "
+                    f"unrounded values with it: {column} is rounded or cast (its dtype) before the comparison.",
+                    "Keep the values' precision (an integer cast made float, a rounding call removed, more "
+                    "decimals), re-run, compare with the reference.",
+                    [
+                        *(e for e in self.edits if e.kind == "dtype"),
+                        *(e for e in self.numbers if decimals is not None and e.old == str(decimals) and _delta(e) > 0),
+                    ],
+                )
 
     def scales(self) -> None:
         for column, shift in self.d.get("threshold_shift", {}).items():
