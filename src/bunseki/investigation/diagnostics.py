@@ -98,9 +98,7 @@ def diagnose(
         "edge_mismatch": bool(edge_runs),
         "edge_run_lengths": edge_runs,
         "threshold_shift": thresholds,
-        "rounding": {
-            name: found for name, shift in thresholds.items() if (found := rounding_explains(shift, constants))
-        },
+        "rounding": {name: hits for name, shift in thresholds.items() if (hits := rounding_explains(shift, constants))},
     }
 
 
@@ -167,7 +165,9 @@ def rounding_explains(shift: dict[str, Any], constants: list[float]) -> list[dic
     for c in sorted(set(constants)):
         if not ref_low < c <= ref_high:
             continue
-        levels = [(_rounded(k), k, c + sign * 0.5 * 10.0**-k) for k in ROUNDING_DECIMALS for sign in (-1, 1)]
+        levels: list[tuple[str, int | None, float]] = [
+            (_rounded(k), k, c + sign * 0.5 * 10.0**-k) for k in ROUNDING_DECIMALS for sign in (-1, 1)
+        ]
         levels += [("cast to integer", None, float(level)) for level in (np.floor(c), np.ceil(c), np.floor(c) + 1)]
         for transform, decimals, level in levels:
             if out_low < level <= out_high and not ref_low < level <= ref_high:
