@@ -121,6 +121,8 @@ def test_malformed_and_ungrounded_answers_fall_back_and_are_noted(settings: Sett
     assert "consistency narrative: the model's text was not used, its numbers ['4242.5']" in notes
     assert "root cause: the model's text was not used, its numbers ['0.123']" in notes
     assert "could not be used" in dataset.conclusion
+    html = (Path(view.workspace_dir or "") / "reports" / "d.html").read_text(encoding="utf-8")
+    assert "Model answers not used" in html and "4242.5" not in html.split("Model answers not used")[0]
     for invented in ("4242.5", "977", "0.123"):
         assert invented not in json.dumps(view.as_dict()) and invented not in report.split("### Model notes")[0]
     # Whatever number the conclusion states was produced by execution (the evidence, the diff, the frames).

@@ -142,14 +142,15 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
         return {"current_ds": ds}
     columns = [str(c) for c in summary.get("output", {}).get("columns", [])]
     meanings = [m.as_dict() for m in context.index().column_meanings(columns)]
-    passages = _column_passages(context, columns)
-    notes = consult.consult(
-        ds,
-        "column meanings",
-        lambda: context.brain.column_meanings(ColumnsView(columns=columns, passages=_labelled(passages))),
-    )
-    if notes:
-        meanings = consult.merge_meanings(ds, meanings, notes, passages)
+    if not isinstance(context.brain, OfflineInvestigatorBrain):  # the offline brain has no words to add
+        passages = _column_passages(context, columns)
+        notes = consult.consult(
+            ds,
+            "column meanings",
+            lambda: context.brain.column_meanings(ColumnsView(columns=columns, passages=_labelled(passages))),
+        )
+        if notes:
+            meanings = consult.merge_meanings(ds, meanings, notes, passages)
     ds.update(
         summary=summary,
         column_meanings=meanings,
