@@ -16,6 +16,11 @@ def test_numbers_are_compared_by_value_and_identifiers_are_not_numbers() -> None
     assert redact("H1: 5 frames at 0.8", "level 0.8") == ("H1: [?] frames at 0.8", ["5"])
 
 
+def test_numbers_in_japanese_text_count_too() -> None:
+    assert numbers_in("フレーム12-13で出力が2フレーム遅れ、閾値0.8を超えた１２件") == {12.0, 13.0, 2.0, 0.8}
+    assert ungrounded("フレーム40から遅れています", "[12, 13]") == ["40"]
+
+
 def test_a_proposed_number_or_operator_becomes_an_edit_at_its_site() -> None:
     default = proposed_edit(SOURCE, 1, "0.5", "0.45")
     assert default is not None and default.kind == "default" and "level=0.45" in apply(SOURCE, default)

@@ -81,10 +81,14 @@ def _hypotheses(*edit_ids: list[str], statement: str = "min_run is too long.") -
 def test_every_agent_answers_well(settings: Settings, tmp_path: Path) -> None:
     manifest, frames = _case(tmp_path)
     meaning = "The detection flag: 1 while an event is detected, 0 otherwise."
-    story = f"The flag turns on late: frames {frames[0]} and {frames[1]} differ from the expectation and the reference."
+    story = f"フラグの立ち上がりが遅れ、フレーム{frames[0]}と{frames[1]}が期待とも参照とも異なります。"
     cause = "min_run defaults to 5 where the reference waits 3 frames, so every run starts 2 frames late."
     model = agents(
-        columns=[tool_reply(ColumnNotes(columns=[ColumnNote(column="z", meaning=meaning, source="eval_spec.md")]))],
+        columns=[
+            tool_reply(
+                ColumnNotes(columns=[ColumnNote(column="z", meaning=meaning, source="[environment/eval_spec.md]")])
+            )
+        ],
         narrative=[tool_reply(Narrative(text=story))],
         hypotheses=[_hypotheses([RIGHT])],
         root_cause=[tool_reply(RootCause(text=cause))],
@@ -159,5 +163,6 @@ def test_a_proposed_edit_is_verified_only_by_running_it(settings: Settings, tmp_
     first, second = dataset.hypotheses
     assert first.verified is False and second.verified is True
     assert "Re-running with line 6 (detect(min_run=…)): 5 → 3 reproduces the reference" in second.evidence
+    assert "the re-run, not the model, verified it" in second.evidence
     assert "+def detect(frame, on=0.8, off=0.4, min_run=3):" in (dataset.fix or "")
     assert "the model's change (line 6: min_run → 3) is not a simple edit of the code; not run" in report

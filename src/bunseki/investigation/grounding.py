@@ -12,11 +12,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+# ASCII word characters only: in Japanese a number touches letters (フレーム12件) and still counts.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?![A-Za-z0-9_])")
 
 
 def numbers_in(text: str) -> set[float]:
-    return {float(m.rstrip(".")) for m in _NUMBER.findall(text)}
+    return {float(m) for m in _NUMBER.findall(text)}
 
 
 def facts_text(*parts: Any) -> str:

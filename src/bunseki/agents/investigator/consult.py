@@ -72,7 +72,7 @@ def merge_meanings(
     by_column = {m["column"]: dict(m) for m in found}
     by_source = {p.source: p for p in passages}
     for item in notes:
-        passage = by_source.get(item.source)
+        passage = by_source.get(item.source.strip("[] ").rsplit("/", 1)[-1])  # "[environment/x.md]" too
         if item.column not in by_column or passage is None:
             note(ds, f"column meanings: {item.column!r} from {item.source!r} was not used (no such column or passage).")
             continue

@@ -370,6 +370,8 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
             f"case's other datasets) and the evaluation passes{others}; the unchanged code {reproduces} the "
             "recorded output."
         )
+        if fix_id in ds.get("proposed", {}):
+            hypothesis.evidence += " The change was the model's proposal; the re-run, not the model, verified it."
         ds["fix"] = unified_diff(source, apply_all(source, fix), source_path.name)
         ds["fix_edit"] = describe_all(fix)
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
