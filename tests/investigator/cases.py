@@ -117,6 +117,24 @@ def detect(frame, level=0.5):
     return (x.to_numpy(dtype=float) >= level).astype(int)
 """
 
+ROUNDED = """
+import numpy as np
+
+
+def detect(frame, level=0.5):
+    x = frame["x"].to_numpy(dtype=float)
+    return (np.round(x, 2) >= level).astype(int)  # the readings have two decimals
+"""
+
+CAST = """
+import numpy as np
+
+
+def detect(frame, level=2.5):
+    x = frame["x"].to_numpy(dtype=float)  # volts, with decimals
+    return (x >= level).astype(int)
+"""
+
 
 def plateaus(parts: list[tuple[int, int, float]], n: int = 80, base: float = 0.1) -> dict[str, np.ndarray]:
     x = np.full(n, base)
@@ -180,6 +198,20 @@ DEFECTS = {
         {"x": plateaus([(10, 19, 12.0), (30, 39, 20.0)], base=5.0)["x"]},
         ("- 4.0",),
         "The sensor reads 4.0 above the true level. y is the true level; z is 1 while y is at or above 10.0.",
+    ),
+    # Rounding before the comparison: 0.46 and 0.48 round to 0.5 and are flagged; the reference's are not.
+    "rounding_before_threshold": Defect(
+        ROUNDED.replace("np.round(x, 2)", "np.round(x, 1)"),
+        ROUNDED,
+        plateaus([(10, 19, 0.46), (30, 39, 0.44), (50, 59, 0.9), (65, 69, 0.48)]),
+        ("np.round(x, 2)",),
+    ),
+    # A dtype defect: the signal read as integers (2.7 → 2) misses the level 2.5 the reference meets.
+    "integer_cast": Defect(
+        CAST.replace("dtype=float", "dtype=int"),
+        CAST,
+        plateaus([(10, 19, 2.7), (30, 39, 3.2), (50, 59, 2.2)], base=1.0),
+        ("dtype=float",),
     ),
     # The loop stops one frame early: the last frame is never flagged.
     "last_frame_edge": Defect(

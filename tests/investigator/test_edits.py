@@ -105,3 +105,34 @@ def test_signal_shift_finds_lag_scale_and_offset_by_regression() -> None:
     assert late is not None and late["lag"] == 2 and late["exact"]
     noisy = signal_shift(reference + np.random.default_rng(1).normal(0, 1, 60), reference)
     assert noisy is not None and not noisy["exact"]  # no single constant explains noise
+
+
+def test_integer_casts_and_rounding_calls_are_edits_that_keep_precision() -> None:
+    source = (
+        "import numpy as np\n"
+        "def f(frame, level=0.5):\n"
+        '    x = frame["x"].to_numpy(dtype=np.int64)\n'
+        "    return int(x[0]) + round(x[1]) + np.floor(x) + x.astype(int) + np.round(x, 1)\n"
+    )
+    edited = {apply(source, e).splitlines()[e.line - 1].strip() for e in candidate_edits(source) if e.kind == "dtype"}
+    assert edited == {
+        'x = frame["x"].to_numpy(dtype=np.float64)',
+        "return float(x[0]) + round(x[1]) + np.floor(x) + x.astype(int) + np.round(x, 1)",
+        "return int(x[0]) + float(x[1]) + np.floor(x) + x.astype(int) + np.round(x, 1)",
+        "return int(x[0]) + round(x[1]) + np.asarray(x) + x.astype(int) + np.round(x, 1)",
+        "return int(x[0]) + round(x[1]) + np.floor(x) + x.astype(float) + np.round(x, 1)",
+    }  # np.round(x, 1) keeps its call: its decimals are a constant edit
+
+
+def test_rounding_is_told_apart_from_a_shifted_level() -> None:
+    from bunseki.investigation.diagnostics import rounding_explains, threshold_shift
+
+    x = np.array([0.1, 0.44, 0.46, 0.48, 0.9, 0.1])
+    reference = (x >= 0.5).astype(int)
+    rounded = (np.round(x, 1) >= 0.5).astype(int)
+    shift = threshold_shift(x, rounded, reference)
+    assert shift is not None
+    (found,) = rounding_explains(shift, [0.5, 1.0])
+    assert found == {"constant": 0.5, "transform": "rounded to 1 decimal(s)", "decimals": 1, "level": 0.45}
+    moved = threshold_shift(x, (x >= 0.3).astype(int), reference)  # a level that is simply elsewhere
+    assert moved is not None and rounding_explains(moved, [0.5, 0.3]) == []

@@ -17,9 +17,10 @@ from bunseki.cli import app
 from bunseki.investigation.edits import candidate_edits
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings
-from tests.fakes.chat import scripted, tool_call, tool_reply
+from tests.fakes.chat import tool_call, tool_reply
 from tests.investigator.builder import build_case
 from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
+from tests.investigator.chat import agents
 from tests.investigator.embedder import TrigramEmbedder
 
 SAMPLE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
@@ -250,20 +251,22 @@ def test_llm_brain_with_a_scripted_model(settings: Settings, tmp_path: Path) -> 
             ProposedHypothesis(kind="unexpected", statement="Noise.", test="None.", edit_ids=[]),
         ]
     )
-    model = scripted(tool_reply(answer))
+    model = agents(hypotheses=[tool_reply(answer)])
     view = _run(settings, manifest, brain=LLMInvestigatorBrain(model, name="fake:scripted"))
     (dataset,) = view.datasets
     first = dataset.hypotheses[0]
     assert first.kind == "parameter" and first.verified is True, first.evidence
     assert "min_run=3" in (dataset.fix or "")
     assert dataset.hypotheses[1].verified is None  # nothing to run: neither verified nor refuted
-    prompt = "\n".join(str(m.content) for m in model.received[0])
+    (prompt,) = model.prompts_of("hypotheses")
     assert "min_run" in prompt and "default@6:43:5->3" in prompt and "Spec" in prompt
 
 
 def _scale_case(tmp_path: Path) -> Path:
     case = DEFECTS["unit_scale"]
-    return build_case(tmp_path / "llm", buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    return build_case(
+        tmp_path / "llm", buggy=case.buggy, correct=case.correct, signals={"d": case.signals}, spec=case.spec
+    )
 
 
 BROKEN_JSON = AIMessage('{"hypotheses": [{"kind": "parameter", "statement": "the divisor is')  # cut off mid-answer
@@ -280,22 +283,28 @@ def test_llm_brain_gets_a_second_chance_after_malformed_json(settings: Settings,
             )
         ]
     )
-    model = scripted(BROKEN_JSON, tool_reply(answer))
+    model = agents(hypotheses=[BROKEN_JSON, tool_reply(answer)])
     view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
     dataset = _contract(view)
     assert _verified(dataset)["statement"].startswith("x is in millivolts") and "/ 1000" in dataset["fix"]
-    assert len(model.received) == 2 and "could not be used as HypothesisList" in str(model.received[1][-1].content)
+    asked = model.prompts_of("hypotheses")
+    assert len(asked) == 2 and "could not be used as HypothesisList" in asked[1]
 
 
-def test_llm_brain_with_unusable_answers_ends_the_dataset_cleanly(settings: Settings, tmp_path: Path) -> None:
+def test_llm_brain_with_unusable_answers_falls_back_to_the_offline_diagnostics(
+    settings: Settings, tmp_path: Path
+) -> None:
     invalid = tool_call("HypothesisList", {"hypotheses": [{"kind": "a hunch", "edit_ids": "all of them"}]})
-    model = scripted(BROKEN_JSON, invalid)
+    model = agents(hypotheses=[BROKEN_JSON, invalid])  # every other agent gets no answer at all
     view = _run(settings, _scale_case(tmp_path), brain=LLMInvestigatorBrain(model, name="fake:scripted"))
-    dataset = _contract(view)  # the run completes; the dataset says what happened and claims nothing
+    dataset = _contract(view)  # the run completes; the offline brain's hypotheses found the fix
     assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"]
-    assert dataset["hypotheses"] == [] and dataset["fix"] is None
-    assert "the model's answer was unusable" in dataset["conclusion"] and "HypothesisList" in dataset["conclusion"]
-    assert len(model.received) == 2 and Path(view.report_path or "").is_file()
+    assert "factor of about 10" in _verified(dataset)["statement"] and "/ 1000" in dataset["fix"]
+    assert "could not be used" in dataset["conclusion"]
+    assert len(model.prompts_of("hypotheses")) == 2
+    report = Path(view.report_path or "").read_text(encoding="utf-8")
+    assert "### Model notes" in report and "hypotheses: the model's answer was unusable" in report
+    assert "HypothesisList" in report
 
 
 def test_llm_brain_can_name_two_edits_together(settings: Settings, tmp_path: Path) -> None:
@@ -315,10 +324,13 @@ def test_llm_brain_can_name_two_edits_together(settings: Settings, tmp_path: Pat
             )
         ]
     )
-    model = scripted(tool_reply(answer))
+    model = agents(hypotheses=[tool_reply(answer)])
     dataset = _contract(_run(settings, manifest, brain=LLMInvestigatorBrain(model, name="fake:scripted")))
     assert "2 edits together" in _verified(dataset)["evidence"]
-    assert "x[max(0, i - 2) : i + 1]" in dataset["fix"] and "join their ids with ' + '" in str(model.received[0])
+    assert (
+        "x[max(0, i - 2) : i + 1]" in dataset["fix"]
+        and "join their ids with ' + '" in model.prompts_of("hypotheses")[0]
+    )
 
 
 def test_cli_json_contract(settings: Settings) -> None:
@@ -345,6 +357,16 @@ def test_cli_json_contract(settings: Settings) -> None:
     assert "| x | `x`: the sensor signal the algorithm reads" in report
 
 
+def test_cli_markdown_prints_the_report_and_both_report_paths(settings: Settings) -> None:
+    done = CliRunner().invoke(app, ["investigate", str(SAMPLE), "--workspace-root", str(settings.workspace_root)])
+    assert done.exit_code == 0, done.output
+    paths = next(line for line in done.stdout.splitlines() if line.startswith("report: "))
+    markdown = Path(paths.split()[1])
+    html = Path(paths.split("html: ")[1].split()[0])
+    assert markdown.suffix == ".md" and markdown.is_file() and "Dataset" in done.stdout
+    assert html.suffix == ".html" and html.is_file() and html.parent == markdown.parent
+
+
 def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
     bad = tmp_path / "case.yaml"
     bad.write_text("name: x\ncodes: [nothing.py]\ndatasets: []\n", encoding="utf-8")
@@ -354,3 +376,18 @@ def test_cli_names_a_manifest_problem(tmp_path: Path) -> None:
 
 def test_hypothesis_model_defaults() -> None:
     assert Hypothesis(id="H1", kind="unexpected", statement="s", test="t").verified is None
+
+
+@pytest.mark.parametrize(
+    ("defect", "said"),
+    [("rounding_before_threshold", "values rounded to 1 decimal(s)"), ("integer_cast", "rounded or cast to integers")],
+)
+def test_rounding_and_dtype_defects_are_named_as_such(
+    defect: str, said: str, settings: Settings, tmp_path: Path
+) -> None:
+    case = DEFECTS[defect]
+    manifest = build_case(tmp_path / defect, buggy=case.buggy, correct=case.correct, signals={"d": case.signals})
+    dataset = _contract(_run(settings, manifest))
+    verified = _verified(dataset)
+    assert verified["id"] == "H1" and said in verified["statement"], verified["statement"]
+    assert "rounded or cast (its dtype) before the comparison" in verified["statement"]

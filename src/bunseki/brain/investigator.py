@@ -2,6 +2,10 @@
 
 The brain reads what the checks found (`DatasetView`) and proposes hypotheses, each with the
 candidate AST edits that would test it. The verifier (not the brain) decides by execution.
+Beside hypotheses a brain may word what the columns mean, what the inconsistencies show and the
+root cause, and propose an edit of its own when a hypothesis is refuted; the offline brain
+answers ``None`` to those (the nodes then use the deterministic text), a chat model's brain
+answers in words whose numbers are checked against executed output before they are used.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class Hypothesis(BaseModel):
     iterations: int = Field(default=0, description="Verifier iterations spent on it.")
     tested: int = Field(default=0, description="How many of edit_ids have been run.")
     fix_edit: str | None = None
+    by_model: bool = Field(default=False, description="Worded by a chat model (its numbers are checked).")
+    proposals: int = Field(default=0, description="Edits the brain proposed after it was refuted.")
 
     @property
     def pending(self) -> bool:
@@ -47,8 +53,57 @@ class DatasetView(BaseModel):
     documented: list[float] = Field(default_factory=list, description="Numbers the specifications state.")
 
 
+class ColumnNote(BaseModel):
+    """What one column means, and the retrieved passage (file) that says so."""
+
+    column: str
+    meaning: str
+    source: str = Field(description="The file of the passage the meaning comes from.")
+
+
+class ColumnsView(BaseModel):
+    """The CSV's columns and the retrieved passages (evaluation environment first) about them."""
+
+    columns: list[str]
+    passages: list[str] = Field(description='Each "[segment/file] text".')
+
+
+class FactsView(BaseModel):
+    """What execution established about one dataset, for wording it (never for new numbers)."""
+
+    name: str
+    expected: str
+    facts: dict[str, Any]
+    hypotheses: list[Hypothesis] = Field(default_factory=list)
+    fix: str | None = None
+
+
+class ProposedEdit(BaseModel):
+    """Replace ``old`` (a number or a comparison operator) by ``new`` on ``line`` of the algorithm."""
+
+    line: int
+    old: str
+    new: str
+    col: int | None = Field(default=None, description="Only needed when ``old`` occurs twice on the line.")
+
+
+class EditProposal(BaseModel):
+    """One or more edits the brain proposes to test a hypothesis (applied together)."""
+
+    edits: list[ProposedEdit]
+    claim: str = Field(default="", description="What the brain expects; execution decides.")
+
+
 class InvestigatorBrain(Protocol):
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]: ...
+
+    def column_meanings(self, view: ColumnsView) -> list[ColumnNote] | None: ...
+
+    def narrate(self, view: FactsView) -> str | None: ...
+
+    def propose_edit(self, view: DatasetView, hypothesis: Hypothesis) -> EditProposal | None: ...
+
+    def root_cause(self, view: FactsView) -> str | None: ...
 
 
 class OfflineInvestigatorBrain:
@@ -63,6 +118,7 @@ class OfflineInvestigatorBrain:
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
         found = _Findings(view)
         found.thresholds()
+        found.rounding()  # before scales: a rounded comparison also looks like a shifted level
         found.scales()
         found.signals()
         edge_first = found.edges_only()
@@ -88,6 +144,19 @@ class OfflineInvestigatorBrain:
         kept = [h for h in found.out if h.edit_ids or "No simple edit" in h.test]
         return [h.model_copy(update={"id": f"H{n}"}) for n, h in enumerate(kept, 1)]
 
+    # The deterministic texts of the nodes stand; nothing to propose beyond the candidate edits.
+    def column_meanings(self, view: ColumnsView) -> list[ColumnNote] | None:
+        return None
+
+    def narrate(self, view: FactsView) -> str | None:
+        return None
+
+    def propose_edit(self, view: DatasetView, hypothesis: Hypothesis) -> EditProposal | None:
+        return None
+
+    def root_cause(self, view: FactsView) -> str | None:
+        return None
+
 
 class _Findings:
     """The hypotheses of one dataset as they are built, in the order they will be tested."""
@@ -95,7 +164,7 @@ class _Findings:
     def __init__(self, view: DatasetView) -> None:
         self.d = view.diagnostics
         self.edits = [Edit(**e) for e in view.edits]
-        self.numbers = [e for e in self.edits if e.kind != "operator"]
+        self.numbers = [e for e in self.edits if e.kind in ("constant", "default")]
         self.documented = {float(n) for n in view.documented}
         self.out: list[Hypothesis] = []
 
@@ -114,6 +183,23 @@ class _Findings:
                 "Flip each comparison operator (> ↔ >=, < ↔ <=), re-run, compare with the reference.",
                 [e for e in self.edits if e.kind == "operator"],
             )
+
+    def rounding(self) -> None:
+        for column, findings in self.d.get("rounding", {}).items():
+            for hit in findings:
+                decimals = hit["decimals"]
+                self.add(
+                    "inconsistency",
+                    f"The output flags {column} from {hit['level']:g}, which is where the constant "
+                    f"{hit['constant']:g} lands for values {hit['transform']}, while the reference compares "
+                    f"unrounded values with it: {column} is rounded or cast (its dtype) before the comparison.",
+                    "Keep the values' precision (an integer cast made float, a rounding call removed, more "
+                    "decimals), re-run, compare with the reference.",
+                    [
+                        *(e for e in self.edits if e.kind == "dtype"),
+                        *(e for e in self.numbers if decimals is not None and e.old == str(decimals) and _delta(e) > 0),
+                    ],
+                )
 
     def scales(self) -> None:
         for column, shift in self.d.get("threshold_shift", {}).items():

@@ -1,28 +1,33 @@
-"""The investigator's brain over a chat model: hypotheses from diagnostics, code and retrieved passages.
+"""The investigator's brain over a chat model: every agent's judgement as a structured-output call.
 
-The model may only name candidate edits from the list it is shown (ids found in the AST), so
-whatever it proposes can be verified by execution; the verifier, not the model, decides.
+The model may only name candidate edits from the list it is shown (ids found in the AST), or
+propose an edit of the same simple patterns, so whatever it proposes can be verified by
+execution; the verifier, not the model, decides. Its words (column meanings, the narrative, the
+root cause) are checked by the nodes against executed output before they are used.
 """
 
 from __future__ import annotations
 
-import json
+from typing import TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
-from bunseki.brain.investigator import DatasetView, Hypothesis, HypothesisKind
+from bunseki.brain import investigator_prompts as prompts
+from bunseki.brain.investigator import (
+    ColumnNote,
+    ColumnsView,
+    DatasetView,
+    EditProposal,
+    FactsView,
+    Hypothesis,
+    HypothesisKind,
+)
 from bunseki.brain.llm import ask
 from bunseki.llm import endpoint_of
 
-SYSTEM = (
-    "You investigate why a time-series algorithm's output differs from its expectation and reference. "
-    "Propose hypotheses of kind inconsistency (code contradicts the specification), parameter (a wrong "
-    "parameter value) or unexpected (something else). For each, name the candidate edits (by id, only from "
-    "the list given) whose re-execution would test it; to test edits together (a window's two bounds, say), "
-    "join their ids with ' + ' in one entry. Do not claim anything is verified: execution decides."
-)
+T = TypeVar("T", bound=BaseModel)
 
 
 class ProposedHypothesis(BaseModel):
@@ -36,23 +41,16 @@ class HypothesisList(BaseModel):
     hypotheses: list[ProposedHypothesis]
 
 
-def hypothesis_messages(view: DatasetView, *, max_edits: int = 80) -> list[BaseMessage]:
-    edits = "\n".join(
-        f"- {e['kind']}@{e['line']}:{e['col']}:{e['old']}->{e['new']} ({e['context']})" for e in view.edits[:max_edits]
-    )
-    passages = "\n\n".join(view.passages) or "(none)"
-    numbered = "\n".join(f"{n:4d}  {line}" for n, line in enumerate(view.source.splitlines(), 1))
-    return [
-        SystemMessage(SYSTEM),
-        HumanMessage(
-            f"Dataset {view.name}. Expected: {view.expected}\n\n"
-            f"Diagnostics (output vs reference):\n{json.dumps(view.diagnostics, ensure_ascii=False)[:4000]}\n\n"
-            f"Specification and code passages:\n{passages}\n\n"
-            f"Algorithm {view.source_name}:\n{numbered}\n\n"
-            f"Numbers the specifications state: {view.documented[:40]}\n\n"
-            f"Candidate edits (use these ids exactly):\n{edits}"
-        ),
-    ]
+class ColumnNotes(BaseModel):
+    columns: list[ColumnNote]
+
+
+class Narrative(BaseModel):
+    text: str
+
+
+class RootCause(BaseModel):
+    text: str
 
 
 class LLMInvestigatorBrain:
@@ -66,8 +64,23 @@ class LLMInvestigatorBrain:
         return self._name
 
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
-        answer = ask(self._model, HypothesisList, hypothesis_messages(view), name=self._name, endpoint=self._endpoint)
+        answer = self._ask(HypothesisList, prompts.hypothesis_messages(view))
         return [
-            Hypothesis(id=f"H{n}", kind=h.kind, statement=h.statement, test=h.test, edit_ids=h.edit_ids)
+            Hypothesis(id=f"H{n}", kind=h.kind, statement=h.statement, test=h.test, edit_ids=h.edit_ids, by_model=True)
             for n, h in enumerate(answer.hypotheses, 1)
         ]
+
+    def column_meanings(self, view: ColumnsView) -> list[ColumnNote] | None:
+        return self._ask(ColumnNotes, prompts.column_messages(view)).columns
+
+    def narrate(self, view: FactsView) -> str | None:
+        return self._ask(Narrative, prompts.narrative_messages(view)).text
+
+    def propose_edit(self, view: DatasetView, hypothesis: Hypothesis) -> EditProposal | None:
+        return self._ask(EditProposal, prompts.edit_messages(view, hypothesis))
+
+    def root_cause(self, view: FactsView) -> str | None:
+        return self._ask(RootCause, prompts.root_cause_messages(view)).text
+
+    def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)

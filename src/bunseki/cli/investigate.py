@@ -49,7 +49,9 @@ def investigate(
             console.print(Markdown(report.read_text(encoding="utf-8")))
         else:
             console.print(escape(view.error or view.summary))
-        console.print(f"[dim]report: {view.report_path}  workspace: {view.workspace_dir}[/]")
+        html = f"  html: {view.report_html_path}" if view.report_html_path else ""
+        paths = f"report: {view.report_path}{html}  workspace: {view.workspace_dir}"
+        console.print(f"[dim]{escape(paths)}[/]", soft_wrap=True)  # whole paths, never wrapped, to copy
     if view.status != "completed":
         raise typer.Exit(EXIT_FAILED)
 

@@ -98,6 +98,7 @@ def diagnose(
         "edge_mismatch": bool(edge_runs),
         "edge_run_lengths": edge_runs,
         "threshold_shift": thresholds,
+        "rounding": {name: hits for name, shift in thresholds.items() if (hits := rounding_explains(shift, constants))},
     }
 
 
@@ -145,6 +146,38 @@ def threshold_shift(values: np.ndarray, output: np.ndarray, reference: np.ndarra
         "reference_level": [ref[1], ref[2]],
         "factors": factors,
     }
+
+
+ROUNDING_DECIMALS = range(4)
+
+
+def rounding_explains(shift: dict[str, Any], constants: list[float]) -> list[dict[str, Any]]:
+    """Code constants that the output compares with after rounding or an integer cast.
+
+    When the reference flags at a constant ``c`` of the code but the output at another level, and
+    that level is where ``c`` lands for rounded values (``round(x, k) >= c`` flags from
+    ``c - 0.5·10⁻ᵏ``) or integer values (``int(x) >= c`` from ``ceil(c)``), the signal was rounded
+    or cast before the comparison. Each finding: the constant, the transform and the level.
+    """
+    out_low, out_high = shift["output_level"]
+    ref_low, ref_high = shift["reference_level"]
+    found: list[dict[str, Any]] = []
+    for c in sorted(set(constants)):
+        if not ref_low < c <= ref_high:
+            continue
+        levels: list[tuple[str, int | None, float]] = [
+            (_rounded(k), k, c + sign * 0.5 * 10.0**-k) for k in ROUNDING_DECIMALS for sign in (-1, 1)
+        ]
+        levels += [("cast to integer", None, float(level)) for level in (np.floor(c), np.ceil(c), np.floor(c) + 1)]
+        for transform, decimals, level in levels:
+            if out_low < level <= out_high and not ref_low < level <= ref_high:
+                found.append({"constant": c, "transform": transform, "decimals": decimals, "level": _tidy(level)})
+                break
+    return found
+
+
+def _rounded(decimals: int) -> str:
+    return "rounded or cast to integers" if decimals == 0 else f"rounded to {decimals} decimal(s)"
 
 
 def signal_shift(output: np.ndarray, reference: np.ndarray, max_lag: int = 20) -> dict[str, Any] | None:

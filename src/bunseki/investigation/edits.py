@@ -3,6 +3,9 @@
 Three patterns: a comparison operator (``>`` ↔ ``>=``, ``<`` ↔ ``<=``), an integer constant
 (``k ± d``) and a numeric default parameter value or keyword argument; any number may also be
 scaled by a factor (a unit or scale error) or set to a value the data or the documents suggest.
+A fourth, for rounding and dtypes: an integer cast (``int(v)``, ``astype(int)``, ``dtype=int``)
+becomes ``float``, and a one-argument rounding call (``round(v)``, ``np.round(x)``, ``np.floor``…)
+keeps the value instead (``float(v)``, ``np.asarray(x)``).
 An edit replaces one source segment, so comments and layout stay and the fix reads as a small
 unified diff. A *change* is one edit or several applied together (ids joined by `` + ``), for
 defects that no single edit explains (a window both too far ahead and too long, say).
@@ -12,12 +15,15 @@ from __future__ import annotations
 
 import ast
 import difflib
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Literal, TypeGuard
 
-EditKind = Literal["operator", "constant", "default"]
+EditKind = Literal["operator", "constant", "default", "dtype"]
 JOIN = " + "  # between the edit ids of a change
 FLIPS = {ast.Gt: (">", ">="), ast.GtE: (">=", ">"), ast.Lt: ("<", "<="), ast.LtE: ("<=", "<")}
+INTEGER_TYPES = {"int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+ROUNDING_CALLS = {"round", "around", "rint", "floor", "ceil", "trunc", "fix"}
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,39 @@ def candidate_edits(
                 edits += _number_edits(value, "default", f"{node.arg}=…", deltas, float_values, *extra)
         elif _is_number(node) and (node.lineno, node.col_offset) not in defaults:
             edits += _number_edits(node, "constant", _enclosing(tree, node), deltas, float_values, *extra)
+        if isinstance(node, ast.Call):
+            edits += _dtype_edits(node, _enclosing(tree, node))
     return _unique(edits)
+
+
+OPERATORS = (">", ">=", "<", "<=")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def proposed_edit(source: str, line: int, old: str, new: str, col: int | None = None) -> Edit | None:
+    """A proposed replacement as an `Edit`, if it is one of the simple patterns at a real site.
+
+    ``old`` must be a number literal or a comparison operator found on ``line`` in the AST (at
+    ``col`` when it occurs more than once there) and ``new`` a number or another comparison
+    operator; anything else is refused (None), so only what the edit machinery can apply and
+    describe is ever run.
+    """
+    old, new = old.strip(), new.strip()
+    if old == new:
+        return None
+    # One candidate per site: every number moved by 1 and every comparison flipped (only the site is used).
+    sites = [e for e in candidate_edits(source, deltas=(), offsets=(1.0,)) if e.line == line and e.old == old]
+    sites = list({(e.line, e.col): e for e in sites if col is None or e.col == col}.values())
+    if len(sites) != 1:
+        return None
+    site = sites[0]
+    if site.kind == "dtype":
+        return site if new == site.new else None
+    if site.kind == "operator" and new not in OPERATORS:
+        return None
+    if site.kind != "operator" and not _NUMBER.fullmatch(new):
+        return None
+    return replace(site, new=new)
 
 
 def change_id(edits: list[Edit]) -> str:
@@ -205,6 +243,32 @@ def _operator_edits(node: ast.Compare, lines: list[str], context: str) -> list[E
         edits.append(
             Edit("operator", right.lineno, found, right.lineno, found + len(flip[0]), flip[0], flip[1], context)
         )
+    return edits
+
+
+def _dtype_edits(call: ast.Call, context: str) -> list[Edit]:
+    """An integer cast made a float one, a one-argument rounding call made an identity."""
+    func = call.func
+    alone = len(call.args) == 1 and not call.keywords
+    targets: list[tuple[ast.expr, str]] = []  # the name to replace, and by what
+    if isinstance(func, ast.Name) and (func.id == "int" or (func.id == "round" and alone)):
+        targets.append((func, "float"))
+    elif isinstance(func, ast.Attribute) and func.attr in ROUNDING_CALLS and alone:
+        targets.append((func, "asarray"))
+    casts = [*call.args[:1]] if isinstance(func, ast.Attribute) and func.attr == "astype" else []
+    casts += [k.value for k in call.keywords if k.arg == "dtype"]
+    for cast in casts:
+        if isinstance(cast, ast.Name) and cast.id in INTEGER_TYPES:
+            targets.append((cast, "float"))
+        elif isinstance(cast, ast.Attribute) and cast.attr in INTEGER_TYPES:
+            targets.append((cast, "float64"))  # np.int64 → np.float64
+    edits = []
+    for node, new in targets:
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if not name or node.end_col_offset is None or node.end_lineno != node.lineno:
+            continue
+        end = node.end_col_offset
+        edits.append(Edit("dtype", node.lineno, end - len(name), node.lineno, end, name, new, context))
     return edits
 
 

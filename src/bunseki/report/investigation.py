@@ -38,6 +38,7 @@ class Words:
     fix: str
     no_fix: str
     chart: str
+    model_notes: str  # model answers that were not used, and why
     datasets: str
     outcome: dict[str, str]  # verified / refuted / untested
     columns: tuple[str, ...]  # id, kind, statement, result, evidence, iterations
@@ -60,6 +61,7 @@ WORDS: Final[dict[Language, Words]] = {
         fix="Suggested fix",
         no_fix="No change to the code is proposed.",
         chart="Output against the reference, the expected region marked",
+        model_notes="Model answers not used",
         datasets="Datasets",
         outcome={"verified": "verified", "refuted": "refuted", "untested": "untested"},
         columns=("id", "kind", "statement", "result", "evidence", "iterations"),
@@ -80,6 +82,7 @@ WORDS: Final[dict[Language, Words]] = {
         fix="修正案",
         no_fix="コードの修正案はありません。",
         chart="出力と参照の比較（期待する区間を表示）",
+        model_notes="使わなかったモデルの回答",
         datasets="データセット一覧",
         outcome={"verified": "検証済み", "refuted": "否定", "untested": "未検証"},
         columns=("ID", "種類", "仮説", "結果", "根拠", "検証回数"),
@@ -164,6 +167,8 @@ def _sections(record: dict[str, Any], words: Words, *, prefix: str = "") -> list
         f"run start shifts: {plain(d.get('start_shifts'))}; end shifts: {plain(d.get('end_shifts'))}; "
         f"output runs: {plain(d.get('output_runs'))}; reference runs: {plain(d.get('reference_runs'))}."
     )
+    if record.get("narrative"):  # the model's words, kept only when their numbers were executed output
+        inconsistencies += "\n\n" + plain(record["narrative"])
     sections = [
         _text(overview, prefix + words.overview),
         _text(plain(record.get("data_check", "")), prefix + words.data_check),
@@ -180,6 +185,9 @@ def _sections(record: dict[str, Any], words: Words, *, prefix: str = "") -> list
     sections.append(_text(plain(record.get("conclusion", "")), prefix + words.root_cause))
     fix = record.get("fix")
     sections.append(_text(_fenced(fix, "diff") if fix else words.no_fix, prefix + words.fix))
+    if record.get("model_notes"):
+        notes = "\n".join(f"- {plain(n)}" for n in record["model_notes"])
+        sections.append(_text(notes, prefix + words.model_notes))
     for chart in record.get("charts", []):
         sections.append(ReportSection(section_type="image", content=chart, description=prefix + words.chart))
     return sections

@@ -18,10 +18,10 @@ import pandas as pd
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
+from bunseki.agents.investigator import consult
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
-from bunseki.brain.investigator import DatasetView
-from bunseki.errors import ModelOutputError
+from bunseki.brain.investigator import ColumnsView, DatasetView, Hypothesis, OfflineInvestigatorBrain
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
 from bunseki.investigation.edits import (
@@ -33,6 +33,7 @@ from bunseki.investigation.edits import (
     resolve,
     unified_diff,
 )
+from bunseki.investigation.index import Passage
 from bunseki.sandbox.workspace import READ_ONLY_MODE, host_writes
 
 SEGMENT_KEYS = ("specs", "codes", "env_specs", "env_codes")
@@ -141,12 +142,38 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
         return {"current_ds": ds}
     columns = [str(c) for c in summary.get("output", {}).get("columns", [])]
     meanings = [m.as_dict() for m in context.index().column_meanings(columns)]
+    if not isinstance(context.brain, OfflineInvestigatorBrain):  # the offline brain has no words to add
+        passages = _column_passages(context, columns)
+        notes = consult.consult(
+            ds,
+            "column meanings",
+            lambda: context.brain.column_meanings(ColumnsView(columns=columns, passages=_labelled(passages))),
+        )
+        if notes:
+            meanings = consult.merge_meanings(ds, meanings, notes, passages)
     ds.update(
         summary=summary,
         column_meanings=meanings,
         charts=[chart] if (context.workspace / chart).is_file() else [],
     )
     return {"current_ds": ds}
+
+
+def _column_passages(context: InvestigatorContext, columns: list[str]) -> list[Passage]:
+    """Passages about the columns: the evaluation environment's first (it defines the CSVs)."""
+    found: dict[tuple[str, str], Passage] = {}
+    for column in columns:
+        question = f"column {column} meaning / 列 {column} の意味"
+        for passage in [
+            *context.index().search(question, ["environment"], k=2),
+            *context.index().search(question, ["algorithm"], k=1),
+        ]:
+            found.setdefault((passage.source, passage.text), passage)
+    return list(found.values())
+
+
+def _labelled(passages: list[Passage]) -> list[str]:
+    return [f"[{p.segment}/{p.source}] {p.text}" for p in passages]
 
 
 def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) -> dict[str, Any]:
@@ -192,6 +219,8 @@ def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorC
         and (found := signal_shift(out[name].to_numpy(dtype=float), aligned[name].to_numpy(dtype=float)))
     }
     ds["diagnostics"] = diagnostics
+    if ds["status"] == "inconsistent":
+        ds["narrative"] = consult.narrative(context.brain, ds)
     return {"current_ds": ds}
 
 
@@ -218,6 +247,8 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         offsets=tuple(sorted(offsets)),
     )
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
+    index = context.index()  # both the algorithm's and the evaluation environment's documents and code
+    passages = [*index.search(query, ["algorithm"], k=4), *index.search(query, ["environment"], k=3)]
     view = DatasetView(
         name=ds["name"],
         expected=ds["expected"],
@@ -225,17 +256,34 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         source_name=Path(state.inputs["entry_file"]).name,
         source=source,
         edits=[e.__dict__ for e in edits],
-        passages=[f"[{p.segment}/{p.source}] {p.text}" for p in context.index().search(query, k=6)],
+        passages=_labelled(passages),
         documented=_documented_numbers(context.workspace, documents, decimals=False),
     )
-    try:
-        hypotheses = context.brain.hypotheses(view)
-    except ModelOutputError as exc:  # an unusable answer ends this dataset's investigation, not the run
-        return {"hypotheses": [], "current_ds": {**ds, "brain_problem": str(exc), "edits": []}}
+    ds = {**ds, "edits": [e.__dict__ for e in edits], "view": view.model_dump()}
+    return {"hypotheses": _hypotheses(context, ds, view, edits), "current_ds": ds}
+
+
+def _hypotheses(
+    context: InvestigatorContext, ds: dict[str, Any], view: DatasetView, edits: list[Edit]
+) -> list[Hypothesis]:
+    """The brain's hypotheses with only edits found in the AST; the offline ones when it has none to run."""
+    offline = OfflineInvestigatorBrain()
+    hypotheses = consult.consult(ds, "hypotheses", lambda: context.brain.hypotheses(view))
+    if hypotheses is None:
+        return offline.hypotheses(view)
     by_id = {e.id: e for e in edits}
+    dropped = 0
     for hypothesis in hypotheses:  # only changes made of edits found in the AST can be run
-        hypothesis.edit_ids = [i for i in hypothesis.edit_ids if resolve(i, by_id) is not None]
-    return {"hypotheses": hypotheses, "current_ds": {**ds, "edits": [e.__dict__ for e in edits]}}
+        runnable = [i for i in hypothesis.edit_ids if resolve(i, by_id) is not None]
+        dropped += len(hypothesis.edit_ids) - len(runnable)
+        hypothesis.edit_ids = runnable
+    if dropped:
+        consult.note(ds, f"hypotheses: {dropped} edit id(s) the model named are not edits of the code; dropped.")
+    if not isinstance(context.brain, OfflineInvestigatorBrain) and not any(h.edit_ids for h in hypotheses):
+        consult.note(ds, "hypotheses: none of the model's hypotheses can be run; the offline ones were added.")
+        more = offline.hypotheses(view)
+        hypotheses += [h.model_copy(update={"id": f"H{len(hypotheses) + n}"}) for n, h in enumerate(more, 1)]
+    return hypotheses
 
 
 def _documented_numbers(workspace: Path, documents: list[str], *, decimals: bool) -> list[float]:
@@ -322,6 +370,8 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
             f"case's other datasets) and the evaluation passes{others}; the unchanged code {reproduces} the "
             "recorded output."
         )
+        if fix_id in ds.get("proposed", {}):
+            hypothesis.evidence += " The change was the model's proposal; the re-run, not the model, verified it."
         ds["fix"] = unified_diff(source, apply_all(source, fix), source_path.name)
         ds["fix_edit"] = describe_all(fix)
         return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds, "success": True}
@@ -341,6 +391,16 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         + (f"; {flag_only} matched the flag but not the other column(s) the algorithm writes" if flag_only else "")
         + ")."
     )
+    claimed = [describe_all(change) for i, change in chosen if i in ds.get("proposed", {})]
+    if claimed:  # the model's claim does not count: execution refuted it
+        hypothesis.evidence += f" The model's proposed change ({'; '.join(claimed)}) was re-run and refuted."
+    if finished and (proposal := consult.propose(context.brain, ds, hypothesis, source)):
+        proposed, edits = proposal
+        known = {Edit(**e).id for e in ds["edits"]}
+        ds["edits"] = [*ds["edits"], *(e.__dict__ for e in edits if e.id not in known)]
+        hypothesis.edit_ids.append(proposed)
+        hypothesis.verified = None
+        hypothesis.evidence += f" The brain proposed {describe_all(edits)}; it is re-run next."
     return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
 
 
@@ -348,31 +408,36 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     """Per dataset Markdown: overview, data check, inconsistencies, hypotheses, root cause, fix, charts."""
     _emit("reporter", state)
     context, ds = runtime.context, dict(state.current_ds)
-    verified = [h for h in state.hypotheses if h.verified]
+    facts = consult.report_facts(ds, state.hypotheses)
+    hypotheses = consult.redact_statements(ds, state.hypotheses, facts)
+    verified = [h for h in hypotheses if h.verified]
+    foreign = ds.get("baseline_matches_reference") and not ds.get("baseline_reproduces_output")
+    wording = None
+    if ds.get("status") == "inconsistent" and not foreign:  # words only; numbers, tables and diff are executed
+        wording = consult.root_cause(context.brain, ds, hypotheses, facts)
     if ds.get("status") == "error":
         conclusion = f"The dataset could not be checked: {ds.get('error')}"
     elif ds.get("status") == "consistent":
         conclusion = "The output meets the expectation; nothing to investigate."
-    elif ds.get("baseline_matches_reference") and not ds.get("baseline_reproduces_output"):
+    elif foreign:
         conclusion = (
             "The given code, re-run on this dataset, already reproduces the reference: the recorded output "
             "was not produced by this code (another version or other parameters). No edit is proposed."
         )
     elif verified:
-        conclusion = f"Root cause: {verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
-    elif ds.get("brain_problem"):
-        conclusion = (
-            f"No hypothesis could be tested: the model's answer was unusable ({ds['brain_problem']}). "
-            "Nothing is claimed; run again, or with another model or the offline brain (--model offline)."
-        )
+        conclusion = f"Root cause: {wording or verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
     else:
         conclusion = (
             "No edit the investigator can test explains the difference "
-            f"({len(state.hypotheses)} hypotheses, {state.iteration} verification iteration(s)); "
+            f"({len(hypotheses)} hypotheses, {state.iteration} verification iteration(s)); "
             "the cause needs a person's look."
         )
+        if wording:
+            conclusion += f" The model's reading (not verified by execution): {wording}"
     if ds.get("baseline_reproduces_output") is False and not ds.get("baseline_matches_reference"):
         conclusion += " Note: the given code does not reproduce the recorded output."
+    if ds.get("model_notes"):
+        conclusion += " Some model answers could not be used; the offline diagnostics stood in (see the model notes)."
     record = {
         "name": ds["name"],
         "status": ds.get("status", "error"),
@@ -381,8 +446,10 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "mismatched_runs": ds.get("mismatched_runs", []),
         "eval_passed": ds.get("eval_passed"),
         "diagnostics": ds.get("diagnostics", {}),
-        "hypotheses": [h.model_dump() for h in state.hypotheses],
+        "hypotheses": [h.model_dump() for h in hypotheses],
         "conclusion": conclusion,
+        "narrative": ds.get("narrative"),
+        "model_notes": ds.get("model_notes", []),
         "fix": ds.get("fix"),
         "charts": ds.get("charts", []),
         "iterations": state.iteration,
@@ -459,6 +526,7 @@ def dataset_markdown(record: dict[str, Any]) -> str:
         f"end shifts {d.get('end_shifts')}; values exactly at a code constant near mismatches: "
         f"{[(h['column'], h['value']) for h in d.get('at_threshold', [])] or 'none'}.",
         "",
+        *([str(record["narrative"]), ""] if record.get("narrative") else []),
     ]
     if record["hypotheses"]:
         parts += ["### Hypotheses", "", "| id | kind | statement | verified | evidence |", "|---|---|---|---|---|"]
@@ -470,6 +538,8 @@ def dataset_markdown(record: dict[str, Any]) -> str:
     parts += ["### Root cause", record["conclusion"], ""]
     if record.get("fix"):
         parts += ["### Fix", "```diff", record["fix"].rstrip(), "```", ""]
+    if record.get("model_notes"):
+        parts += ["### Model notes", *(f"- {n}" for n in record["model_notes"]), ""]
     for chart in record.get("charts", []):
         parts.append(f"![{record['name']}](../{chart})")
     return "\n".join(parts) + "\n"
