@@ -241,6 +241,37 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return f"Share of {plan.target or 'rows'} by {plan.group_by}: {listed}{_conditions(plan, language)}."
 
 
+def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    ratio, value = plan.ratio, result.get("value")
+    if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
+        return "該当するデータがありません。" if language == "ja" else "No rows match."
+    what = (
+        f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
+    )
+    if language == "en":
+        what = f"the {_stat_word(plan, language)} of {plan.target}" if plan.target else "rows"
+    part, base = _n(result.get("part")), _n(result.get("base"))
+    if ratio.kind == "share":
+        if language == "ja":
+            subject = what or "件数"
+            return (
+                f"{ratio.part_label} は{subject}全体の {value:.1f}% です（{part} / {base}）{_conditions(plan, language)}。"
+            )
+        return f"{ratio.part_label} is {value:.1f}% of {what} ({part} of {base}){_conditions(plan, language)}."
+    if language == "ja":
+        subject = what or "件数"
+        word = "増加" if value > 0 else "減少"
+        return (
+            f"{subject}は {ratio.base_label} の {base} から {ratio.part_label} の {part} へ {value:+.1f}%"
+            f"（{word}）です{_conditions(plan, language)}。"
+        )
+    word = "an increase" if value > 0 else "a decrease"
+    return (
+        f"{what[:1].upper() + what[1:]} went from {base} ({ratio.base_label}) to {part} ({ratio.part_label}): "
+        f"{value:+.1f}%, {word}{_conditions(plan, language)}."
+    )
+
+
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     (first_label, first_value), (second_label, second_value) = result["periods"][:2]
     rate = result.get("rate")
@@ -383,6 +414,7 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 CONCLUSIONS = {
+    "ratio": _ratio,
     "stat": _stat,
     "count": _count,
     "group": _group,

@@ -91,6 +91,7 @@ def describe(plan: Plan) -> str:
         "distribution": f"{target}の分布" if ja else f"distribution of {target}",
         "describe": "データの概要" if ja else "overview of the data",
         "answers": "指定された形式の回答" if ja else "answers in the requested format",
+        "ratio": _describe_ratio(plan),
     }[plan.task]
     conditions = [f.describe(plan.language) for f in plan.filters]
     if conditions:
@@ -106,11 +107,13 @@ def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = ["data = df"]
     if plan.derived:
         d = plan.derived
-        lines.append(
-            f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}].replace(0, np.nan)}})"
-            if d.op == "/"
-            else f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}]}})"
-        )
+        if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )
+            formula = f"({d.expression}).replace([np.inf, -np.inf], np.nan)"
+        elif d.op == "/":
+            formula = f"data[{d.left!r}] / data[{d.right!r}].replace(0, np.nan)"
+        else:
+            formula = f"data[{d.left!r}] {d.op} data[{d.right!r}]"
+        lines.append(f"data = data.assign(**{{{d.name!r}: {formula}}})")
     if plan.robust:
         for column in _numeric_columns(plan):
             lines.append(f"data = data.assign(**{{{column!r}: pd.to_numeric(data[{column!r}], errors='coerce')}})")
@@ -192,6 +195,49 @@ def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
     """Columns that say where a maximum or minimum happened (its date, store, region…)."""
     kinds = ("datetime", "category")
     return [c.name for c in info.column_info if c.kind in kinds and c.name != plan.target][:3]
+
+
+def _describe_ratio(plan: Plan) -> str:
+    ja, ratio = plan.language == "ja", plan.ratio
+    target = plan.target or ("件数" if ja else "rows")
+    if ratio is None:
+        return target
+    if ratio.kind == "share":
+        return f"{target}のうち {ratio.part_label} が占める割合" if ja else f"share of {target} from {ratio.part_label}"
+    return (
+        f"{target}の{ratio.base_label}から{ratio.part_label}への変化率"
+        if ja
+        else f"change in {target} from {ratio.base_label} to {ratio.part_label}"
+    )
+
+
+def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """A share of the whole, or the percent change from a base subset to another, of a measure or of rows."""
+    ratio = plan.ratio
+    assert ratio is not None
+    measure = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else None
+
+    def amount(frame: str) -> str:
+        return f"float({frame}{measure})" if measure else f"float(len({frame}))"
+
+    def subset(filters: list[Filter]) -> str:
+        conditions = [_condition(f, info) for f in filters]
+        return f"data[{' & '.join(conditions)}]" if conditions else "data"
+
+    if ratio.kind == "share":
+        lines = [f"part = {subset(ratio.part)}", f"part_value = {amount('part')}", f"whole_value = {amount('data')}"]
+        lines.append("value = 100 * part_value / whole_value if whole_value else float('nan')")
+        lines.append("base_value = whole_value")
+    else:
+        lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
+        lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
+        lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
+    lines.append('print(f"{part_value:,.4f} / {base_value:,.4f} -> {value:+.2f}%")')
+    lines.append(
+        f"result = {{'task': 'ratio', 'kind': {ratio.kind!r}, 'value': value, 'part': part_value, "
+        f"'base': base_value, 'part_rows': int(len(part)), 'rows': int(len(data)), 'column': {plan.target!r}}}"
+    )
+    return lines
 
 
 def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
@@ -511,6 +557,7 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 TASKS = {
+    "ratio": _ratio,
     "stat": _stat,
     "count": _count,
     "group": _group,

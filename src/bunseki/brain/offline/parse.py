@@ -18,7 +18,8 @@ from bunseki.brain.models import Language
 from bunseki.brain.offline import dates
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Task, TimeUnit
+from bunseki.brain.offline.intent import expression, flag_filters, ratio
+from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
     ADDITIVE,
@@ -64,6 +65,7 @@ class Reading:
     ascending: bool
     derived: Derived | None
     entity_question: bool = False  # "which store…": the answer is a group, not a value
+    ratio: Ratio | None = None  # a share or a change asked as a percentage
     assumptions: list[str] = field(default_factory=list)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
@@ -88,6 +90,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
     group_by, time_unit = _grouping(text, lowered, mentions, info)
+    filters += flag_filters(text, mentions, info, filters, group_by)
     numeric_default = derived.name if derived else None
     filters += number_filters(
         text,
@@ -118,6 +121,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         derived,
     )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
+    reading.ratio = ratio(text, filters, periods, date_column)
     return reading
 
 
@@ -142,6 +146,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
     if "missing" in words or "outliers" in words:
         return "missing" if "missing" in words else "outliers"
+    if r.ratio is not None and not r.group_by:
+        return "ratio"
     if "distribution" in words and not r.group_by:
         return "distribution"
     if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
@@ -187,6 +193,8 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
         date_column=r.date_column,
         assumptions=list(r.assumptions),
     )
+    if task == "ratio":
+        return _ratio_plan(plan, r, info)
     if r.periods and task != "growth":
         plan.filters = [*plan.filters, *_period_filters(r)]
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
@@ -204,6 +212,24 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     if task in ("growth", "trend"):
         return _over_time(plan, r, info)
     return _by_group(plan, r, info)
+
+
+def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
+    """A share or a change: the measure (rows when none is named apart from the conditions) and its subsets."""
+    assert r.ratio is not None
+    ratio = r.ratio
+    split = ratio.part + ratio.base
+    split_columns = {f.column for f in split}
+    plan.ratio = ratio
+    plan.filters = [f for f in plan.filters if f.column not in split_columns]
+    if len(r.periods) == 1 and ratio.kind == "share":
+        plan.filters += _period_filters(r)
+    numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
+    measures = [c for c in numeric if c not in split_columns and c != r.date_column]
+    plan.target = measures[0] if measures else None
+    stat = _main_stat(r)
+    plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"
+    return plan
 
 
 def _as_chart(plan: Plan, info: DataFrameInfo) -> Plan:
@@ -453,6 +479,9 @@ def _grouping(
 
 def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], language: Language) -> Derived | None:
     """A ratio the question computes per row: 客単価, 単価, A あたり B, A per B, A / B."""
+    formula = expression(text, mentions, matcher.info)
+    if formula is not None:
+        return formula
     for word, numerator, denominator in KNOWN_RATIOS:
         if word in text:
             left, right = matcher.resolve(numerator), matcher.resolve(denominator)

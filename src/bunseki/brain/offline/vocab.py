@@ -100,7 +100,8 @@ ASCENDING: Final = (
 # Column concepts people name differently from the header: concept word → synonyms.
 SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
     "売上": ("売上", "売り上げ", "売上高", "売上金額", "販売額", "販売金額", "sales", "revenue", "turnover"),
-    "金額": ("金額", "amount", "value"),
+    # Sales are an amount of money: a ledger's 金額 is what people call its 売上.
+    "金額": ("金額", "amount", "value", "売上", "売り上げ", "売上金額"),
     "数量": ("数量", "個数", "販売数", "販売数量", "quantity", "qty", "units", "volume"),
     "客数": ("客数", "来客数", "顧客数", "customers", "visitors"),
     "価格": ("価格", "値段", "単価", "price", "unit price", "cost"),
