@@ -157,6 +157,7 @@ def main() -> int:
     parser.add_argument("--category", help="comma-separated categories")
     parser.add_argument("--verbose", action="store_true", help="print every missed question and its answer")
     parser.add_argument("--no-dabench", action="store_true", help="skip the DABench halves")
+    parser.add_argument("--dabench-only", action="store_true", help="only the DABench halves")
     parser.add_argument("--save-baseline", action="store_true", help="record this run as the baseline")
     parser.add_argument("--output", type=Path, help="write every question's result as JSONL")
     args = parser.parse_args()
@@ -167,7 +168,7 @@ def main() -> int:
     root.chmod(0o711)
     began = time.perf_counter()
     try:
-        results = run_set(selected, root, verbose=args.verbose)
+        results = [] if args.dabench_only else run_set(selected, root, verbose=args.verbose)
         halves = None
         if not args.no_dabench and (DABENCH / "da-dev-questions.jsonl").is_file():
             halves = run_dabench(root)
@@ -175,14 +176,17 @@ def main() -> int:
         shutil.rmtree(root, ignore_errors=True)
     now = tally(results)
     baseline = json.loads(BASELINE.read_text(encoding="utf-8")) if BASELINE.is_file() else {}
-    report(now, baseline, halves)
+    if now:
+        report(now, baseline, halves)
+    elif halves:
+        print(f"DABench dev: even ids {_pct(halves['even'])}, odd ids (held out) {_pct(halves['odd'])}")
     print(f"\n({time.perf_counter() - began:.0f} s)")
     if args.output:
         with args.output.open("w", encoding="utf-8") as handle:
             for result in results:
                 handle.write(json.dumps(result, ensure_ascii=False) + "\n")
     if args.save_baseline:
-        if args.only or args.category:
+        if args.only or args.category or args.dabench_only:
             print("not saving a baseline from a partial run", file=sys.stderr)
             return 1
         record = {"categories": now, "dabench": halves or baseline.get("dabench", {})}

@@ -195,24 +195,34 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
     stat = _stat_word(plan, language)
     what = plan.target or ("件数" if language == "ja" else "rows")
+    direction = _direction(result.get("slope"), language)
     if language == "ja":
-        text = (
-            f"{what}の{stat}は {_label(peak[0], plan, language)} に最大（{_n(peak[1])}）、"
-            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）です{_conditions(plan, language)}。"
-        )
+        extremes = [f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）", f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）"]
+        if plan.ascending:  # the lowest period was asked for: it comes first
+            extremes.reverse()
+        text = f"{what}の{stat}は {'、'.join(extremes)}です{_conditions(plan, language)}。"
         if change is not None:
             text += (
                 f"{_label(first[0], plan, language)} の {_n(first[1])} から {_label(last[0], plan, language)} の "
                 f"{_n(last[1])} へ {change:+.1f}% 変化しました。"
             )
-        return text + _leading_group(plan, result, language)
-    text = (
-        f"The {stat} of {what} peaks in {peak[0]} ({_n(peak[1])}) and is lowest in {low[0]} "
-        f"({_n(low[1])}){_conditions(plan, language)}."
-    )
+        return text + direction + _leading_group(plan, result, language)
+    extremes = [f"peaks in {peak[0]} ({_n(peak[1])})", f"is lowest in {low[0]} ({_n(low[1])})"]
+    if plan.ascending:
+        extremes.reverse()
+    text = f"The {stat} of {what} {' and '.join(extremes)}{_conditions(plan, language)}."
     if change is not None:
         text += f" From {first[0]} ({_n(first[1])}) to {last[0]} ({_n(last[1])}) it changed by {change:+.1f}%."
-    return text + _leading_group(plan, result, language)
+    return text + direction + _leading_group(plan, result, language)
+
+
+def _direction(slope: Any, language: Language) -> str:
+    """The overall direction, from the fitted slope the code printed."""
+    if not isinstance(slope, int | float) or slope == 0:
+        return ""
+    if language == "ja":
+        return "全体として増加傾向です。" if slope > 0 else "全体として減少傾向です。"
+    return " Overall it is increasing." if slope > 0 else " Overall it is decreasing."
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:

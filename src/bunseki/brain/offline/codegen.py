@@ -336,6 +336,10 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
         "    'last': [str(series.index[-1]), float(series.iloc[-1])] if len(series) else None,",
         f"    'by': {plan.group_by!r}, 'rows': int(len(data)),",
         "}",
+        "# The direction over the whole span: the slope of a straight line through the periods.",
+        "points = series.dropna()",
+        "result['slope'] = float(np.polyfit(np.arange(len(points)), points.to_numpy(float), 1)[0]) "
+        "if len(points) >= 2 else None",
     ]
     if plan.group_by:
         lines.append("result['group_totals'] = [[str(k), float(v)] for k, v in group_totals.items()]")

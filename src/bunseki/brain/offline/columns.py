@@ -156,6 +156,10 @@ def _aliases(name: str) -> list[tuple[str, float]]:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
         parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
+        words = folded.split()
+        if len(words) == 2 and words[1] in ("id", "no", "code", "name") and len(words[0]) >= 3:
+            add(words[0], 0.6)  # sensor_id: "which sensor", "how many sensors"
+            add(words[0] + "s", 0.6)
         if len(parts) > 1:  # per_dem → "dem"; weak, so a fuller name always wins
             for part in parts:
                 add(part, 0.5)
@@ -166,6 +170,8 @@ def _aliases(name: str) -> list[tuple[str, float]]:
         if concept in normal or any(synonym == folded for synonym in synonyms):
             for synonym in synonyms:
                 add(synonym, 0.8)
+                if _ASCII.match(synonym) and not synonym.endswith("s"):
+                    add(synonym + "s", 0.75)  # "products", "stores"
     return list(aliases.items())
 
 

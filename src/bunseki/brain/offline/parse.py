@@ -121,6 +121,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         derived,
     )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
+    if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
+        reading.group_by, reading.entity_question = ranked, True
     reading.ratio = ratio(text, filters, periods, date_column)
     return reading
 
@@ -314,6 +316,7 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
         plan.chart = "bar"
         return plan
     plan.time_unit = r.time_unit if r.time_unit else _auto_unit(info, r.date_column)
+    plan.ascending = _wants_smallest(r)  # 最も少なかった月: the lowest period leads the answer
     plan.group_by = r.group_by if r.group_by and r.group_by != r.date_column else None
     plan.chart = "line"
     return plan if plan.date_column is not None else _ask_date(r)
@@ -350,7 +353,7 @@ def _main_stat(r: Reading) -> Stat | None:
         if stat not in ordering and stat != "count" and stat != "nunique":
             return stat
     if any(stat in ordering for stat in found):
-        if r.group_by or r.entity_question or "top" in r.words:
+        if r.group_by or r.entity_question or "top" in r.words or r.time_unit:
             return None
         return next(stat for stat in found if stat in ordering)
     if "count" in found:
@@ -506,6 +509,25 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
     return None
 
 
+_ORDERING = re.compile(
+    r"(?:一番|いちばん|最も|もっとも|最|多い|少ない|高い|低い|大きい|小さい|長い|短い|売れた|多かった|少なかった|"
+    r"高かった|低かった|大きかった|小さかった)"
+)
+
+
+def _ranked_entity(text: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
+    """'一番売れた商品', '最も少なかったカテゴリ', '多い倉庫を': the category named right after an ordering word."""
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column is None or column.kind not in ("category", "text") or column.unique < 2:
+            continue
+        before = text[max(0, mention.start - 8) : mention.start]
+        found = list(_ORDERING.finditer(before))
+        if found and mention.start - (mention.start - len(before) + found[-1].end()) <= 3:
+            return mention.column
+    return None
+
+
 def _date_column(info: DataFrameInfo, mentions: list[Mention]) -> str | None:
     for mention in mentions:
         column = info.column(mention.column)
@@ -581,6 +603,22 @@ def _auto_unit(info: DataFrameInfo, date_column: str | None) -> TimeUnit:
     return "Y"
 
 
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# "多い都市を2つ", "the 3 sensors with the most …": a count of items next to an ordering word.
+_COUNTED = (
+    re.compile(
+        r"(?P<order>多い|少ない|高い|低い|大きい|小さい|長い|短い|安い|売れた)[^、。?？]{0,12}?を\s*"
+        r"(?P<n>\d+|[一二三四五六七八九十]+)\s*(?:つ|件|個|人|社|か国|カ国|ヶ国|都市|店舗?|位)"
+    ),
+    re.compile(
+        r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z_]+\s+){1,2}?"
+        r"(?:with|that have|that had|having|have|has|had|are|were)\s+the\s+"
+        r"(?P<order>highest|most|largest|biggest|lowest|least|fewest|smallest|coldest|warmest)\b"
+    ),
+)
+_SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
+
+
 def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:
     ascending = bool(re.search(ASCENDING, lowered))
     for pattern in TOP_N:
@@ -590,6 +628,12 @@ def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bo
                 if value:
                     number = int(value) if value.isdigit() else kanji_number(value)
                     return number, [match.span()], ascending or name.startswith("worst")
+    for counted in _COUNTED:
+        found = counted.search(lowered)
+        if found:
+            value = found.group("n")
+            number = int(value) if value.isdigit() else _WORD_NUMBERS.get(value) or kanji_number(value)
+            return number, [found.span("n")], ascending or bool(_SMALL.search(found.group("order")))
     return None, [], ascending
 
 

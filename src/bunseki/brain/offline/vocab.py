@@ -42,7 +42,8 @@ TASK_WORDS: Final[dict[str, str]] = {
     "growth": r"伸び|成長率|増加率|減少率|増減|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
     r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
     r"\byear over year\b|\bmonth over month\b|\byoy\b|\bmom\b",
-    "trend": r"推移|トレンド|時系列|変化|動き|\btrend\b|\bover time\b|\btime series\b|\bevolution\b",
+    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|\btrend\w*|\bover time\b|\btime series\b|"
+    r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b",
     "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
     r"\bdescribe\b|\bdescriptive\b",
@@ -58,10 +59,14 @@ GROUP_BEFORE: Final = re.compile(
 EACH_BEFORE: Final = re.compile(r"(?:各|それぞれの)\s*$")
 
 TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
-    ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b"),
-    ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b"),
-    ("M", r"月別|月ごと|毎月|月次|月単位|月ベース|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b"),
-    ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b"),
+    ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b|\bwhich day\b"),
+    ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b|\bwhich week\b"),
+    (
+        "M",
+        r"月別|月ごと|毎月|月次|月単位|月ベース|何月|どの月|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b|"
+        r"\b(?:which|what) month\b",
+    ),
+    ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b|\bwhich quarter\b"),
     ("Y", r"年別|年ごと|毎年|年次|年単位|\byearly\b|\bannual\b|\bby year\b|\bper year\b|\beach year\b"),
     ("weekday", r"曜日|\bday of (?:the )?week\b|\bweekday\b"),
 )
@@ -86,15 +91,15 @@ NEGATION_BEFORE: Final = re.compile(
 )
 
 TOP_N: Final = (
-    r"(?:上位|トップ|ベスト)\s*(?P<n>\d+|[一二三四五六七八九十]+)",
-    r"(?:ワースト|下位)\s*(?P<worst>\d+|[一二三四五六七八九十]+)",
+    r"(?:上位|トップ|ベスト|上から)\s*(?P<n>\d+|[一二三四五六七八九十]+)",
+    r"(?:ワースト|下位|下から)\s*(?P<worst>\d+|[一二三四五六七八九十]+)",
     r"\btop\s+(?P<n2>\d+)\b",
     r"\bbottom\s+(?P<worst2>\d+)\b",
     r"\b(?P<n3>\d+)\s+(?:largest|biggest|highest|best|most)\b",
     r"\b(?P<worst3>\d+)\s+(?:smallest|lowest|worst|least|fewest)\b",
 )
 ASCENDING: Final = (
-    r"ワースト|下位|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|\bleast\b"
+    r"ワースト|下位|下から|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|\bleast\b"
 )
 
 # Column concepts people name differently from the header: concept word → synonyms.
