@@ -129,6 +129,11 @@ def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     value, total = _n(result["value"]), _n(result.get("total"))
+    if plan.options.get("shape"):  # 何行何列, how many columns: the table's shape
+        columns = _n(result.get("columns"))
+        if language == "ja":
+            return f"データは {value} 行 × {columns} 列です（列数 {columns}、行数 {value}）。"
+        return f"The data has {value} rows and {columns} columns."
     if language == "ja":
         return f"条件に合う行は {value} 件です{_conditions(plan, language)}（全 {total} 件中）。"
     return f"{value} rows match{_conditions(plan, language)}, out of {total}."

@@ -245,7 +245,7 @@ def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
     return [
         "count = len(data)",
         f'print(f"{label}: {{count:,}}")',
-        "result = {'task': 'count', 'value': int(count), 'total': int(len(df))}",
+        "result = {'task': 'count', 'value': int(count), 'total': int(len(df)), 'columns': int(data.shape[1])}",
     ]
 
 

@@ -64,7 +64,7 @@ class ToolCall:
 # current data; only a request without one ("地域別に集計して", "集計した表にして") replaces the data.
 ASKS = re.compile(
     r"[?？]|教えて|答えて|知りたい|は何|はどこ|はどれ|どの|どこ|どれ|いくら|いくつ|何[件人個%％]|一番|最も|もっとも|"
-    r"\bwhich\b|\bwhat\b|\bwho\b|\bhow (?:many|much)\b|\btell me\b"
+    r"\bwhich\b|\bwhat\b|\bwho\b|\bhow (?:many|much)\b|\btell me\b|\bname the\b|\bidentify\b"
 )
 EXPLICIT_TABLE = re.compile(r"集計した表|集計表に|表にして|\bas (?:a|the) (?:new )?table\b|\breplace the data\b")
 

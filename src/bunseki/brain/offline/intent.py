@@ -107,10 +107,12 @@ def flag_filters(
             continue
         negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
         value = sides[1] if negated else sides[0]
-        shown = text[max(0, mention.start - 3) : mention.end + 4].strip()
+        before = _NEGATED_BEFORE.search(text[: mention.start])
+        shown = text[before.start() if before else mention.start : mention.end]
         filters = found.setdefault(column.name, Filter(column=column.name, op="==", value=value, text=shown))
-        if filters.value != value:  # both sides named (会員と非会員): no single condition
-            found[column.name] = Filter(column=column.name, op="in", value=[filters.value, value], text=shown)
+        if filters.op == "==" and filters.value != value:  # both sides named (会員と非会員): the pair, in order
+            pair = f"{filters.text}|{shown}"
+            found[column.name] = Filter(column=column.name, op="in", value=[filters.value, value], text=pair)
     return list(found.values())
 
 
@@ -139,7 +141,22 @@ _CHANGE = re.compile(
     re.IGNORECASE,
 )
 _BASE_AFTER = re.compile(r"^\s*(?:より|に比べ|と比べ|と比較|に対し|than\b)", re.IGNORECASE)
-_BASE_BEFORE = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs\.?)\s*(?:the\s+)?$", re.IGNORECASE)
+_BASE_BEFORE = re.compile(
+    r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs\.?)(?:\s+(?:the|at|in|for|on|of|with))*\s*$", re.IGNORECASE
+)
+
+
+_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b", re.IGNORECASE)
+
+
+def asks_change(text: str) -> bool:
+    """A percent change is asked (何％伸びた, by what percent did … grow)."""
+    return bool(ASKS_PERCENT.search(text) and _CHANGE.search(text) and not _SHARE.search(text))
+
+
+def as_two_periods(text: str) -> str:
+    """'2023年から2024年' names two periods to compare, not one range: the joiner is blanked (same length)."""
+    return _RANGE_WORDS.sub(lambda m: "、" * len(m.group()), text)
 
 
 def ratio(text: str, filters: list[Filter], periods: list[Period], date_column: str | None) -> Ratio | None:
@@ -175,9 +192,10 @@ def _change(text: str, filters: list[Filter], periods: list[Period], date_column
         return None
     pair = pairs[0]
     a, b = (str(v) for v in pair.value)
-    at_b = text.find(b)
-    compared_to_b = at_b >= 0 and (
-        _BASE_AFTER.match(text[at_b + len(b) :]) or _BASE_BEFORE.search(text[:at_b].rstrip())
+    at_a, at_b = _locate(text, a, pair, 0), _locate(text, b, pair, 1)
+    b_len = len(b) if text.find(b) >= 0 else len(pair.text.split("|")[-1])
+    compared_to_b = at_b >= 0 and at_a <= at_b and (
+        _BASE_AFTER.match(text[at_b + b_len :]) or _BASE_BEFORE.search(text[:at_b].rstrip())
     )
     # "A は B より", "A than B": B is the base; otherwise the first named is ("A から B", "from A to B").
     base, part = (b, a) if compared_to_b else (a, b)
@@ -188,3 +206,12 @@ def _change(text: str, filters: list[Filter], periods: list[Period], date_column
         base_label=base,
         part_label=part,
     )
+
+
+def _locate(text: str, value: str, pair: Filter, index: int) -> int:
+    """Where the question names one value of a pair (by the words it used, for yes/no columns)."""
+    found = text.find(value)
+    if found >= 0:
+        return found
+    pieces = pair.text.split("|")
+    return text.find(pieces[index]) if len(pieces) == 2 else -1

@@ -18,7 +18,7 @@ from bunseki.brain.models import Language
 from bunseki.brain.offline import dates
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.intent import expression, flag_filters, ratio
+from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
@@ -83,9 +83,16 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     lowered = text.lower()
     matcher = ColumnMatcher(info)
     mentions = matcher.columns(text)
+    # 東京倉庫 is a value of 倉庫, not the column 倉庫: a value wins over a column name inside it.
+    named = [(v.start, v.end) for v in matcher.values(text)]
+    mentions = [
+        m for m in mentions if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in named)
+    ]
     derived = _derived(text, matcher, mentions, language)
     date_column = _date_column(info, mentions)
     periods, period_spans = _periods(text, info, date_column, language)
+    if len(periods) == 1 and asks_change(text):  # 2023年から2024年で何％伸びた: two periods, not one range
+        periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
     top_n, top_spans, ascending = _top(text, lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
@@ -100,7 +107,13 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         taken=period_spans + top_spans,
         default_column=numeric_default,
     )
-    stats = sorted((match.start(), stat) for stat, pattern in STATS for match in re.finditer(pattern, lowered))
+    inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
+    stats = sorted(
+        (match.start(), stat)
+        for stat, pattern in STATS
+        for match in re.finditer(pattern, lowered)
+        if not any(start <= match.start() and match.end() <= end for start, end in inside)
+    )
     words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, lowered)}
     if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
         words.add("top")
@@ -158,14 +171,22 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "growth"
     if "top" in words:
         return "top"
-    if r.time_unit or ("trend" in words and r.date_column):
+    if (r.time_unit and r.date_column) or ("trend" in words and r.date_column):
         return "trend"
     return None
+
+
+SHAPE = re.compile(r"列数|列の数|列はいくつ|何列|何行|行数|\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b")
 
 
 def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     """A measure summarised: by group, counted, distinct values, one statistic, or an overview."""
     stat = _main_stat(r)
+    if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
+        return "count"
+    if re.search(r"how many|何件|何人|何日|いくつ", r.lowered) and not r.numeric(info) and not r.group_by:
+        if not _distinct_target(r, info):
+            return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
     compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)
     if r.group_by or compared:
@@ -278,6 +299,7 @@ def _column_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]
         plan.target = _distinct_target(r, info)
     elif plan.task == "count":
         plan.stat = "count"
+        plan.options["shape"] = bool(SHAPE.search(r.lowered) and not r.filters)
     else:
         plan.target = r.mentions[0].column if r.mentions else None
     return plan
@@ -386,8 +408,8 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     candidates = [column for column in numeric if column not in grouping] or numeric
     if candidates:
         return candidates[0]
-    if task in ("top", "group", "share") and _count_words(r):
-        return None  # counting rows per group
+    if task in ("top", "group", "share", "trend") and _count_words(r):
+        return None  # counting rows per group or per period
     measures = [c.name for c in info.column_info if c.kind == "number" and not ID_LIKE.search(c.name)]
     if len(measures) == 1:
         r.assumptions.append(_assume_measure(r, measures[0]))
@@ -413,7 +435,7 @@ def _assume_measure(r: Reading, column: str) -> str:
 
 
 def _count_words(r: Reading) -> bool:
-    return bool(re.search(r"件数|何件|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
+    return bool(re.search(r"件数|何件|人数|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
@@ -429,8 +451,12 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
     """'How many stores?', '地域は何種類?': the category column whose distinct values are counted."""
     if any(stat == "nunique" for _, stat in r.stats):
         categorical = r.categorical(info)
-        if categorical:
-            return categorical[0]
+        if categorical or r.mentions:
+            return (categorical or [r.mentions[0].column])[0]
+    for mention in r.mentions:  # 都道府県の数: the number of a category's values
+        column = info.column(mention.column)
+        if column and column.kind in ("category", "text") and re.match(r"\s*の数(?!量)", r.text[mention.end :]):
+            return mention.column
     counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
     if counter:
         after = [m for m in r.mentions if counter.start() <= m.start <= counter.end() + 2]
