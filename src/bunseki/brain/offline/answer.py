@@ -338,6 +338,17 @@ def _strength(r: float, language: Language) -> str:
 def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
     a, b = result["columns"]
     r = float(result["r"])
+    if plan.options.get("method") == "spearman":  # asked for the rank correlation: that is the answer
+        rho = float(result["spearman"])
+        if language == "ja":
+            return (
+                f"{a} と {b} のスピアマンの順位相関係数は {rho:.3f} で、{_strength(rho, language)}"
+                f"（n = {_n(result['n'])}。ピアソンの r は {r:.3f}）。"
+            )
+        return (
+            f"The Spearman rank correlation of {a} and {b} is {rho:.3f}: {_strength(rho, language)} "
+            f"(n = {_n(result['n'])}; Pearson r = {r:.3f})."
+        )
     if language == "ja":
         return (
             f"{a} と {b} の相関係数（ピアソン）は {r:.3f} で、{_strength(r, language)}"

@@ -48,7 +48,8 @@ STAT_NAMES = {
         "nunique": "distinct values",
     },
 }
-FREQ = {"D": "D", "W": "W-MON", "M": "MS", "Q": "QS", "Y": "YS"}
+# Weeks run Monday to Sunday and are labelled by their Sunday (pandas' W-SUN bins end on it).
+FREQ = {"D": "D", "W": "W-SUN", "M": "MS", "Q": "QS", "Y": "YS"}
 LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-%m", "Y": "%Y"}
 MAX_BARS = 30
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.

@@ -146,7 +146,7 @@ _BASE_BEFORE = re.compile(
 )
 
 
-_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b", re.IGNORECASE)
+_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
 
 
 def asks_change(text: str) -> bool:

@@ -40,8 +40,10 @@ ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|
 KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
 RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
-    r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)"
+    r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
+    r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?(\d+(?:\.\d+)?)"
 )
+Z_THRESHOLD = re.compile(r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
 COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
 _PER = re.compile(r"(?P<a>\S+?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S+)")
 
@@ -104,7 +106,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         mentions,
         info,
         language=language,
-        taken=period_spans + top_spans,
+        taken=period_spans + top_spans + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
@@ -229,7 +231,7 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     plan.target = target
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
-    plan.stat = _default_stat(_main_stat(r), target, plan)
+    plan.stat = _default_stat(_main_stat(r), target, plan, info)
     if task == "stat":
         return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
@@ -289,6 +291,8 @@ def is_category(info: DataFrameInfo, column: str) -> bool:
 
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
     plan.target, plan.second = [*numeric, None, None][:2]
+    if re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
+        plan.options["method"] = "spearman"
     plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
     return plan
 
@@ -321,7 +325,8 @@ def _shape(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     if plan.task == "outliers":
         plan.outlier_method = "iqr" if re.search(r"iqr|四分位|interquartile|quartile", r.lowered) else "zscore"
         threshold = re.search(OUTLIER_THRESHOLD, r.lowered)
-        plan.threshold = float(threshold.group(1)) if threshold else (1.5 if plan.outlier_method == "iqr" else 3.0)
+        given = threshold and (threshold.group(1) or threshold.group(2))
+        plan.threshold = float(given) if given else (1.5 if plan.outlier_method == "iqr" else 3.0)
         plan.chart = "hist"
         return plan
     numeric_target = (target and is_number(info, target)) or (r.derived is not None and target == r.derived.name)
@@ -385,11 +390,21 @@ def _main_stat(r: Reading) -> Stat | None:
     return None
 
 
-def _default_stat(stat: Stat | None, target: str | None, plan: Plan) -> Stat:
+def _default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataFrameInfo) -> Stat:
     if stat in ("sum", "mean", "median", "std", "var", "min", "max", "count"):
         return stat
     name = target or ""
-    if (plan.derived and name == plan.derived.name) or NON_ADDITIVE.search(name) or not ADDITIVE.search(name):
+    column = info.column(name)
+    # Whole non-negative numbers (sessions, conversions, nights) are counts, and counts add up.
+    counts = bool(
+        column and column.dtype.startswith(("int", "uint")) and isinstance(column.minimum, int | float)
+        and column.minimum >= 0 and not ID_LIKE.search(name)
+    )
+    if (
+        (plan.derived and name == plan.derived.name)
+        or NON_ADDITIVE.search(name)
+        or not (ADDITIVE.search(name) or counts)
+    ):
         chosen: Stat = "mean"
     else:
         chosen = "sum"
@@ -453,9 +468,10 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
         categorical = r.categorical(info)
         if categorical or r.mentions:
             return (categorical or [r.mentions[0].column])[0]
-    for mention in r.mentions:  # 都道府県の数: the number of a category's values
+    for mention in r.mentions:  # 都道府県の数, 部署はいくつ: the number of a category's values
         column = info.column(mention.column)
-        if column and column.kind in ("category", "text") and re.match(r"\s*の数(?!量)", r.text[mention.end :]):
+        after = r.text[mention.end :]
+        if column and column.kind in ("category", "text") and re.match(r"\s*(?:の数(?!量)|は\s*(?:いくつ|何個))", after):
             return mention.column
     counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
     if counter:

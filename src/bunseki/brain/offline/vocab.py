@@ -35,7 +35,7 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
 TASK_WORDS: Final[dict[str, str]] = {
     "correlation": r"相関|関係性|関連|\bcorrelat\w*|\brelationship\b",
     "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
-    "outliers": r"外れ値|異常値|はずれ値|\boutliers?\b|\banomal\w*",
+    "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
     "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
     r"\bpercent of\b|\bfraction\b",
