@@ -202,7 +202,10 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     what = plan.target or ("件数" if language == "ja" else "rows")
     direction = _direction(result.get("slope"), language)
     if language == "ja":
-        extremes = [f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）", f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）"]
+        extremes = [
+            f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）",
+            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）",
+        ]
         if plan.ascending:  # the lowest period was asked for: it comes first
             extremes.reverse()
         text = f"{what}の{stat}は {'、'.join(extremes)}です{_conditions(plan, language)}。"
@@ -260,18 +263,15 @@ def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     ratio, value = plan.ratio, result.get("value")
     if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
         return "該当するデータがありません。" if language == "ja" else "No rows match."
-    what = (
-        f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
-    )
+    what = f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
     if language == "en":
         what = f"the {_stat_word(plan, language)} of {plan.target}" if plan.target else "rows"
     part, base = _n(result.get("part")), _n(result.get("base"))
     if ratio.kind == "share":
         if language == "ja":
             subject = what or "件数"
-            return (
-                f"{ratio.part_label} は{subject}全体の {value:.1f}% です（{part} / {base}）{_conditions(plan, language)}。"
-            )
+            conditions = _conditions(plan, language)
+            return f"{ratio.part_label} は{subject}全体の {value:.1f}% です（{part} / {base}）{conditions}。"
         return f"{ratio.part_label} is {value:.1f}% of {what} ({part} of {base}){_conditions(plan, language)}."
     if language == "ja":
         subject = what or "件数"

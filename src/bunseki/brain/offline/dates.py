@@ -56,13 +56,17 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "half",
-        re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*(?:(?P<fy>度)\s*)?(?:の\s*)?)?(?P<h>上半期|上期|前半|下半期|下期|後半)"),
+        re.compile(
+            r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*(?:(?P<fy>度)\s*)?(?:の\s*)?)?(?P<h>上半期|上期|前半|下半期|下期|後半)"
+        ),
     ),
     ("md", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")),
     ("month", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月(?!\s*\d)")),
     (
         "year",
-        re.compile(r"(?P<y>(?:19|20)\d{2})\s*年(?P<fy>度)?|(?<![\d/-])\b(?:in|for|during|of)\s+(?P<y2>(?:19|20)\d{2})\b"),
+        re.compile(
+            r"(?P<y>(?:19|20)\d{2})\s*年(?P<fy>度)?|(?<![\d/-])\b(?:in|for|during|of)\s+(?P<y2>(?:19|20)\d{2})\b"
+        ),
     ),
 ]
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [

@@ -14,6 +14,8 @@ them into the parts of an analysis intent the older pattern rules missed:
 from __future__ import annotations
 
 import re
+from typing import Literal
+
 from bunseki.brain.offline.columns import Mention
 from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio
 from bunseki.data.summary import DataFrameInfo
@@ -33,6 +35,7 @@ _JA_BINARY: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("-", re.compile(r"(?P<a>§\d+§)\s*と\s*(?P<b>§\d+§)\s*の差")),
     ("+", re.compile(r"(?P<a>§\d+§)\s*と\s*(?P<b>§\d+§)\s*の和")),
 )
+_OPS: dict[str, Literal["/", "*", "+", "-"]] = {"/": "/", "*": "*", "+": "+", "-": "-"}
 _OPERAND = r"(?:\(\s*)*(?:§\d+§|\d+(?:\.\d+)?)(?:\s*\))*"
 _RUN = re.compile(rf"{_OPERAND}(?:\s*[-+*/]\s*{_OPERAND})+")
 
@@ -49,7 +52,7 @@ def expression(text: str, mentions: list[Mention], info: DataFrameInfo) -> Deriv
     skeleton.append(text[cursor:])
     marked = "".join(skeleton)
     for op, pattern in _JA_BINARY:
-        marked = pattern.sub(lambda m, op=op: f"{m.group('a')} {op} {m.group('b')}", marked)
+        marked = pattern.sub(rf"\g<a> {op} \g<b>", marked)
     for op, words in _OPERATOR_WORDS:
         marked = re.sub(rf"(?<=[§\d)])\s*(?:{words})\s*(?=[§\d(])", f" {op} ", marked, flags=re.IGNORECASE)
     runs = [m for m in _RUN.finditer(marked) if "§" in m.group()]
@@ -65,7 +68,7 @@ def expression(text: str, mentions: list[Mention], info: DataFrameInfo) -> Deriv
     return Derived(
         name=re.sub(r"\s+", "", shown),
         left=used[0],
-        op=ops[0],  # type: ignore[arg-type]
+        op=_OPS[ops[0]],
         right=used[1] if len(used) > 1 else used[0],
         expression=code,
     )
@@ -108,7 +111,8 @@ def flag_filters(
         negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
         value = sides[1] if negated else sides[0]
         before = _NEGATED_BEFORE.search(text[: mention.start])
-        shown = text[before.start() if before else mention.start : mention.end]
+        after = _NEGATED_AFTER.search(text[mention.end :])
+        shown = text[before.start() if before else mention.start : mention.end + (after.end() if after else 0)]
         filters = found.setdefault(column.name, Filter(column=column.name, op="==", value=value, text=shown))
         if filters.op == "==" and filters.value != value:  # both sides named (会員と非会員): the pair, in order
             pair = f"{filters.text}|{shown}"
@@ -194,8 +198,10 @@ def _change(text: str, filters: list[Filter], periods: list[Period], date_column
     a, b = (str(v) for v in pair.value)
     at_a, at_b = _locate(text, a, pair, 0), _locate(text, b, pair, 1)
     b_len = len(b) if text.find(b) >= 0 else len(pair.text.split("|")[-1])
-    compared_to_b = at_b >= 0 and at_a <= at_b and (
-        _BASE_AFTER.match(text[at_b + b_len :]) or _BASE_BEFORE.search(text[:at_b].rstrip())
+    compared_to_b = (
+        at_b >= 0
+        and at_a <= at_b
+        and (_BASE_AFTER.match(text[at_b + b_len :]) or _BASE_BEFORE.search(text[:at_b].rstrip()))
     )
     # "A は B より", "A than B": B is the base; otherwise the first named is ("A から B", "from A to B").
     base, part = (b, a) if compared_to_b else (a, b)
@@ -214,4 +220,8 @@ def _locate(text: str, value: str, pair: Filter, index: int) -> int:
     if found >= 0:
         return found
     pieces = pair.text.split("|")
-    return text.find(pieces[index]) if len(pieces) == 2 else -1
+    if len(pieces) != 2:
+        return -1
+    first = text.find(pieces[0])
+    # the second words are looked for after the first ("smokers" after "non-smokers")
+    return first if index == 0 else text.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)

@@ -99,6 +99,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
     group_by, time_unit = _grouping(text, lowered, mentions, info)
+    if derived and derived.expression and group_by in (derived.left, derived.right):
+        group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
     filters += flag_filters(text, mentions, info, filters, group_by)
     numeric_default = derived.name if derived else None
     filters += number_filters(
@@ -116,6 +118,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         for match in re.finditer(pattern, lowered)
         if not any(start <= match.start() and match.end() <= end for start, end in inside)
     )
+    if derived and derived.expression:  # "合計点（a+b+c）の平均": the statistic is the one after the formula
+        formula_end = max((m.end for m in mentions if m.column in (derived.left, derived.right)), default=0)
+        stats = [item for item in stats if item[0] >= formula_end] or stats
     words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, lowered)}
     if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
         words.add("top")
@@ -178,7 +183,10 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
     return None
 
 
-SHAPE = re.compile(r"列数|列の数|列はいくつ|何列|何行|行数|\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b")
+SHAPE = re.compile(
+    r"列数|列の数|列はいくつ|何列|何行|行数|"
+    r"\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b"
+)
 
 
 def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
@@ -186,9 +194,9 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     stat = _main_stat(r)
     if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
         return "count"
-    if re.search(r"how many|何件|何人|何日|いくつ", r.lowered) and not r.numeric(info) and not r.group_by:
-        if not _distinct_target(r, info):
-            return "count"  # how many orders / rows / 件: rows, whatever the total word
+    asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
+    if asks_count and not r.numeric(info) and not r.group_by and not _distinct_target(r, info):
+        return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
     compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)
     if r.group_by or compared:
@@ -397,8 +405,11 @@ def _default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataF
     column = info.column(name)
     # Whole non-negative numbers (sessions, conversions, nights) are counts, and counts add up.
     counts = bool(
-        column and column.dtype.startswith(("int", "uint")) and isinstance(column.minimum, int | float)
-        and column.minimum >= 0 and not ID_LIKE.search(name)
+        column
+        and column.dtype.lower().startswith(("int", "uint"))
+        and isinstance(column.minimum, int | float)
+        and column.minimum >= 0
+        and not ID_LIKE.search(name)
     )
     if (
         (plan.derived and name == plan.derived.name)
@@ -470,8 +481,8 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
             return (categorical or [r.mentions[0].column])[0]
     for mention in r.mentions:  # 都道府県の数, 部署はいくつ: the number of a category's values
         column = info.column(mention.column)
-        after = r.text[mention.end :]
-        if column and column.kind in ("category", "text") and re.match(r"\s*(?:の数(?!量)|は\s*(?:いくつ|何個))", after):
+        rest = r.text[mention.end :]
+        if column and column.kind in ("category", "text") and re.match(r"\s*(?:の数(?!量)|は\s*(?:いくつ|何個))", rest):
             return mention.column
     counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
     if counter:

@@ -20,13 +20,13 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
     ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotal\b|\bsum\b|\boverall amount\b"),
     (
         "max",
-        r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|\bmaximum\b|\bmax\b|"
+        r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|一番暑|最も暑|最も高価|\bmaximum\b|\bmax\b|"
         r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b",
     ),
     (
         "min",
-        r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|いちばん少な|いちばん低|いちばん小さ|\bminimum\b|\bmin\b|"
-        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b",
+        r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|いちばん少な|いちばん低|いちばん小さ|一番安|最も安|一番寒|最も寒|\bminimum\b|\bmin\b|"
+        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bcheapest\b|\bcoldest\b",
     ),
     ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|異なる値|\bunique\b|\bdistinct\b|\bdifferent\b"),
     ("count", r"件数|何件|何行|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
@@ -99,7 +99,8 @@ TOP_N: Final = (
     r"\b(?P<worst3>\d+)\s+(?:smallest|lowest|worst|least|fewest)\b",
 )
 ASCENDING: Final = (
-    r"ワースト|下位|下から|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|\bleast\b"
+    r"ワースト|下位|下から|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|"
+    r"\bleast\b"
 )
 
 # Column concepts people name differently from the header: concept word → synonyms.
