@@ -76,9 +76,9 @@ QUESTIONS = [
         number(lambda d: d["欠席日数"].corr(d["数学"]), 0.01, absolute=True),
     ),
     Q(
-        "欠席日数が多い生徒ほど英語の点数は上がる？下がる？",
+        "数学の点数が高い生徒ほど英語の点数は上がる？下がる？",
         "trend",
-        direction(lambda d: d["欠席日数"].corr(d["英語"])),
+        direction(lambda d: d["数学"].corr(d["英語"])),
     ),
     Q("欠席日数が最も多い生徒の欠席日数は？", "trend", number(lambda d: d["欠席日数"].max())),
     Q("数学の外れ値（zスコアの絶対値3超）は何人？", "outliers", count(lambda d: c.zscore_count(d["数学"]))),

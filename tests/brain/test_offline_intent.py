@@ -136,3 +136,14 @@ def test_n_items_counted_in_japanese_and_english(bills: DataFrameInfo, orders: D
 def test_spearman_is_answered_when_asked(bills: DataFrameInfo) -> None:
     assert plan("Spearman correlation of tip and total_bill?", bills, "en").options.get("method") == "spearman"
     assert "method" not in plan("correlation of tip and total_bill", bills, "en").options
+
+
+def test_a_unit_between_a_number_and_its_comparison(bills: DataFrameInfo) -> None:
+    planned = plan("How many bills had a tip of 3 dollars or more?", bills, "en")
+    assert planned.task == "count"
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("tip", ">=", 3.0)]
+
+
+def test_how_one_measure_moves_with_another_is_a_correlation(bills: DataFrameInfo) -> None:
+    planned = plan("Does the tip go up or down as the total_bill grows?", bills, "en")
+    assert planned.task == "correlation" and {planned.target, planned.second} == {"tip", "total_bill"}

@@ -352,10 +352,22 @@ def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if language == "ja":
         return (
             f"{a} と {b} の相関係数（ピアソン）は {r:.3f} で、{_strength(r, language)}"
-            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。"
+            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。{_together(a, b, r, language)}"
         )
     evidence = f"p = {result['p']:.3g}, n = {_n(result['n'])}"
-    return f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
+    return (
+        f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
+        f"{_together(a, b, r, language)}"
+    )
+
+
+def _together(a: str, b: str, r: float, language: Language) -> str:
+    """How one measure moves as the other grows, said in words (only when the correlation is not negligible)."""
+    if abs(r) < 0.1:
+        return ""
+    if language == "ja":
+        return f"{a} が大きいほど {b} は{'増加' if r > 0 else '減少'}する傾向です。"
+    return f" As {a} grows, {b} tends to {'increase' if r > 0 else 'decrease'}."
 
 
 def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) -> str:

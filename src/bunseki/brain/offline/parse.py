@@ -195,7 +195,9 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
         return "count"
     asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
-    if asks_count and not r.numeric(info) and not r.group_by and not _distinct_target(r, info):
+    conditioned = {f.column for f in r.filters}
+    measured_apart = [c for c in r.numeric(info) if c not in conditioned]  # 年収が600万円以上の社員は何人: rows
+    if asks_count and not measured_apart and not r.group_by and not _distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
     compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)

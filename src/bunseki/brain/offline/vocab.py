@@ -33,7 +33,9 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
 )
 
 TASK_WORDS: Final[dict[str, str]] = {
-    "correlation": r"相関|関係性|関連|\bcorrelat\w*|\brelationship\b",
+    # "X が多いほど Y は上がる？", "does Y go up as X grows?": how one measure moves with another
+    "correlation": r"相関|関係性|関連|ほど.{0,16}(?:上が|下が|増え|減|高く|低く)|\bcorrelat\w*|\brelationship\b|"
+    r"\bas (?:the )?[\w ]{1,30}? (?:grows?|increases?|rises?|goes up)\b",
     "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
     "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
