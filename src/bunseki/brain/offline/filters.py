@@ -79,7 +79,9 @@ def number_filters(
 def _comparison(text: str, start: int, end: int, language: Language) -> Op | None:
     after = text[end : end + 16]
     # A unit between the number and the comparison: 30度以上, 5時間未満, 5 nights or more.
-    after = re.sub(r"^\s*(?:[^\s\d、。,.?？!（）()]{1,2}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after)
+    after = re.sub(
+        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,2}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
+    )
     for op, pattern in COMPARISONS:
         if re.match(pattern, after):
             return op  # type: ignore[return-value]
