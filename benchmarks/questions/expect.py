@@ -77,8 +77,9 @@ def number(fn: Callable[[pd.DataFrame], Any], tolerance: float = 0.01, *, absolu
     return lambda df: Expected("number", float(fn(df)), tolerance=tolerance, absolute=absolute)
 
 
-def percent(fn: Callable[[pd.DataFrame], Any]) -> Compute:
-    return lambda df: Expected("percent", float(fn(df)))
+def percent(fn: Callable[[pd.DataFrame], Any], *, magnitude: bool = False) -> Compute:
+    """A percentage; ``magnitude`` when the question gives the sign itself (何％少ない, how much lower)."""
+    return lambda df: Expected("percent", float(fn(df)), absolute=magnitude)
 
 
 def name(fn: Callable[[pd.DataFrame], Any], among: str | tuple[str, ...]) -> Compute:
@@ -123,6 +124,8 @@ def check(expected: Expected, answer: str | None) -> bool:
     if expected.form == "number":
         return any(not pct and _close(value, expected) for value, pct in _numbers(text))
     if expected.form == "percent":
+        if expected.absolute:  # "-48.3%（減少）" and "48.3% less" both answer "何％少ない"
+            return any(pct and _close_percent(abs(value), expected.value, text) for value, pct in _numbers(text))
         return any(pct and _close_percent(value, expected.value, text) for value, pct in _numbers(text))
     if expected.form == "name":
         mentioned = _mentions(text, expected.candidates)

@@ -59,7 +59,7 @@ QUESTIONS = [
     Q(
         "国語の平均点に比べて数学の平均点は何％低い？",
         "growth",
-        percent(lambda d: 100 * (1 - d["数学"].mean() / d["国語"].mean())),
+        percent(lambda d: 100 * (1 - d["数学"].mean() / d["国語"].mean()), magnitude=True),
     ),
     Q(
         "1組から4組で英語の平均点は何％変わる？",

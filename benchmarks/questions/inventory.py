@@ -72,7 +72,8 @@ QUESTIONS = [
             lambda d: (
                 100
                 * (1 - d.loc[d["倉庫"] == "福岡倉庫", "在庫数"].sum() / d.loc[d["倉庫"] == "大阪倉庫", "在庫数"].sum())
-            )
+            ),
+            magnitude=True,
         ),
     ),
     Q(

@@ -134,6 +134,6 @@ ADDITIVE: Final = re.compile(
 )
 NON_ADDITIVE: Final = re.compile(
     r"単価|価格|率|割合|比|平均|年齢|歳|スコア|点数|評価|気温|温度|湿度|"
-    r"price|rate|ratio|percent|pct|avg|mean|age|score|rating|temp|humidity|grade",
+    r"price|rate|ratio|percent|pct|avg|mean|(?<![a-z])age(?![a-z])|score|rating|temp|humidity|grade",
     re.IGNORECASE,
 )
