@@ -79,6 +79,7 @@ test-unprivileged: setup
 bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py
 	$(BIN)/python benchmarks/offline_turn.py
+	$(BIN)/python benchmarks/offline_questions.py
 	$(BIN)/python benchmarks/api_load.py
 	$(BIN)/python benchmarks/eda_profile.py
 	$(BIN)/python benchmarks/rag_retrieval.py

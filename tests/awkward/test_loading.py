@@ -186,7 +186,7 @@ def test_bunseki_analyze_reads_the_sheet_it_is_told(workspace_root: Path, tmp_pa
     refused = bunseki(
         "analyze", path, "What is the total sales?", "--sheet", "Nope", "--workspace-root", workspace_root
     )
-    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.returncode == 3 and "Traceback" not in refused.stderr
     assert "no sheet 'Nope'" in refused.stderr and "'Costs'" in refused.stderr
 
 

@@ -129,6 +129,11 @@ def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     value, total = _n(result["value"]), _n(result.get("total"))
+    if plan.options.get("shape"):  # 何行何列, how many columns: the table's shape
+        columns = _n(result.get("columns"))
+        if language == "ja":
+            return f"データは {value} 行 × {columns} 列です（列数 {columns}、行数 {value}）。"
+        return f"The data has {value} rows and {columns} columns."
     if language == "ja":
         return f"条件に合う行は {value} 件です{_conditions(plan, language)}（全 {total} 件中）。"
     return f"{value} rows match{_conditions(plan, language)}, out of {total}."
@@ -195,24 +200,37 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
     stat = _stat_word(plan, language)
     what = plan.target or ("件数" if language == "ja" else "rows")
+    direction = _direction(result.get("slope"), language)
     if language == "ja":
-        text = (
-            f"{what}の{stat}は {_label(peak[0], plan, language)} に最大（{_n(peak[1])}）、"
-            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）です{_conditions(plan, language)}。"
-        )
+        extremes = [
+            f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）",
+            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）",
+        ]
+        if plan.ascending:  # the lowest period was asked for: it comes first
+            extremes.reverse()
+        text = f"{what}の{stat}は {'、'.join(extremes)}です{_conditions(plan, language)}。"
         if change is not None:
             text += (
                 f"{_label(first[0], plan, language)} の {_n(first[1])} から {_label(last[0], plan, language)} の "
                 f"{_n(last[1])} へ {change:+.1f}% 変化しました。"
             )
-        return text + _leading_group(plan, result, language)
-    text = (
-        f"The {stat} of {what} peaks in {peak[0]} ({_n(peak[1])}) and is lowest in {low[0]} "
-        f"({_n(low[1])}){_conditions(plan, language)}."
-    )
+        return text + direction + _leading_group(plan, result, language)
+    extremes = [f"peaks in {peak[0]} ({_n(peak[1])})", f"is lowest in {low[0]} ({_n(low[1])})"]
+    if plan.ascending:
+        extremes.reverse()
+    text = f"The {stat} of {what} {' and '.join(extremes)}{_conditions(plan, language)}."
     if change is not None:
         text += f" From {first[0]} ({_n(first[1])}) to {last[0]} ({_n(last[1])}) it changed by {change:+.1f}%."
-    return text + _leading_group(plan, result, language)
+    return text + direction + _leading_group(plan, result, language)
+
+
+def _direction(slope: Any, language: Language) -> str:
+    """The overall direction, from the fitted slope the code printed."""
+    if not isinstance(slope, int | float) or slope == 0:
+        return ""
+    if language == "ja":
+        return "全体として増加傾向です。" if slope > 0 else "全体として減少傾向です。"
+    return " Overall it is increasing." if slope > 0 else " Overall it is decreasing."
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -239,6 +257,34 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
         return f"{plan.group_by}別の{plan.target or '件数'}の構成比: {listed}{_conditions(plan, language)}。"
     listed = ", ".join(f"{k} {p:.1f}% ({_n(v)})" for k, v, p in shown)
     return f"Share of {plan.target or 'rows'} by {plan.group_by}: {listed}{_conditions(plan, language)}."
+
+
+def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    ratio, value = plan.ratio, result.get("value")
+    if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
+        return "該当するデータがありません。" if language == "ja" else "No rows match."
+    what = f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
+    if language == "en":
+        what = f"the {_stat_word(plan, language)} of {plan.target}" if plan.target else "rows"
+    part, base = _n(result.get("part")), _n(result.get("base"))
+    if ratio.kind == "share":
+        if language == "ja":
+            subject = what or "件数"
+            conditions = _conditions(plan, language)
+            return f"{ratio.part_label} は{subject}全体の {value:.1f}% です（{part} / {base}）{conditions}。"
+        return f"{ratio.part_label} is {value:.1f}% of {what} ({part} of {base}){_conditions(plan, language)}."
+    if language == "ja":
+        subject = what or "件数"
+        word = "増加" if value > 0 else "減少"
+        return (
+            f"{subject}は {ratio.base_label} の {base} から {ratio.part_label} の {part} へ {value:+.1f}%"
+            f"（{word}）です{_conditions(plan, language)}。"
+        )
+    word = "an increase" if value > 0 else "a decrease"
+    return (
+        f"{what[:1].upper() + what[1:]} went from {base} ({ratio.base_label}) to {part} ({ratio.part_label}): "
+        f"{value:+.1f}%, {word}{_conditions(plan, language)}."
+    )
 
 
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -292,13 +338,36 @@ def _strength(r: float, language: Language) -> str:
 def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
     a, b = result["columns"]
     r = float(result["r"])
+    if plan.options.get("method") == "spearman":  # asked for the rank correlation: that is the answer
+        rho = float(result["spearman"])
+        if language == "ja":
+            return (
+                f"{a} と {b} のスピアマンの順位相関係数は {rho:.3f} で、{_strength(rho, language)}"
+                f"（n = {_n(result['n'])}。ピアソンの r は {r:.3f}）。"
+            )
+        return (
+            f"The Spearman rank correlation of {a} and {b} is {rho:.3f}: {_strength(rho, language)} "
+            f"(n = {_n(result['n'])}; Pearson r = {r:.3f})."
+        )
     if language == "ja":
         return (
             f"{a} と {b} の相関係数（ピアソン）は {r:.3f} で、{_strength(r, language)}"
-            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。"
+            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。{_together(a, b, r, language)}"
         )
     evidence = f"p = {result['p']:.3g}, n = {_n(result['n'])}"
-    return f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
+    return (
+        f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
+        f"{_together(a, b, r, language)}"
+    )
+
+
+def _together(a: str, b: str, r: float, language: Language) -> str:
+    """How one measure moves as the other grows, said in words (only when the correlation is not negligible)."""
+    if abs(r) < 0.1:
+        return ""
+    if language == "ja":
+        return f"{a} が大きいほど {b} は{'増加' if r > 0 else '減少'}する傾向です。"
+    return f" As {a} grows, {b} tends to {'increase' if r > 0 else 'decrease'}."
 
 
 def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -383,6 +452,7 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 CONCLUSIONS = {
+    "ratio": _ratio,
     "stat": _stat,
     "count": _count,
     "group": _group,

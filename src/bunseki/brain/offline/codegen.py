@@ -48,7 +48,8 @@ STAT_NAMES = {
         "nunique": "distinct values",
     },
 }
-FREQ = {"D": "D", "W": "W-MON", "M": "MS", "Q": "QS", "Y": "YS"}
+# Weeks run Monday to Sunday and are labelled by their Sunday (pandas' W-SUN bins end on it).
+FREQ = {"D": "D", "W": "W-SUN", "M": "MS", "Q": "QS", "Y": "YS"}
 LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-%m", "Y": "%Y"}
 MAX_BARS = 30
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
@@ -91,6 +92,7 @@ def describe(plan: Plan) -> str:
         "distribution": f"{target}の分布" if ja else f"distribution of {target}",
         "describe": "データの概要" if ja else "overview of the data",
         "answers": "指定された形式の回答" if ja else "answers in the requested format",
+        "ratio": _describe_ratio(plan),
     }[plan.task]
     conditions = [f.describe(plan.language) for f in plan.filters]
     if conditions:
@@ -106,11 +108,13 @@ def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = ["data = df"]
     if plan.derived:
         d = plan.derived
-        lines.append(
-            f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}].replace(0, np.nan)}})"
-            if d.op == "/"
-            else f"data = data.assign(**{{{d.name!r}: data[{d.left!r}] {d.op} data[{d.right!r}]}})"
-        )
+        if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )
+            formula = f"({d.expression}).replace([np.inf, -np.inf], np.nan)"
+        elif d.op == "/":
+            formula = f"data[{d.left!r}] / data[{d.right!r}].replace(0, np.nan)"
+        else:
+            formula = f"data[{d.left!r}] {d.op} data[{d.right!r}]"
+        lines.append(f"data = data.assign(**{{{d.name!r}: {formula}}})")
     if plan.robust:
         for column in _numeric_columns(plan):
             lines.append(f"data = data.assign(**{{{column!r}: pd.to_numeric(data[{column!r}], errors='coerce')}})")
@@ -194,12 +198,55 @@ def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
     return [c.name for c in info.column_info if c.kind in kinds and c.name != plan.target][:3]
 
 
+def _describe_ratio(plan: Plan) -> str:
+    ja, ratio = plan.language == "ja", plan.ratio
+    target = plan.target or ("件数" if ja else "rows")
+    if ratio is None:
+        return target
+    if ratio.kind == "share":
+        return f"{target}のうち {ratio.part_label} が占める割合" if ja else f"share of {target} from {ratio.part_label}"
+    return (
+        f"{target}の{ratio.base_label}から{ratio.part_label}への変化率"
+        if ja
+        else f"change in {target} from {ratio.base_label} to {ratio.part_label}"
+    )
+
+
+def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """A share of the whole, or the percent change from a base subset to another, of a measure or of rows."""
+    ratio = plan.ratio
+    assert ratio is not None
+    measure = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else None
+
+    def amount(frame: str) -> str:
+        return f"float({frame}{measure})" if measure else f"float(len({frame}))"
+
+    def subset(filters: list[Filter]) -> str:
+        conditions = [_condition(f, info) for f in filters]
+        return f"data[{' & '.join(conditions)}]" if conditions else "data"
+
+    if ratio.kind == "share":
+        lines = [f"part = {subset(ratio.part)}", f"part_value = {amount('part')}", f"whole_value = {amount('data')}"]
+        lines.append("value = 100 * part_value / whole_value if whole_value else float('nan')")
+        lines.append("base_value = whole_value")
+    else:
+        lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
+        lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
+        lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
+    lines.append('print(f"{part_value:,.4f} / {base_value:,.4f} -> {value:+.2f}%")')
+    lines.append(
+        f"result = {{'task': 'ratio', 'kind': {ratio.kind!r}, 'value': value, 'part': part_value, "
+        f"'base': base_value, 'part_rows': int(len(part)), 'rows': int(len(data)), 'column': {plan.target!r}}}"
+    )
+    return lines
+
+
 def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
     label = "件数" if plan.language == "ja" else "rows"
     return [
         "count = len(data)",
         f'print(f"{label}: {{count:,}}")',
-        "result = {'task': 'count', 'value': int(count), 'total': int(len(df))}",
+        "result = {'task': 'count', 'value': int(count), 'total': int(len(df)), 'columns': int(data.shape[1])}",
     ]
 
 
@@ -290,6 +337,10 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
         "    'last': [str(series.index[-1]), float(series.iloc[-1])] if len(series) else None,",
         f"    'by': {plan.group_by!r}, 'rows': int(len(data)),",
         "}",
+        "# The direction over the whole span: the slope of a straight line through the periods.",
+        "points = series.dropna()",
+        "result['slope'] = float(np.polyfit(np.arange(len(points)), points.to_numpy(float), 1)[0]) "
+        "if len(points) >= 2 else None",
     ]
     if plan.group_by:
         lines.append("result['group_totals'] = [[str(k), float(v)] for k, v in group_totals.items()]")
@@ -511,6 +562,7 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 TASKS = {
+    "ratio": _ratio,
     "stat": _stat,
     "count": _count,
     "group": _group,

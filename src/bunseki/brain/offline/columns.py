@@ -76,6 +76,10 @@ class ColumnMatcher:
         self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
         for column in info.column_info:
             self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name)]
+            words = fold(column.name).split()
+            if column.kind != "number" and len(words) == 2 and words[1] in ("id", "no", "code", "name"):
+                # sensor_id holds sensors: "which sensor", "how many sensors" (a numeric id only numbers rows)
+                self._aliases += [(words[0], column.name, 0.6), (_plural(words[0]), column.name, 0.6)]
         self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
 
     def kind(self, column: str) -> str:
@@ -154,7 +158,7 @@ def _aliases(name: str) -> list[tuple[str, float]]:
     add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", normal), 0.9)  # TotalIncome → total income
     if _ASCII.match(folded):
         if not folded.endswith("s"):
-            add(folded + "s", 0.9)
+            add(_plural(folded), 0.9)
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
@@ -169,7 +173,18 @@ def _aliases(name: str) -> list[tuple[str, float]]:
         if concept in normal or any(synonym == folded for synonym in synonyms):
             for synonym in synonyms:
                 add(synonym, 0.8)
+                if _ASCII.match(synonym) and not synonym.endswith("s"):
+                    add(_plural(synonym), 0.75)  # "products", "countries"
     return list(aliases.items())
+
+
+def _plural(word: str) -> str:
+    """English plural of a header word: country → countries, class → classes, sensor → sensors."""
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(?:s|x|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
 
 
 def _value_forms(value: str) -> list[str]:
@@ -177,6 +192,8 @@ def _value_forms(value: str) -> list[str]:
     if not value or value.replace(".", "").replace("-", "").isdigit():
         return []  # bare numbers are read as numbers, not as category values
     forms = [value] if len(value) >= 2 or not _ASCII.match(value) else []
+    if re.fullmatch(r"[A-Za-z]{3,}", value) and not value.isupper():
+        forms.append(_plural(value))  # "errors", "Suites": a value named in the plural
     for suffix in VALUE_SUFFIXES:
         stem = value.removesuffix(suffix)
         if stem != value and len(stem) >= 2:

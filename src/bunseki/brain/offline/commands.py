@@ -30,7 +30,7 @@ FILTER = re.compile(
 )
 SORT = re.compile(r"並べ替|並び替|ソート|順に並べ|順番に並べ|順にして|\bsort\b|\border by\b|\barrange\b")
 AGGREGATE = re.compile(
-    r"集計して|集計し直|まとめて|グループ化|集約して|"
+    r"集計した表|集計表に|集計して|集計し直|まとめて|グループ化|集約して|"
     r"\baggregate\b|\bgroup (?:the data|the rows|it) by\b|\broll (?:it )?up\b"
 )
 ADD_COLUMN = re.compile(
@@ -60,9 +60,21 @@ class ToolCall:
     arguments: dict[str, Any]
 
 
+# A message that asks something ("…集計して、一番多いカテゴリを教えて") is a question to answer over the
+# current data; only a request without one ("地域別に集計して", "集計した表にして") replaces the data.
+ASKS = re.compile(
+    r"[?？]|教えて|答えて|知りたい|は何|はどこ|はどれ|どの|どこ|どれ|いくら|いくつ|何[件人個%％]|一番|最も|もっとも|"
+    r"\bwhich\b|\bwhat\b|\bwho\b|\bhow (?:many|much)\b|\btell me\b|\bname the\b|\bidentify\b"
+)
+EXPLICIT_TABLE = re.compile(r"集計した表|集計表に|表にして|\bas (?:a|the) (?:new )?table\b|\breplace the data\b")
+
+
 def is_command(question: str) -> bool:
     lowered = question.lower()
-    return any(pattern.search(lowered) for pattern in (RESET, FILTER, SORT, AGGREGATE, ADD_COLUMN))
+    if any(pattern.search(lowered) for pattern in (RESET, FILTER, ADD_COLUMN)):
+        return True
+    reshapes = SORT.search(lowered) or AGGREGATE.search(lowered)
+    return bool(reshapes) and (not ASKS.search(lowered) or bool(EXPLICIT_TABLE.search(lowered)))
 
 
 def plan_commands(question: str, info: DataFrameInfo, language: Language) -> list[ToolCall]:
@@ -78,9 +90,10 @@ def plan_commands(question: str, info: DataFrameInfo, language: Language) -> lis
         derived = reading.derived
         expression = f"{_name(derived.left)} {derived.op} {_name(derived.right)}"
         calls.append(ToolCall("add_calculated_column", {"new_column_name": derived.name, "expression": expression}))
-    if AGGREGATE.search(lowered) and (aggregate := _aggregate(reading, info)):
+    reshape = not ASKS.search(lowered) or bool(EXPLICIT_TABLE.search(lowered))
+    if reshape and AGGREGATE.search(lowered) and (aggregate := _aggregate(reading, info)):
         calls.append(aggregate)
-    elif SORT.search(lowered) and (sort := _sort(reading, info)):
+    elif reshape and SORT.search(lowered) and (sort := _sort(reading, info)):
         calls.append(sort)
     return calls
 

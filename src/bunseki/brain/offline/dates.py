@@ -57,13 +57,17 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "half",
-        re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*(?:度\s*)?(?:の\s*)?)?(?P<h>上半期|上期|前半|下半期|下期|後半)"),
+        re.compile(
+            r"(?:(?P<y>(?:19|20)\d{2})\s*年?\s*(?:(?P<fy>度)\s*)?(?:の\s*)?)?(?P<h>上半期|上期|前半|下半期|下期|後半)"
+        ),
     ),
     ("md", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")),
     ("month", re.compile(r"(?<![\d年/-])(?P<m>\d{1,2})\s*月(?!\s*\d)")),
     (
         "year",
-        re.compile(r"(?P<y>(?:19|20)\d{2})\s*年(?:度)?|(?<![\d/-])\b(?:in|for|during|of)\s+(?P<y2>(?:19|20)\d{2})\b"),
+        re.compile(
+            r"(?P<y>(?:19|20)\d{2})\s*年(?P<fy>度)?|(?<![\d/-])\b(?:in|for|during|of)\s+(?P<y2>(?:19|20)\d{2})\b"
+        ),
     ),
 ]
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
@@ -140,18 +144,22 @@ def _window(
             start = date(year, 3 * quarter - 2, 1)
             label = f"{year}年第{quarter}四半期" if language == "ja" else f"Q{quarter} {year}"
             return start, _add_months(start, 3), label
+        # 年度 is the Japanese fiscal year, April to March: 2024年度上期 = 2024-04 to 2024-09.
+        fiscal = bool(groups.get("fy"))
         if kind == "half":
             upper = groups["h"] in ("上半期", "上期", "前半")
-            start = date(year, 1 if upper else 7, 1)
+            start = date(year, (4 if upper else 10) if fiscal else (1 if upper else 7), 1)
+            half = "上半期" if upper else "下半期"
             label = (
-                f"{year}年{'上半期' if upper else '下半期'}"
+                f"{year}年{'度' if fiscal else ''}{half}"
                 if language == "ja"
-                else f"{'H1' if upper else 'H2'} {year}"
+                else f"{'FY' if fiscal else ''}{year} {'H1' if upper else 'H2'}"
             )
             return start, _add_months(start, 6), label
         if kind == "year":
-            start = date(year, 1, 1)
-            return start, date(year + 1, 1, 1), f"{year}年" if language == "ja" else str(year)
+            start = date(year, 4 if fiscal else 1, 1)
+            label = f"{year}年{'度' if fiscal else ''}" if language == "ja" else f"{'FY' if fiscal else ''}{year}"
+            return start, _add_months(start, 12), label
     except ValueError:
         return None
     return None

@@ -85,11 +85,17 @@ def number_filters(
 
 
 def _comparison(text: str, start: int, end: int, language: Language) -> Op | None:
-    after = text[end : end + 12]
-    after = re.sub(r"^\s*(?:円|人|個|件|点|歳|才|回|日|%|％|ドル|yen|\$)?\s*", "", after)
+    after = text[end : end + 16]
+    # A unit between the number and the comparison: 30度以上, 5時間未満, 5 nights or more.
+    after = re.sub(
+        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,2}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
+    )
     for op, pattern in COMPARISONS:
         if re.match(pattern, after):
             return op  # type: ignore[return-value]
+    trailing = re.match(r"or (?:more|above|higher|greater|over)\b|or (?:less|fewer|below|lower|under)\b", after)
+    if trailing:
+        return ">=" if re.match(r"or (?:more|above|higher|greater|over)", trailing.group()) else "<="
     before = text[max(0, start - 40) : start].lower()
     for op, pattern in COMPARISONS_EN:
         if re.search(rf"(?:{pattern})\s*(?:of\s+|than\s+)?[$¥]?\s*$", before):

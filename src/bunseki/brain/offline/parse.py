@@ -18,8 +18,9 @@ from bunseki.brain.models import Language
 from bunseki.brain.offline import dates
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
+from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
-from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Task, TimeUnit
+from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
     ADDITIVE,
@@ -40,8 +41,10 @@ ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|
 KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
 RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
-    r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)"
+    r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
+    r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?(\d+(?:\.\d+)?)"
 )
+Z_THRESHOLD = re.compile(r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
 COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
@@ -73,6 +76,7 @@ class Reading:
     ascending: bool
     derived: Derived | None
     entity_question: bool = False  # "which store…": the answer is a group, not a value
+    ratio: Ratio | None = None  # a share or a change asked as a percentage
     assumptions: list[str] = field(default_factory=list)
     value_spans: list[tuple[int, int]] = field(default_factory=list)  # category values named (関東, East)
 
@@ -91,23 +95,42 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     lowered = text.lower()
     matcher = ColumnMatcher(info)
     mentions = matcher.columns(text)
+    # 東京倉庫 is a value of 倉庫, not the column 倉庫: a value wins over a column name inside it.
+    named = [(v.start, v.end) for v in matcher.values(text)]
+    mentions = [
+        m for m in mentions if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in named)
+    ]
     derived = _derived(text, matcher, mentions, language)
     date_column = _date_column(info, mentions)
     periods, period_spans = _periods(text, info, date_column, language)
+    if len(periods) == 1 and asks_change(text):  # 2023年から2024年で何％伸びた: two periods, not one range
+        periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
     top_n, top_spans, ascending = _top(text, lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
     group_by, time_unit = _grouping(text, lowered, mentions, info)
+    if derived and derived.expression and group_by in (derived.left, derived.right):
+        group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
+    filters += flag_filters(text, mentions, info, filters, group_by)
     numeric_default = derived.name if derived else None
     filters += number_filters(
         text,
         mentions,
         info,
         language=language,
-        taken=period_spans + top_spans,
+        taken=period_spans + top_spans + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
-    stats = sorted((match.start(), stat) for stat, pattern in STATS for match in re.finditer(pattern, lowered))
+    inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
+    stats = sorted(
+        (match.start(), stat)
+        for stat, pattern in STATS
+        for match in re.finditer(pattern, lowered)
+        if not any(start <= match.start() and match.end() <= end for start, end in inside)
+    )
+    if derived and derived.expression:  # "合計点（a+b+c）の平均": the statistic is the one after the formula
+        formula_end = max((m.end for m in mentions if m.column in (derived.left, derived.right)), default=0)
+        stats = [item for item in stats if item[0] >= formula_end] or stats
     words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, lowered)}
     if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
         words.add("top")
@@ -129,6 +152,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
     reading.value_spans = [(value.start, value.end) for value in values]
+    if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
+        reading.group_by, reading.entity_question = ranked, True
+    reading.ratio = ratio(text, filters, periods, date_column)
     return reading
 
 
@@ -153,6 +179,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
     if "missing" in words or "outliers" in words:
         return "missing" if "missing" in words else "outliers"
+    if r.ratio is not None and not r.group_by:
+        return "ratio"
     if "distribution" in words and not r.group_by:
         return "distribution"
     if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
@@ -161,14 +189,27 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "growth"
     if "top" in words:
         return "top"
-    if r.time_unit or ("trend" in words and r.date_column):
+    if (r.time_unit and r.date_column) or ("trend" in words and r.date_column):
         return "trend"
     return None
+
+
+SHAPE = re.compile(
+    r"列数|列の数|列はいくつ|何列|何行|行数|"
+    r"\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b"
+)
 
 
 def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     """A measure summarised: by group, counted, distinct values, one statistic, or an overview."""
     stat = _main_stat(r)
+    if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
+        return "count"
+    asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
+    conditioned = {f.column for f in r.filters}
+    measured_apart = [c for c in r.numeric(info) if c not in conditioned]  # 年収が600万円以上の社員は何人: rows
+    if asks_count and not measured_apart and not r.group_by and not _distinct_target(r, info):
+        return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
     compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)
     if r.group_by or compared:
@@ -198,6 +239,8 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
         date_column=r.date_column,
         assumptions=list(r.assumptions),
     )
+    if task == "ratio":
+        return _ratio_plan(plan, r, info)
     if r.periods and task != "growth":
         plan.filters = [*plan.filters, *_period_filters(r)]
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
@@ -210,12 +253,30 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     plan.assumptions = list(r.assumptions)  # _measure may have assumed the measure: the answer says so
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
-    plan.stat = _default_stat(_main_stat(r), target, plan)
+    plan.stat = _default_stat(_main_stat(r), target, plan, info)
     if task == "stat":
         return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
         return _over_time(plan, r, info)
     return _by_group(plan, r, info)
+
+
+def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
+    """A share or a change: the measure (rows when none is named apart from the conditions) and its subsets."""
+    assert r.ratio is not None
+    ratio = r.ratio
+    split = ratio.part + ratio.base
+    split_columns = {f.column for f in split}
+    plan.ratio = ratio
+    plan.filters = [f for f in plan.filters if f.column not in split_columns]
+    if len(r.periods) == 1 and ratio.kind == "share":
+        plan.filters += _period_filters(r)
+    numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
+    measures = [c for c in numeric if c not in split_columns and c != r.date_column]
+    plan.target = measures[0] if measures else None
+    stat = _main_stat(r)
+    plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"
+    return plan
 
 
 def _as_chart(plan: Plan, info: DataFrameInfo) -> Plan:
@@ -252,6 +313,8 @@ def is_category(info: DataFrameInfo, column: str) -> bool:
 
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
     plan.target, plan.second = [*numeric, None, None][:2]
+    if re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
+        plan.options["method"] = "spearman"
     plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
     return plan
 
@@ -262,6 +325,7 @@ def _column_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]
         plan.target = _distinct_target(r, info)
     elif plan.task == "count":
         plan.stat = "count"
+        plan.options["shape"] = bool(SHAPE.search(r.lowered) and not r.filters)
     else:
         plan.target = r.mentions[0].column if r.mentions else None
     return plan
@@ -283,7 +347,8 @@ def _shape(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     if plan.task == "outliers":
         plan.outlier_method = "iqr" if re.search(r"iqr|四分位|interquartile|quartile", r.lowered) else "zscore"
         threshold = re.search(OUTLIER_THRESHOLD, r.lowered)
-        plan.threshold = float(threshold.group(1)) if threshold else (1.5 if plan.outlier_method == "iqr" else 3.0)
+        given = threshold and (threshold.group(1) or threshold.group(2))
+        plan.threshold = float(given) if given else (1.5 if plan.outlier_method == "iqr" else 3.0)
         plan.chart = "hist"
         return plan
     numeric_target = (target and is_number(info, target)) or (r.derived is not None and target == r.derived.name)
@@ -300,6 +365,7 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
         plan.chart = "bar"
         return plan
     plan.time_unit = r.time_unit if r.time_unit else _auto_unit(info, r.date_column)
+    plan.ascending = _wants_smallest(r)  # 最も少なかった月: the lowest period leads the answer
     plan.group_by = r.group_by if r.group_by and r.group_by != r.date_column else None
     plan.chart = "line"
     return plan if plan.date_column is not None else _ask_date(r)
@@ -336,7 +402,7 @@ def _main_stat(r: Reading) -> Stat | None:
         if stat not in ordering and stat != "count" and stat != "nunique":
             return stat
     if any(stat in ordering for stat in found):
-        if r.group_by or r.entity_question or "top" in r.words:
+        if r.group_by or r.entity_question or "top" in r.words or r.time_unit:
             return None
         return next(stat for stat in found if stat in ordering)
     if "count" in found:
@@ -346,11 +412,24 @@ def _main_stat(r: Reading) -> Stat | None:
     return None
 
 
-def _default_stat(stat: Stat | None, target: str | None, plan: Plan) -> Stat:
+def _default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataFrameInfo) -> Stat:
     if stat in ("sum", "mean", "median", "std", "var", "min", "max", "count"):
         return stat
     name = target or ""
-    if (plan.derived and name == plan.derived.name) or NON_ADDITIVE.search(name) or not ADDITIVE.search(name):
+    column = info.column(name)
+    # Whole non-negative numbers (sessions, conversions, nights) are counts, and counts add up.
+    counts = bool(
+        column
+        and column.dtype.lower().startswith(("int", "uint"))
+        and isinstance(column.minimum, int | float)
+        and column.minimum >= 0
+        and not ID_LIKE.search(name)
+    )
+    if (
+        (plan.derived and name == plan.derived.name)
+        or NON_ADDITIVE.search(name)
+        or not (ADDITIVE.search(name) or counts)
+    ):
         chosen: Stat = "mean"
     else:
         chosen = "sum"
@@ -369,8 +448,8 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     candidates = [column for column in numeric if column not in grouping] or numeric
     skip = {column for column in grouping if column} | {f.column for f in r.filters}
     chosen = candidates[0] if candidates else None
-    if chosen is None and task in ("top", "group", "share") and _count_words(r):
-        return None  # counting rows per group
+    if chosen is None and task in ("top", "group", "share", "trend") and _count_words(r):
+        return None  # counting rows per group or per period
     derived = chosen is not None and chosen not in info.columns  # 客単価: computed from two named columns
     unusable = (
         None
@@ -409,7 +488,7 @@ def _assume_measure(r: Reading, column: str) -> str:
 
 
 def _count_words(r: Reading) -> bool:
-    return bool(re.search(r"件数|何件|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
+    return bool(re.search(r"件数|何件|人数|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
@@ -425,8 +504,13 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
     """'How many stores?', '地域は何種類?': the category column whose distinct values are counted."""
     if any(stat == "nunique" for _, stat in r.stats):
         categorical = r.categorical(info)
-        if categorical:
-            return categorical[0]
+        if categorical or r.mentions:
+            return (categorical or [r.mentions[0].column])[0]
+    for mention in r.mentions:  # 都道府県の数, 部署はいくつ: the number of a category's values
+        column = info.column(mention.column)
+        rest = r.text[mention.end :]
+        if column and column.kind in ("category", "text") and re.match(r"\s*(?:の数(?!量)|は\s*(?:いくつ|何個))", rest):
+            return mention.column
     counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
     if counter:
         after = [m for m in r.mentions if counter.start() <= m.start <= counter.end() + 2]
@@ -479,6 +563,9 @@ def _grouping(
 
 def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], language: Language) -> Derived | None:
     """A ratio the question computes per row: 客単価, 単価, A あたり B, A per B, A / B."""
+    formula = expression(text, mentions, matcher.info)
+    if formula is not None:
+        return formula
     for word, numerator, denominator in KNOWN_RATIOS:
         if word in text:
             left, right = matcher.resolve(numerator), matcher.resolve(denominator)
@@ -497,6 +584,25 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
         left, right = matcher.resolve(numerator_text or ""), matcher.resolve(denominator_text or "")
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
+    return None
+
+
+_ORDERING = re.compile(
+    r"(?:一番|いちばん|最も|もっとも|最|多い|少ない|高い|低い|大きい|小さい|長い|短い|売れた|多かった|少なかった|"
+    r"高かった|低かった|大きかった|小さかった)"
+)
+
+
+def _ranked_entity(text: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
+    """'一番売れた商品', '最も少なかったカテゴリ', '多い倉庫を': the category named right after an ordering word."""
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column is None or column.kind not in ("category", "text") or column.unique < 2:
+            continue
+        before = text[max(0, mention.start - 8) : mention.start]
+        found = list(_ORDERING.finditer(before))
+        if found and mention.start - (mention.start - len(before) + found[-1].end()) <= 3:
+            return mention.column
     return None
 
 
@@ -575,6 +681,22 @@ def _auto_unit(info: DataFrameInfo, date_column: str | None) -> TimeUnit:
     return "Y"
 
 
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# "多い都市を2つ", "the 3 sensors with the most …": a count of items next to an ordering word.
+_COUNTED = (
+    re.compile(
+        r"(?P<order>多い|少ない|高い|低い|大きい|小さい|長い|短い|安い|売れた)[^、。?？]{0,12}?を\s*"
+        r"(?P<n>\d+|[一二三四五六七八九十]+)\s*(?:つ|件|個|人|社|か国|カ国|ヶ国|都市|店舗?|位)"
+    ),
+    re.compile(
+        r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z_]+\s+){1,2}?"
+        r"(?:with|that have|that had|having|have|has|had|are|were)\s+the\s+"
+        r"(?P<order>highest|most|largest|biggest|lowest|least|fewest|smallest|coldest|warmest)\b"
+    ),
+)
+_SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
+
+
 def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:
     ascending = bool(re.search(ASCENDING, lowered))
     for pattern in TOP_N:
@@ -584,6 +706,12 @@ def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bo
                 if value:
                     number = int(value) if value.isdigit() else kanji_number(value)
                     return number, [match.span()], ascending or name.startswith("worst")
+    for counted in _COUNTED:
+        found = counted.search(lowered)
+        if found:
+            value = found.group("n")
+            number = int(value) if value.isdigit() else _WORD_NUMBERS.get(value) or kanji_number(value)
+            return number, [found.span("n")], ascending or bool(_SMALL.search(found.group("order")))
     return None, [], ascending
 
 

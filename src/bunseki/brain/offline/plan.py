@@ -25,6 +25,7 @@ Task = Literal[
     "distribution",
     "describe",
     "answers",
+    "ratio",
 ]
 Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
 TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday"]
@@ -92,6 +93,19 @@ class Derived(BaseModel):
     left: str
     op: Literal["/", "*", "+", "-"]
     right: str
+    expression: str | None = Field(
+        default=None, description="A longer formula over ``data[...]`` columns ((a+b)/2, a*1.8+32)."
+    )
+
+
+class Ratio(BaseModel):
+    """A percentage the question asks for: a part of a whole, or the change from a base to a subset."""
+
+    kind: Literal["share", "change"]
+    part: list[Filter] = Field(default_factory=list, description="share: the part; change: the compared subset.")
+    base: list[Filter] = Field(default_factory=list, description="change: the subset compared against.")
+    part_label: str = ""
+    base_label: str = ""
 
 
 class Slot(BaseModel):
@@ -124,6 +138,7 @@ class Plan(BaseModel):
     ascending: bool = False
     focus: list[str] = Field(default_factory=list, description="Groups the question singles out (関東の割合).")
     derived: Derived | None = None
+    ratio: Ratio | None = None
     chart: Chart | None = None
     outlier_method: Literal["zscore", "iqr"] = "zscore"
     threshold: float = 3.0

@@ -20,29 +20,32 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
     ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotal\b|\bsum\b|\boverall amount\b"),
     (
         "max",
-        r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|\bmaximum\b|\bmax\b|"
+        r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|一番暑|最も暑|最も高価|\bmaximum\b|\bmax\b|"
         r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b",
     ),
     (
         "min",
-        r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|\bminimum\b|\bmin\b|"
-        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b",
+        r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|いちばん少な|いちばん低|いちばん小さ|一番安|最も安|一番寒|最も寒|\bminimum\b|\bmin\b|"
+        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bcheapest\b|\bcoldest\b",
     ),
-    ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|\bunique\b|\bdistinct\b|\bdifferent\b"),
-    ("count", r"件数|何件|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
+    ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|異なる値|\bunique\b|\bdistinct\b|\bdifferent\b"),
+    ("count", r"件数|何件|何行|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
 )
 
 TASK_WORDS: Final[dict[str, str]] = {
-    "correlation": r"相関|関係性|関連|\bcorrelat\w*|\brelationship\b",
+    # "X が多いほど Y は上がる？", "does Y go up as X grows?": how one measure moves with another
+    "correlation": r"相関|関係性|関連|ほど.{0,16}(?:上が|下が|増え|減|高く|低く)|\bcorrelat\w*|\brelationship\b|"
+    r"\bas (?:the )?[\w ]{1,30}? (?:grows?|increases?|rises?|goes up)\b",
     "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
-    "outliers": r"外れ値|異常値|はずれ値|\boutliers?\b|\banomal\w*",
+    "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
     "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
     r"\bpercent of\b|\bfraction\b",
     "growth": r"伸び|成長率|増加率|減少率|増減|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
     r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
     r"\byear over year\b|\bmonth over month\b|\byoy\b|\bmom\b",
-    "trend": r"推移|トレンド|時系列|変化|動き|\btrend\b|\bover time\b|\btime series\b|\bevolution\b",
+    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|\btrend\w*|\bover time\b|\btime series\b|"
+    r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b",
     "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
     r"\bdescribe\b|\bdescriptive\b",
@@ -58,10 +61,14 @@ GROUP_BEFORE: Final = re.compile(
 EACH_BEFORE: Final = re.compile(r"(?:各|それぞれの)\s*$")
 
 TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
-    ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b"),
-    ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b"),
-    ("M", r"月別|月ごと|毎月|月次|月単位|月ベース|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b"),
-    ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b"),
+    ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b|\bwhich day\b"),
+    ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b|\bwhich week\b"),
+    (
+        "M",
+        r"月別|月ごと|毎月|月次|月単位|月ベース|何月|どの月|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b|"
+        r"\b(?:which|what) month\b",
+    ),
+    ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b|\bwhich quarter\b"),
     ("Y", r"年別|年ごと|毎年|年次|年単位|\byearly\b|\bannual\b|\bby year\b|\bper year\b|\beach year\b"),
     ("weekday", r"曜日|\bday of (?:the )?week\b|\bweekday\b"),
 )
@@ -86,21 +93,23 @@ NEGATION_BEFORE: Final = re.compile(
 )
 
 TOP_N: Final = (
-    r"(?:上位|トップ|ベスト)\s*(?P<n>\d+|[一二三四五六七八九十]+)",
-    r"(?:ワースト|下位)\s*(?P<worst>\d+|[一二三四五六七八九十]+)",
+    r"(?:上位|トップ|ベスト|上から)\s*(?P<n>\d+|[一二三四五六七八九十]+)",
+    r"(?:ワースト|下位|下から)\s*(?P<worst>\d+|[一二三四五六七八九十]+)",
     r"\btop\s+(?P<n2>\d+)\b",
     r"\bbottom\s+(?P<worst2>\d+)\b",
     r"\b(?P<n3>\d+)\s+(?:largest|biggest|highest|best|most)\b",
     r"\b(?P<worst3>\d+)\s+(?:smallest|lowest|worst|least|fewest)\b",
 )
 ASCENDING: Final = (
-    r"ワースト|下位|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|\bleast\b"
+    r"ワースト|下位|下から|少ない順|低い順|小さい順|昇順|\bbottom\b|\bworst\b|\blowest\b|\bsmallest\b|\bascending\b|"
+    r"\bleast\b"
 )
 
 # Column concepts people name differently from the header: concept word → synonyms.
 SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
     "売上": ("売上", "売り上げ", "売上高", "売上金額", "販売額", "販売金額", "sales", "revenue", "turnover"),
-    "金額": ("金額", "amount", "value"),
+    # Sales are an amount of money: a ledger's 金額 is what people call its 売上.
+    "金額": ("金額", "amount", "value", "売上", "売り上げ", "売上金額"),
     "数量": ("数量", "個数", "販売数", "販売数量", "quantity", "qty", "units", "volume"),
     "客数": ("客数", "来客数", "顧客数", "customers", "visitors"),
     "価格": ("価格", "値段", "単価", "price", "unit price", "cost"),
@@ -125,6 +134,6 @@ ADDITIVE: Final = re.compile(
 )
 NON_ADDITIVE: Final = re.compile(
     r"単価|価格|率|割合|比|平均|年齢|歳|スコア|点数|評価|気温|温度|湿度|"
-    r"price|rate|ratio|percent|pct|avg|mean|age|score|rating|temp|humidity|grade",
+    r"price|rate|ratio|percent|pct|avg|mean|(?<![a-z])age(?![a-z])|score|rating|temp|humidity|grade",
     re.IGNORECASE,
 )

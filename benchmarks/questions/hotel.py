@@ -1,0 +1,148 @@
+"""Hotel bookings for 2024: booking_id, arrival_date, room_type, nights, nightly_rate, revenue, canceled (Yes/No)..."""
+
+from questions import compute as c
+from questions.expect import Question as Q
+from questions.expect import count, direction, name, names, number, percent, period
+
+D = "arrival_date"
+QUESTIONS = [
+    Q("How many bookings are there?", "shape", count(len)),
+    Q("How many columns does the bookings table have?", "shape", count(lambda d: d.shape[1])),
+    Q("予約は全部で何件？", "shape", count(len)),
+    Q("How many room types are there?", "distinct", count(lambda d: d["room_type"].nunique())),
+    Q("how many booking channels?", "distinct", count(lambda d: d["channel"].nunique())),
+    Q("nightsの異なる値はいくつ？", "distinct", count(lambda d: d["nights"].nunique())),
+    Q("How many bookings were canceled?", "filter", count(lambda d: (d["canceled"] == "Yes").sum())),
+    Q(
+        "What is the average nightly rate of Suite bookings?",
+        "filter",
+        number(lambda d: d.loc[d["room_type"] == "Suite", "nightly_rate"].mean()),
+    ),
+    Q("How many bookings stayed 5 nights or more?", "filter", count(lambda d: (d["nights"] >= 5).sum())),
+    Q(
+        "In August 2024, which room type earned the most revenue?",
+        "subset_ranking",
+        name(lambda d: c.first(c.window(d, D, "2024-08-01", "2024-09-01"), "room_type", "revenue"), "room_type"),
+    ),
+    Q(
+        "Among canceled bookings, which channel had the most?",
+        "subset_ranking",
+        name(lambda d: c.first(d[d["canceled"] == "Yes"], "channel"), "channel"),
+    ),
+    Q(
+        "For Double rooms, which channel brought the highest total revenue?",
+        "subset_ranking",
+        name(lambda d: c.first(d[d["room_type"] == "Double"], "channel", "revenue"), "channel"),
+    ),
+    Q(
+        "Sum revenue by channel and tell me which channel is largest",
+        "two_part",
+        name(lambda d: c.first(d, "channel", "revenue"), "channel"),
+    ),
+    Q(
+        "Chart monthly bookings and tell me the busiest month",
+        "two_part",
+        period(lambda d: c.peak(d, D, None, "M"), "M", D),
+    ),
+    Q(
+        "room_type別の平均nightsを集計して、一番長いのは？",
+        "two_part",
+        name(lambda d: c.first(d, "room_type", "nights", "mean"), "room_type"),
+    ),
+    Q("What percentage of bookings were canceled?", "share", percent(lambda d: 100 * (d["canceled"] == "Yes").mean())),
+    Q(
+        "What share of revenue comes from Suites?",
+        "share",
+        percent(lambda d: c.share(d.loc[d["room_type"] == "Suite", "revenue"], d["revenue"])),
+    ),
+    Q("OTA経由の予約は全体の何%？", "share", percent(lambda d: 100 * (d["channel"] == "OTA").mean())),
+    Q(
+        "By what percent did revenue grow from Q1 to Q3 2024?",
+        "growth",
+        percent(
+            lambda d: c.growth(
+                c.window(d, D, "2024-01-01", "2024-04-01")["revenue"],
+                c.window(d, D, "2024-07-01", "2024-10-01")["revenue"],
+            )
+        ),
+    ),
+    Q(
+        "上期（1〜6月）から下期（7〜12月）でrevenueは何%増えた？",
+        "growth",
+        percent(
+            lambda d: c.growth(
+                c.window(d, D, "2024-01-01", "2024-07-01")["revenue"],
+                c.window(d, D, "2024-07-01", "2025-01-01")["revenue"],
+            )
+        ),
+    ),
+    Q(
+        "How much higher, in percent, is the Suite nightly rate than the Double rate on average?",
+        "growth",
+        percent(
+            lambda d: (
+                100
+                * (
+                    d.loc[d["room_type"] == "Suite", "nightly_rate"].mean()
+                    / d.loc[d["room_type"] == "Double", "nightly_rate"].mean()
+                    - 1
+                )
+            )
+        ),
+    ),
+    Q("Which month had the highest total revenue?", "trend", period(lambda d: c.peak(d, D, "revenue", "M"), "M", D)),
+    Q(
+        "月別の平均nightly_rateの推移で、最も安かった月は？",
+        "trend",
+        period(lambda d: c.peak(d, D, "nightly_rate", "M", "mean", low=True), "M", D),
+    ),
+    Q(
+        "Is the average nightly rate rising or falling from January to August?",
+        "trend",
+        direction(lambda d: c.slope(c.window(d, D, "2024-01-01", "2024-09-01"), D, "nightly_rate", "M", "mean")),
+    ),
+    Q(
+        "How many revenue outliers are there with z-score above 3?",
+        "outliers",
+        count(lambda d: c.zscore_count(d["revenue"])),
+    ),
+    Q("Count nightly_rate outliers using the IQR method", "outliers", count(lambda d: c.iqr_count(d["nightly_rate"]))),
+    Q("revenueの外れ値はIQR法で何件？", "outliers", count(lambda d: c.iqr_count(d["revenue"]))),
+    Q(
+        "Compute revenue per guest as revenue divided by guests and give its average",
+        "derived",
+        number(lambda d: (d["revenue"] / d["guests"]).mean()),
+    ),
+    Q("What is the average of revenue / nights?", "derived", number(lambda d: (d["revenue"] / d["nights"]).mean())),
+    Q(
+        "1人1泊あたりの料金（nightly_rate÷guests）の中央値は？",
+        "derived",
+        number(lambda d: (d["nightly_rate"] / d["guests"]).median()),
+    ),
+    Q(
+        "What is the correlation between nights and revenue?",
+        "correlation",
+        number(lambda d: d["nights"].corr(d["revenue"]), 0.01, absolute=True),
+    ),
+    Q(
+        "correlation of guests and nightly_rate",
+        "correlation",
+        number(lambda d: d["guests"].corr(d["nightly_rate"]), 0.01, absolute=True),
+    ),
+    Q(
+        "nightly_rateとrevenueの相関係数は？",
+        "correlation",
+        number(lambda d: d["nightly_rate"].corr(d["revenue"]), 0.01, absolute=True),
+    ),
+    Q("Top 2 channels by revenue", "top_n", names(lambda d: c.top(d, "channel", "revenue", n=2), "channel")),
+    Q(
+        "List the 2 room types with the most bookings",
+        "top_n",
+        names(lambda d: c.top(d, "room_type", n=2), "room_type"),
+    ),
+    Q(
+        "平均revenueが高いroom_typeを上位2つ",
+        "top_n",
+        names(lambda d: c.top(d, "room_type", "revenue", "mean", n=2), "room_type"),
+    ),
+]

@@ -1,0 +1,227 @@
+"""Typed pieces of what a question asks, filled against the table's schema and values.
+
+The parser (``parse.read``) finds columns, values, conditions and periods; this module turns
+them into the parts of an analysis intent the older pattern rules missed:
+
+- ``expression``: a measure described in words or symbols (金額÷数量, tip divided by total_bill,
+  temperature times 1.8 plus 32, (国語+数学+英語)/3), built only from the table's numeric columns;
+- ``flag_filters``: a yes/no column named by a word ("smokers", 会員, 在宅勤務をしている) becomes
+  the condition column = its positive value (or its negative one: 非会員, non-smokers, ていない);
+- ``ratio``: a share of a whole (東京店の売上は全体の何％？) or a change between two subsets
+  (2023年から2024年で何％伸びた？, A は B より何％高い？), answered as a percentage.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from bunseki.brain.offline.columns import Mention
+from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio
+from bunseki.data.summary import DataFrameInfo
+
+# --- measures described as arithmetic ------------------------------------------------------
+
+_OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
+    ("/", r"÷|/|divided by"),
+    ("*", r"×|\*|times|multiplied by"),
+    ("+", r"\+|plus"),
+    ("-", r"−|-|minus"),
+)
+# Japanese phrasings that put the operator after both operands: AをBで割った, AとBの積.
+_JA_BINARY: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("/", re.compile(r"(?P<a>§\d+§)\s*を\s*(?P<b>§\d+§|\d+(?:\.\d+)?)\s*で割")),
+    ("*", re.compile(r"(?P<a>§\d+§)\s*(?:と|に)\s*(?P<b>§\d+§|\d+(?:\.\d+)?)\s*(?:の積|を掛け|をかけ)")),
+    ("-", re.compile(r"(?P<a>§\d+§)\s*と\s*(?P<b>§\d+§)\s*の差")),
+    ("+", re.compile(r"(?P<a>§\d+§)\s*と\s*(?P<b>§\d+§)\s*の和")),
+)
+_OPS: dict[str, Literal["/", "*", "+", "-"]] = {"/": "/", "*": "*", "+": "+", "-": "-"}
+_OPERAND = r"(?:\(\s*)*(?:§\d+§|\d+(?:\.\d+)?)(?:\s*\))*"
+_RUN = re.compile(rf"{_OPERAND}(?:\s*[-+*/]\s*{_OPERAND})+")
+
+
+def expression(text: str, mentions: list[Mention], info: DataFrameInfo) -> Derived | None:
+    """The per-row formula the question defines over numeric columns, if it defines one."""
+    numeric = [m for m in mentions if (c := info.column(m.column)) is not None and c.kind == "number"]
+    if not numeric:
+        return None
+    skeleton, cursor = [], 0
+    for number, mention in enumerate(numeric):
+        skeleton += [text[cursor : mention.start], f"§{number}§"]
+        cursor = mention.end
+    skeleton.append(text[cursor:])
+    marked = "".join(skeleton)
+    for op, pattern in _JA_BINARY:
+        marked = pattern.sub(rf"\g<a> {op} \g<b>", marked)
+    for op, words in _OPERATOR_WORDS:
+        marked = re.sub(rf"(?<=[§\d)])\s*(?:{words})\s*(?=[§\d(])", f" {op} ", marked, flags=re.IGNORECASE)
+    runs = [m for m in _RUN.finditer(marked) if "§" in m.group()]
+    if not runs:
+        return None
+    run = _balanced(max(runs, key=lambda m: len(m.group())).group())
+    used = [numeric[int(i)].column for i in re.findall(r"§(\d+)§", run)]
+    if len(run) < 3 or not used:
+        return None
+    code = re.sub(r"§(\d+)§", lambda m: f"data[{numeric[int(m.group(1))].column!r}]", run)
+    shown = re.sub(r"§(\d+)§", lambda m: numeric[int(m.group(1))].column, run)
+    ops = re.findall(r"[-+*/]", run)
+    return Derived(
+        name=re.sub(r"\s+", "", shown),
+        left=used[0],
+        op=_OPS[ops[0]],
+        right=used[1] if len(used) > 1 else used[0],
+        expression=code,
+    )
+
+
+def _balanced(run: str) -> str:
+    """The run without parentheses it does not close or open itself."""
+    run = run.strip()
+    while run.startswith("(") and run.count("(") > run.count(")"):
+        run = run[1:].lstrip()
+    while run.endswith(")") and run.count(")") > run.count("("):
+        run = run[:-1].rstrip()
+    return run
+
+
+# --- yes/no columns named by a word ---------------------------------------------------------
+
+_POSITIVE = {"yes", "y", "true", "t", "はい", "有", "有り", "あり", "○", "済", "該当"}
+_NEGATIVE = {"no", "n", "false", "f", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
+_NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+)$", re.IGNORECASE)
+_NEGATED_AFTER = re.compile(
+    r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|^\s*(?:=|は)?\s*(?:no|false)\b",
+    re.IGNORECASE,
+)
+
+
+def flag_filters(
+    text: str, mentions: list[Mention], info: DataFrameInfo, existing: list[Filter], group_by: str | None
+) -> list[Filter]:
+    """Conditions for yes/no columns the question names without naming a value."""
+    conditioned = {f.column for f in existing}
+    found: dict[str, Filter] = {}
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column is None or column.name in conditioned or column.name == group_by:
+            continue
+        sides = _yes_no(column.values or [])
+        if sides is None:
+            continue
+        negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
+        value = sides[1] if negated else sides[0]
+        before = _NEGATED_BEFORE.search(text[: mention.start])
+        after = _NEGATED_AFTER.search(text[mention.end :])
+        shown = text[before.start() if before else mention.start : mention.end + (after.end() if after else 0)]
+        filters = found.setdefault(column.name, Filter(column=column.name, op="==", value=value, text=shown))
+        if filters.op == "==" and filters.value != value:  # both sides named (会員と非会員): the pair, in order
+            pair = f"{filters.text}|{shown}"
+            found[column.name] = Filter(column=column.name, op="in", value=[filters.value, value], text=pair)
+    return list(found.values())
+
+
+def _yes_no(values: list[str]) -> tuple[str, str] | None:
+    """(positive, negative) when a column holds exactly one yes-like and one no-like value."""
+    if len(values) != 2:
+        return None
+    positive = [v for v in values if str(v).strip().casefold() in _POSITIVE]
+    negative = [v for v in values if str(v).strip().casefold() in _NEGATIVE]
+    if len(positive) == 1 and len(negative) == 1:
+        return positive[0], negative[0]
+    return None
+
+
+# --- shares and changes as percentages -----------------------------------------------------
+
+ASKS_PERCENT = re.compile(
+    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction",
+    re.IGNORECASE,
+)
+_SHARE = re.compile(r"割合|比率|構成比|シェア|占め|全体|\bshare\b|proportion|fraction|\bof all\b|\bof total\b", re.I)
+_CHANGE = re.compile(
+    r"伸び|伸長|増え|減っ|減り|増加|減少|成長|変わ|変化|増減|高い|低い|多い|少ない|大きい|小さい|違|"
+    r"\bgrow|\bgrew|increase|decrease|\bchange|\bhigher\b|\blower\b|\blarger\b|\bsmaller\b|\bmore\b|\bless\b|"
+    r"\bfewer\b|\bdrop|\bfell\b|\brose\b",
+    re.IGNORECASE,
+)
+_BASE_AFTER = re.compile(r"^\s*(?:より|に比べ|と比べ|と比較|に対し|than\b)", re.IGNORECASE)
+_BASE_BEFORE = re.compile(
+    r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs\.?)(?:\s+(?:the|at|in|for|on|of|with))*\s*$", re.IGNORECASE
+)
+
+
+_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
+
+
+def asks_change(text: str) -> bool:
+    """A percent change is asked (何％伸びた, by what percent did … grow)."""
+    return bool(ASKS_PERCENT.search(text) and _CHANGE.search(text) and not _SHARE.search(text))
+
+
+def as_two_periods(text: str) -> str:
+    """'2023年から2024年' names two periods to compare, not one range: the joiner is blanked (same length)."""
+    return _RANGE_WORDS.sub(lambda m: "、" * len(m.group()), text)
+
+
+def ratio(text: str, filters: list[Filter], periods: list[Period], date_column: str | None) -> Ratio | None:
+    """The share or change the question asks for as a percentage; None when it asks for neither."""
+    if not ASKS_PERCENT.search(text):
+        return None
+    change = _CHANGE.search(text) and not _SHARE.search(text)
+    if change or (not _SHARE.search(text) and len(periods) >= 2):
+        found = _change(text, filters, periods, date_column)
+        if found is not None:
+            return found
+    if not _SHARE.search(text) and not re.search(r"何\s*[%％]|何パーセント|percent", text, re.IGNORECASE):
+        return None
+    singled = [f for f in filters if f.op in ("==", "!=", ">", ">=", "<", "<=", "between") and f.column != date_column]
+    if not singled:
+        return None
+    part = singled[-1]
+    return Ratio(kind="share", part=[part], part_label=part.text or str(part.value))
+
+
+def _change(text: str, filters: list[Filter], periods: list[Period], date_column: str | None) -> Ratio | None:
+    if len(periods) >= 2 and date_column:
+        first, second = sorted(periods[:2], key=lambda p: p.start)  # a change runs forward in time
+        return Ratio(
+            kind="change",
+            base=[Filter(column=date_column, op="between", value=[first.start, first.end], text=first.label)],
+            part=[Filter(column=date_column, op="between", value=[second.start, second.end], text=second.label)],
+            base_label=first.label,
+            part_label=second.label,
+        )
+    pairs = [f for f in filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
+    if not pairs:
+        return None
+    pair = pairs[0]
+    a, b = (str(v) for v in pair.value)
+    at_a, at_b = _locate(text, a, pair, 0), _locate(text, b, pair, 1)
+    b_len = len(b) if text.find(b) >= 0 else len(pair.text.split("|")[-1])
+    compared_to_b = (
+        at_b >= 0
+        and at_a <= at_b
+        and (_BASE_AFTER.match(text[at_b + b_len :]) or _BASE_BEFORE.search(text[:at_b].rstrip()))
+    )
+    # "A は B より", "A than B": B is the base; otherwise the first named is ("A から B", "from A to B").
+    base, part = (b, a) if compared_to_b else (a, b)
+    return Ratio(
+        kind="change",
+        base=[Filter(column=pair.column, op="==", value=base, text=base)],
+        part=[Filter(column=pair.column, op="==", value=part, text=part)],
+        base_label=base,
+        part_label=part,
+    )
+
+
+def _locate(text: str, value: str, pair: Filter, index: int) -> int:
+    """Where the question names one value of a pair (by the words it used, for yes/no columns)."""
+    found = text.find(value)
+    if found >= 0:
+        return found
+    pieces = pair.text.split("|")
+    if len(pieces) != 2:
+        return -1
+    first = text.find(pieces[0])
+    # the second words are looked for after the first ("smokers" after "non-smokers")
+    return first if index == 0 else text.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)
