@@ -11,7 +11,6 @@ from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, print_json, settings_for
 from bunseki.cli.outcomes import failed_run
-from bunseki.service.investigations import InvestigationService
 
 NODE_WORDS = {
     "initialize": "ケースを読み込み索引を作っています / indexing the case",
@@ -37,6 +36,8 @@ def investigate(
     """Check each dataset of CASE_FILE against its expectation; find and verify the cause of misses."""
     if output_format not in FORMATS:
         raise fail_usage("--format must be markdown or json")
+    from bunseki.service.investigations import InvestigationService  # Qdrant and Sudachi: only when used
+
     service = InvestigationService(settings_for(workspace_root))
     service.check(case_file)  # a refusal reaches the application's one error handler
     view = service.run(case_file, model=model, on_event=_progress)
