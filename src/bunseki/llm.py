@@ -390,7 +390,11 @@ def translate_model_errors(endpoint: Endpoint | None = None) -> Iterator[None]:
         raise
     except Exception as exc:
         if isinstance(exc, _loaded(_CUT_OFF_ANSWERS)):
-            raise ModelOutputError(f"the answer was cut off ({type(exc).__name__}): {_short(exc)}") from exc
+            # The SDK's message carries the raw usage record: say what happened and what to change.
+            reason = "its length limit" if "Length" in type(exc).__name__ else "the provider's content filter"
+            raise ModelOutputError(
+                f"the model's answer was cut off by {reason}; raise BUNSEKI_LLM_MAX_TOKENS or use a larger model"
+            ) from exc
         message = describe_request_error(exc, endpoint)
         if message is None:
             raise

@@ -26,6 +26,7 @@ import bunseki
 from bunseki.brain.language import UNDERSTOOD
 from bunseki.brain.offline import MAX_QUESTION_CHARS
 from bunseki.brain.offline.text import format_number
+from bunseki.errors import QuestionTooLong
 from bunseki.service.runtime import TurnResult
 from bunseki.service.sessions import AnalysisService
 from bunseki.settings import Settings
@@ -96,12 +97,13 @@ def bunseki_json(data_file: Path, question: str, timeout: float) -> dict[str, ob
 # --- through the service -----------------------------------------------------------------
 
 
-def test_a_long_repetitive_question_gets_a_clear_message_at_once(service: AnalysisService, data_file: Path) -> None:
+def test_a_long_repetitive_question_is_refused_at_once(service: AnalysisService, data_file: Path) -> None:
+    session = service.create_session(data_file)
     started = time.perf_counter()
-    result = ask(service, data_file, LONG)
+    with pytest.raises(QuestionTooLong, match=f"{MAX_QUESTION_CHARS:,}"):
+        service.run_turn(session.id, LONG)  # refused before any work: nothing is parsed or run
     assert time.perf_counter() - started < TURN_BOUND
-    assert result.status == "asked"
-    assert "too long" in (result.question or "") and f"{MAX_QUESTION_CHARS:,}" in (result.question or "")
+    assert service.run_turn(session.id, "What is the total sales?").status == "finalized"  # still usable
 
 
 def test_a_measure_the_table_lacks_is_asked_about_not_replaced(service: AnalysisService, data_file: Path) -> None:
@@ -149,14 +151,26 @@ def test_another_language_gets_english_with_the_languages_understood(service: An
 # --- through the CLI ---------------------------------------------------------------------
 
 
+def test_the_cli_refuses_a_long_question_with_one_json_error(data_file: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bunseki", "analyze", str(data_file), LONG, "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([SOURCE, os.environ.get("PYTHONPATH", "")])},
+    )
+    assert done.returncode == 3, done.stderr  # input, as the exit-code table says
+    error = json.loads(done.stdout)["error"]
+    assert error["type"] == "QuestionTooLong" and f"{MAX_QUESTION_CHARS:,}" in error["message"]
+
+
 @pytest.mark.parametrize(
     ("question", "status", "expected"),
     [
-        (LONG, "asked", "too long"),
         ("What is the average profit by region?", "asked", "'profit'"),
         ("每个地区的平均销售额是多少？", "asked", UNDERSTOOD),
     ],
-    ids=["long", "missing-measure", "chinese"],
+    ids=["missing-measure", "chinese"],
 )
 def test_the_cli_prints_one_json_outcome(data_file: Path, question: str, status: str, expected: str) -> None:
     result = bunseki_json(data_file, question, timeout=300)  # a process and a sandbox start: slow when busy
