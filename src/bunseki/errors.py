@@ -142,6 +142,17 @@ class SandboxStartError(SandboxError):
     """The sandbox worker process did not start or did not report ready in time."""
 
 
+class SandboxLost(SandboxError):
+    """The machine running the session's sandbox was lost while a cell ran: the session was restored to
+    before that step; ask again.
+    セッションを実行していたマシンが失われました。その手順の前の状態に戻したので、もう一度質問してください。"""
+
+
+class SandboxFenced(SandboxError):
+    """A newer instance of this session's sandbox has started elsewhere, so this one may no longer write
+    the session's state (an old instance on a cut-off node)."""
+
+
 class ModelError(BunsekiError):
     """The language model could not give a usable answer."""
 

@@ -181,6 +181,22 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- sandbox: where sessions' sandboxes run (README "Scale out") ---
+    sandbox_backend: Literal["local", "ray"] = Field(
+        default="local",
+        description="local: child processes of this server; ray: one actor per session on a Ray cluster.",
+    )
+    ray_address: str | None = Field(
+        default=None,
+        description="The Ray cluster's head, host:port (sandbox_backend=ray); RAY_AUTH_TOKEN authenticates.",
+    )
+    ray_namespace: str = Field(default="bunseki", min_length=1, description="Ray namespace of the session actors.")
+    session_idle_s: float = Field(
+        default=1800.0,
+        gt=0,
+        description="A session's sandbox idle this long is stopped (its state stays; the next question restores it).",
+    )
+
     # --- sandbox: limits per cell ---
     sandbox_timeout_s: float = Field(default=180.0, gt=0, le=24 * 3600)
     sandbox_cpu_s: float = Field(default=180.0, gt=0, le=24 * 3600)
