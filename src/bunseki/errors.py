@@ -147,6 +147,15 @@ class SandboxLost(SandboxError):
     before that step; ask again.
     セッションを実行していたマシンが失われました。その手順の前の状態に戻したので、もう一度質問してください。"""
 
+    MESSAGE = (
+        "The machine running this session was lost while a cell ran; the session was restored to before that "
+        "step, so please ask again. / セッションを実行していたマシンが失われました。その手順の前の状態に"
+        "戻したので、もう一度質問してください。"
+    )
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.MESSAGE)
+
 
 class SandboxFenced(SandboxError):
     """A newer instance of this session's sandbox has started elsewhere, so this one may no longer write

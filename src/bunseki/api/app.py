@@ -54,13 +54,13 @@ def create_app(
             app.state.service = AnalysisService(settings, warm=True)
         owned_eda = getattr(app.state, "eda", None) is None
         if owned_eda:
-            app.state.eda = EdaService(settings, store=app.state.service.store)
+            app.state.eda = EdaService(settings, store=app.state.service.store, backend=app.state.service.backend)
         owned_knowledge = getattr(app.state, "knowledge", None) is None
         if owned_knowledge:
             app.state.knowledge = KnowledgeService(settings, store=app.state.service.store)
         owned_investigations = getattr(app.state, "investigations", None) is None
         if owned_investigations:
-            app.state.investigations = InvestigationRuns(settings)
+            app.state.investigations = InvestigationRuns(settings, backend=app.state.service.backend)
         try:
             yield
         finally:

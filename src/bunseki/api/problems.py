@@ -25,6 +25,7 @@ from bunseki.errors import (
     ModelTimeoutError,
     NotFound,
     QuestionTooLong,
+    SandboxLost,
     StorageError,
     Unauthorized,
     UnsupportedFileType,
@@ -47,7 +48,9 @@ STATUS: list[tuple[type[BunsekiError], HTTPStatus]] = [
     (ModelTimeoutError, HTTPStatus.GATEWAY_TIMEOUT),
     (ModelError, HTTPStatus.BAD_GATEWAY),
     (StorageError, HTTPStatus.SERVICE_UNAVAILABLE),
+    (SandboxLost, HTTPStatus.SERVICE_UNAVAILABLE),  # the turn was rolled back: asking again works at once
 ]
+RETRY_AFTER_S: dict[type[BunsekiError], int] = {SandboxLost: 1}
 
 
 def status_of(error: BunsekiError) -> HTTPStatus:
@@ -67,8 +70,12 @@ def problem(
     return body | {key: value for key, value in extra.items() if value is not None}
 
 
-def response(status: HTTPStatus | int, detail: str | None, request: Request, **extra: Any) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if status == HTTPStatus.UNAUTHORIZED else None
+def response(
+    status: HTTPStatus | int, detail: str | None, request: Request, *, retry_after: int | None = None, **extra: Any
+) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == HTTPStatus.UNAUTHORIZED else {}
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     body = problem(status, detail, instance=request.url.path, **extra)
     return JSONResponse(jsonable_encoder(body), status_code=int(status), media_type=MEDIA_TYPE, headers=headers)
 
@@ -81,7 +88,8 @@ def install(app: FastAPI) -> None:
         status = status_of(exc)
         if status >= 500:
             log.warning("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
-        return response(status, str(exc), request)
+        retry = next((seconds for kind, seconds in RETRY_AFTER_S.items() if isinstance(exc, kind)), None)
+        return response(status, str(exc), request, retry_after=retry)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

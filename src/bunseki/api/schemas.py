@@ -172,8 +172,17 @@ class DataStateChange(BaseModel):
     data_state: str
 
 
+class SandboxBackendHealth(BaseModel):
+    backend: str = Field(description="Where sandboxes run: local (this server's processes) or ray (a cluster).")
+    ok: bool
+    sessions: int = Field(description="Session sandboxes the backend holds now.")
+    warm: int = Field(description="Started sandboxes waiting for new sessions.")
+    detail: dict[str, str | int | float] = Field(default_factory=dict, description="Backend-specific figures.")
+
+
 class Health(BaseModel):
     status: Literal["ok"]
     version: str
     database: str = Field(description="The database backend in use (sqlite or postgresql).")
     warm_sandboxes: int = Field(description="Sandboxes started and waiting for new sessions.")
+    sandbox_backend: SandboxBackendHealth

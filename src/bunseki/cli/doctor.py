@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import sys
 from typing import Annotated, Any
@@ -11,7 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, print_json
-from bunseki.sandbox import Limits, probe, staging
+from bunseki.errors import BunsekiError
+from bunseki.sandbox import Limits, backends, probe, staging
 from bunseki.sandbox.pool import measure
 from bunseki.settings import Settings
 
@@ -32,12 +34,27 @@ def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON 
         "workspace_staging": staging.where(settings.workspace_root, report.tier, report.run_as_uid),
         "japanese_font": _japanese_font(),
         "warm_pool": measure(settings) if report.tier else None,
+        "sandbox_backend": _backend_health(settings),
     }
     if as_json:
         print_json(facts)
     else:
         _show(facts)
-    raise typer.Exit(EXIT_OK if report.tier else EXIT_FAILED)
+    raise typer.Exit(EXIT_OK if report.tier and facts["sandbox_backend"]["ok"] else EXIT_FAILED)
+
+
+def _backend_health(settings: Settings) -> dict[str, Any]:
+    """What the configured sandbox backend reports, or why it cannot be used."""
+    try:
+        backend = backends.create(settings, warm=False)
+    except BunsekiError as exc:
+        return {"backend": settings.sandbox_backend, "ok": False, "error": str(exc)}
+    try:
+        return {**dataclasses.asdict(backend.health()), "error": None}
+    except BunsekiError as exc:
+        return {"backend": backend.name, "ok": False, "error": str(exc)}
+    finally:
+        backend.close()
 
 
 def _japanese_font() -> str:
@@ -86,3 +103,12 @@ def _show(facts: dict[str, Any]) -> None:
             else f"could not start one to measure: {pool['error']}"
         )
         console.print(f"[bold]Warm pool (servers):[/] {pool['size']} sandboxes; {escape(measured)}")
+    backend = facts["sandbox_backend"]
+    if backend["ok"]:
+        console.print(
+            f"[bold]Sandbox backend:[/] {escape(backend['backend'])}: {backend['sessions']} sessions, "
+            f"{backend['warm']} warm"
+        )
+    else:
+        reason = escape(f"{backend['backend']}: {backend['error']}")
+        console.print(f"[bold]Sandbox backend:[/] [red]{reason}[/]")

@@ -10,7 +10,8 @@ from rich.markup import escape
 from rich.panel import Panel
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json
-from bunseki.errors import DataLoadError, SandboxError
+from bunseki.cli.outcomes import EXIT_UNAVAILABLE
+from bunseki.errors import DataLoadError, SandboxError, SandboxLost
 from bunseki.sandbox import ExecutionResult
 from bunseki.service import run_cell
 from bunseki.settings import Settings
@@ -35,7 +36,8 @@ def run_code(
 ) -> None:
     """Run CODE_FILE as one cell in a fresh sandbox, with `df` loaded from --data.
 
-    Exit status: 0 when the cell succeeded, 1 when it failed, 2 for usage errors.
+    Exit status: 0 when the cell succeeded, 1 when it failed, 2 for usage errors, 5 when the
+    sandbox's machine was lost while it ran (run it again).
     """
     try:
         code = code_file.read_text(encoding="utf-8-sig")
@@ -61,7 +63,7 @@ def run_code(
             )
         else:
             errors.print(f"[bold red]{type(exc).__name__}:[/] {escape(str(exc))}")
-        raise typer.Exit(EXIT_FAILED) from exc
+        raise typer.Exit(EXIT_UNAVAILABLE if isinstance(exc, SandboxLost) else EXIT_FAILED) from exc
     if as_json:
         print_json({**result.model_dump(mode="json"), "workspace": str(workspace.resolve())})
     else:

@@ -34,6 +34,11 @@ class SandboxBackend(Protocol):
 
     name: str
 
+    def new_workspace(self) -> Path:
+        """A fresh workspace for a new session under the workspace root (the local backend hands over a
+        warm sandbox's, which that session's first ensure() adopts)."""
+        ...
+
     def ensure(self, session_id: str, workspace: Path) -> None:
         """Start the session's sandbox on ``workspace``, or find the running one; idempotent."""
         ...
@@ -57,3 +62,47 @@ class SandboxBackend(Protocol):
         ...
 
     def health(self) -> BackendHealth: ...
+
+    def close(self) -> None:
+        """Let go of what this process holds (the local backend stops its sandboxes and its warm pool;
+        a Ray backend disconnects, and its session actors stay for the other replicas)."""
+        ...
+
+
+class SessionSandbox:
+    """One session's sandbox as services and agents hold it: every call goes to the backend with its id.
+
+    >>> with SessionSandbox(backend, "cell-1", workspace) as box:
+    ...     box.load_frame(frame)
+    ...     result = box.run("df.describe()")
+    """
+
+    def __init__(self, backend: SandboxBackend, session_id: str, workspace: Path) -> None:
+        self.backend = backend
+        self.session_id = session_id
+        self.workspace = Path(workspace).resolve()
+
+    def __enter__(self) -> SessionSandbox:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Start the session's sandbox, or find the running one."""
+        self.backend.ensure(self.session_id, self.workspace)
+
+    def run(self, code: str, *, timeout: float | None = None, check_policy: bool = True) -> ExecutionResult:
+        """Run one cell (see `SandboxBackend.execute`)."""
+        return self.backend.execute(self.session_id, code, timeout=timeout, check_policy=check_policy)
+
+    def load_frame(self, frame: pd.DataFrame, name: str = "df") -> None:
+        self.backend.load_frame(self.session_id, frame, name)
+
+    def reset(self) -> None:
+        self.backend.reset(self.session_id)
+
+    def close(self) -> None:
+        """Stop the sandbox; the workspace and the saved state stay."""
+        self.backend.stop(self.session_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ from langchain_core.messages import AnyMessage
 from bunseki.brain.base import Brain
 from bunseki.brain.factory import create_brain
 from bunseki.data import LoadedTable, load_table
-from bunseki.sandbox import add_data_file, new_workspace
+from bunseki.sandbox import add_data_file, backends
+from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.service.inputs import checked_question
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.settings import Settings
@@ -34,14 +36,25 @@ class AnalysisSession:
         brain: Brain | None = None,
         sheet: str | None = None,
         question: str | None = None,
+        backend: SandboxBackend | None = None,
     ) -> None:
         """``sheet``: the sheet of a workbook to read; without it, the one whose columns ``question``
-        names (the question about to be asked), else the first. The overview says which and why."""
+        names (the question about to be asked), else the first. The overview says which and why.
+
+        ``backend``: where the sandbox runs (default: the configured one, opened and closed here).
+        """
         self.settings = settings or Settings()
         self.table: LoadedTable = load_table(data_file, sheet=sheet, question=question)
-        self.workspace = (workspace_dir or new_workspace(self.settings.workspace_root)).resolve()
-        self.workspace.mkdir(parents=True, exist_ok=True)
-        add_data_file(self.workspace, data_file)
+        self._owns_backend = backend is None
+        self.backend = backend or backends.create(self.settings, warm=False)
+        try:
+            self.workspace = (workspace_dir or self.backend.new_workspace()).resolve()
+            self.workspace.mkdir(parents=True, exist_ok=True)
+            add_data_file(self.workspace, data_file)
+        except BaseException:
+            if self._owns_backend:
+                self.backend.close()
+            raise
         self._positions = itertools.count(1)
         self.data_state = DataState.of(self.table, self.workspace, source=data_file.name)
         self.runtime = SessionRuntime(
@@ -50,9 +63,14 @@ class AnalysisSession:
             data_state=self.data_state,
             brain=brain or create_brain(model, self.settings),
             settings=self.settings,
+            sandbox=SessionSandbox(self.backend, f"analyze-{uuid.uuid4().hex}", self.workspace),
             record_step=self._count_step,
         )
-        self.runtime.start()
+        try:
+            self.runtime.start()
+        except BaseException:
+            self.close()
+            raise
         self.messages: list[AnyMessage] = []
 
     @property
@@ -66,7 +84,11 @@ class AnalysisSession:
         self.close()
 
     def close(self) -> None:
-        self.runtime.close()
+        try:
+            self.runtime.close()
+        finally:
+            if self._owns_backend:
+                self.backend.close()
 
     def restore_data(self) -> None:
         """Back to the data as loaded (a batch answers each question on the original data)."""

@@ -26,7 +26,8 @@ from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopVa
 from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
 from bunseki.llm import available_models
-from bunseki.sandbox import Sandbox, add_data_file, new_workspace
+from bunseki.sandbox import add_data_file, backends, new_workspace
+from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.eda_views import EdaRunSummary, EdaRunView, view_of
 from bunseki.service.files import OpenFile, open_in_workspace
@@ -51,7 +52,9 @@ class EdaService:
         *,
         store: Store | None = None,
         brains: Callable[[str], EdaBrain] | None = None,
+        backend: SandboxBackend | None = None,
     ) -> None:
+        """``backend``: where runs' sandboxes run (the analysis service's, in a server; else one of its own)."""
         self.settings = settings or Settings()
         self._owns_store = store is None
         self.store = store or Store.from_settings(self.settings)
@@ -59,6 +62,8 @@ class EdaService:
         self._exits = contextlib.ExitStack()
         self._checkpointer = self._exits.enter_context(open_checkpointer(self.settings.database, types=STATE_TYPES))
         self._graph = eda.build(checkpointer=self._checkpointer)
+        self._owns_backend = backend is None
+        self.backend = backend or backends.create(self.settings, warm=False)
 
     def __enter__(self) -> EdaService:
         return self
@@ -68,6 +73,8 @@ class EdaService:
 
     def close(self) -> None:
         self._exits.close()
+        if self._owns_backend:
+            self.backend.close()
         if self._owns_store:
             self.store.close()
 
@@ -197,12 +204,12 @@ class EdaService:
         brain: EdaBrain,
         on_event: Callable[[Event], None] | None,
     ) -> EdaRunView:
-        sandboxes: list[Sandbox] = []
+        sandboxes: list[SessionSandbox] = []
         workspace = Path(run.workspace)
 
-        def sandbox() -> Sandbox:
+        def sandbox() -> SessionSandbox:
             if not sandboxes:
-                box = Sandbox(workspace, settings=self.settings)
+                box = SessionSandbox(self.backend, f"eda-{run.id}", workspace)
                 sandboxes.append(box)
                 box.start()
             return sandboxes[0]

@@ -29,6 +29,7 @@ from bunseki.errors import BunsekiError, CaseArchiveError, Conflict, NotFound
 from bunseki.investigation.archive import ArchiveLimits, extract_case
 from bunseki.investigation.case import Case, load_case
 from bunseki.report.save import write_atomically
+from bunseki.sandbox.backend import SandboxBackend
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import write_limited
 from bunseki.service.investigation_views import (
@@ -57,12 +58,14 @@ class InvestigationRuns:
         brains: Callable[[str], InvestigatorBrain] | None = None,
         limits: ArchiveLimits | None = None,
         investigator: InvestigationService | None = None,
+        backend: SandboxBackend | None = None,
     ) -> None:
+        """``backend``: where the investigations' sandboxes run (default: the configured one, per run)."""
         self.settings = settings
         self.root = settings.workspace_root / "investigation_runs"
         self.limits = limits or ArchiveLimits()
         self._brains = brains or (lambda spec: create_investigator_brain(spec, settings))
-        self._investigator = investigator or InvestigationService(settings)
+        self._investigator = investigator or InvestigationService(settings, backend=backend)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bunseki-investigation")
         self._queued: dict[str, Future[None]] = {}
         self._lock = threading.Lock()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,8 @@ from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
 from bunseki.rag import Embedder
 from bunseki.report.investigation import write_investigation_html
-from bunseki.sandbox import Sandbox, new_workspace
+from bunseki.sandbox import backends, new_workspace
+from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.settings import Settings
 
 Event = dict[str, Any]
@@ -79,8 +81,10 @@ class InvestigationView:
 
 
 class InvestigationService:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, backend: SandboxBackend | None = None) -> None:
+        """``backend``: where the sandboxes run (default: the configured one, opened for each run)."""
         self.settings = settings
+        self.backend = backend
 
     def check(self, manifest: Path) -> Case:
         """The case, checked; raises `CaseError` before any work."""
@@ -101,11 +105,12 @@ class InvestigationService:
         chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
         if workspace is None:
             workspace = new_workspace(self.settings.workspace_root / "investigations")
-        boxes: list[Sandbox] = []
+        backend = self.backend or backends.create(self.settings, warm=False)
+        boxes: list[SessionSandbox] = []
 
-        def sandbox() -> Sandbox:
+        def sandbox() -> SessionSandbox:
             if not boxes:
-                box = Sandbox(workspace, settings=self.settings)
+                box = SessionSandbox(backend, f"inv-{uuid.uuid4().hex}", workspace)
                 boxes.append(box)
                 box.start()
             return boxes[0]
@@ -138,6 +143,8 @@ class InvestigationService:
             context.close()
             for box in boxes:
                 box.close()
+            if backend is not self.backend:
+                backend.close()
         state = InvestigatorState.model_validate(final)
         report = str(workspace / state.report_path) if state.report_path else None
         language = detect_language(" ".join(ds.expected.text for ds in case.datasets))

@@ -1,4 +1,4 @@
-"""One open session: its data state, its warm sandbox, its brain, and the graph run per message."""
+"""One open session: its data state, its sandbox (through the backend), its brain, and the graph run per message."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from bunseki.brain.models import ExecutionRecord
 from bunseki.data import LoadedTable
 from bunseki.deadline import turn_deadline
 from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 from bunseki.settings import Settings
 from bunseki.state import DataState
 
@@ -98,17 +98,17 @@ class SessionRuntime:
         data_state: DataState,
         brain: Brain,
         settings: Settings,
+        sandbox: SessionSandbox,
         record_step: StepLog | None = None,
-        sandbox: Sandbox | None = None,
     ) -> None:
-        """``sandbox``: one already started on ``workspace`` (from the warm pool), else a new one."""
+        """``sandbox``: the session's handle on its backend, on ``workspace``."""
         self.table = table
         self.workspace = workspace
         self.data_state = data_state
         self.brain = brain
         self.settings = settings
         self.record_step = record_step
-        self.sandbox = sandbox or Sandbox(workspace, settings=settings)
+        self.sandbox = sandbox
         self.graph = build()
         self._bound = -1  # the data-state position whose data the sandbox's df holds
         self._dirty = False  # a cell ran since: df in the sandbox may have been changed by code

@@ -1,10 +1,11 @@
 """`AnalysisService`: stateful analysis sessions, as the CLI, the API and the UI all use them.
 
 A session is a data file in a workspace, rows in the store (messages, steps, snapshots,
-reports) and, while it is open, a warm sandbox. Everything is committed as it happens: a turn
-is recorded as running before it starts, each step when it is applied, the answer when it is
-written. A turn that was running in a process that no longer exists is marked interrupted the
-next time the session is opened, and the data state is rebuilt from the recorded steps.
+reports) and, while it is open, a sandbox (through the service's one backend). Everything is
+committed as it happens: a turn is recorded as running before it starts, each step when it is
+applied, the answer when it is written. A turn that was running in a process that no longer
+exists is marked interrupted the next time the session is opened, and the data state is rebuilt
+from the recorded steps.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from bunseki.errors import (
     BunsekiError,
     Conflict,
     NotFound,
+    SandboxLost,
     SessionBusy,
 )
 from bunseki.llm import available_models
-from bunseki.sandbox import Sandbox, SandboxPool, add_data_file, new_workspace
+from bunseki.sandbox import add_data_file, backends
+from bunseki.sandbox.backend import BackendHealth, SandboxBackend, SessionSandbox
 from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
@@ -62,6 +65,12 @@ FAILED = {
     "ja": "（この質問への回答中にエラーが発生しました。もう一度質問してください。）",
     "en": "(Something went wrong while answering this question. Please ask again.)",
 }
+LOST = {
+    "ja": "（この質問の処理中に、セッションを実行していたマシンが失われました。"
+    "その手順の前の状態に戻したので、もう一度質問してください。）",
+    "en": "(The machine running this session was lost while answering. The session was restored to before "
+    "that step; please ask again.)",
+}
 
 
 class AnalysisService(DataOperations):
@@ -75,11 +84,13 @@ class AnalysisService(DataOperations):
         brains: Callable[[str], Brain] | None = None,
         max_open: int | None = None,
         warm: bool = False,
+        backend: SandboxBackend | None = None,
     ) -> None:
         """``brains`` makes the brain for a session's model spec (default: `create_brain`).
 
-        ``warm``: keep a pool of started sandboxes for new sessions (servers do; a one-off CLI
-        session would only pay for sandboxes it never uses).
+        ``warm``: keep started sandboxes for new sessions (servers do; a one-off CLI session would
+        only pay for sandboxes it never uses). ``backend``: where sandboxes run (default: the one the
+        settings name, opened here and closed with the service).
         """
         self.settings = settings or Settings()
         self._owns_store = store is None
@@ -94,10 +105,8 @@ class AnalysisService(DataOperations):
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self.pool = SandboxPool(self.settings) if warm and self.settings.sandbox_pool_size > 0 else None
-        self._adopted: dict[str, Sandbox] = {}  # new sessions' sandboxes from the pool, until their first turn
-        if self.pool is not None:
-            self.pool.fill()
+        self._owns_backend = backend is None
+        self.backend = backend or backends.create(self.settings, warm=warm)
 
     def __enter__(self) -> AnalysisService:
         return self
@@ -106,23 +115,24 @@ class AnalysisService(DataOperations):
         self.close()
 
     def close(self) -> None:
-        """Stop every open sandbox (sessions stay saved) and the store if this service opened it."""
+        """Stop every open sandbox (sessions stay saved), and the backend and store if this service opened them."""
         with self._guard:
             for runtime in self._open.values():
                 runtime.close()
-            for sandbox in self._adopted.values():
-                sandbox.close()
             self._open.clear()
-            self._adopted.clear()
             self._rebuilt.clear()
-        if self.pool is not None:
-            self.pool.close()
+        if self._owns_backend:
+            self.backend.close()
         if self._owns_store:
             self.store.close()
 
     def warm_sandboxes(self) -> int:
         """How many started sandboxes wait for new sessions."""
-        return self.pool.ready_count() if self.pool is not None else 0
+        return self.sandbox_health().warm
+
+    def sandbox_health(self) -> BackendHealth:
+        """What the sandbox backend reports: which one, how many sessions it holds, warm ones, details."""
+        return self.backend.health()
 
     # --- sessions ----------------------------------------------------------------------------
 
@@ -144,8 +154,7 @@ class AnalysisService(DataOperations):
         table = load_table(data_file, sheet=sheet)
         model = model or self.settings.model
         self.brains(model)  # refuse a bad model spec before anything is created
-        sandbox = self.pool.take() if self.pool is not None else None  # warm, with a workspace of its own
-        workspace = sandbox.workspace if sandbox is not None else new_workspace(self.settings.workspace_root)
+        workspace = self.backend.new_workspace()  # a warm sandbox's, when the backend keeps some
         try:
             copy = add_data_file(workspace, data_file)
             if sheet is not None:
@@ -163,16 +172,11 @@ class AnalysisService(DataOperations):
                 user_id=user_id,
             )
         except BaseException:
-            if sandbox is not None:
-                sandbox.close()
-                remove_workspace(workspace)
+            remove_workspace(workspace)  # and the backend lets go of a warm sandbox kept for it
             raise
         state = DataState.of(table, workspace, source=record.dataset_name)
         state.rebuild([])
         self._keep(record.id, (0, dataclasses.replace(table, path=copy), state))  # the first turn reads no file
-        if sandbox is not None:
-            with self._guard:
-                self._adopted[record.id] = sandbox
         return SessionView.of(record)
 
     def create_session_from_upload(
@@ -240,9 +244,7 @@ class AnalysisService(DataOperations):
             runtime = self._open.pop(session_id, None)
             if runtime is not None:
                 runtime.close()
-            adopted = self._adopted.pop(session_id, None)
-            if adopted is not None:
-                adopted.close()
+            self.backend.stop(session_id)  # also one this service did not open (another replica's)
             self._rebuilt.pop(session_id, None)
             self.store.delete_session(session_id, user_id=user_id)
         _remove_tree(Path(record.workspace), self.settings.workspace_root)
@@ -334,22 +336,16 @@ class AnalysisService(DataOperations):
                 return runtime
         self._mark_interrupted(record.id)
         table, state = self._load_state(record, take=True)
-        with self._guard:
-            adopted = self._adopted.pop(record.id, None)
-        if adopted is None and self.pool is not None:  # forked from the pool's zygote when it can be
-            adopted = self.pool.sandbox_for(Path(record.workspace))
+        workspace = Path(record.workspace)
         runtime = SessionRuntime(
             table=table,
-            workspace=Path(record.workspace),
+            workspace=workspace,
             data_state=state,
             brain=self.brains(record.model),
             settings=self.settings,
-            sandbox=adopted,
+            sandbox=SessionSandbox(self.backend, record.id, workspace),
         )
-        if self.pool is not None:
-            self.pool.start(runtime.sandbox)  # no more starts at once than cores
-        else:
-            runtime.start()
+        runtime.start()  # the backend adopts the warm sandbox the session's workspace came with
         with self._guard:
             self._open[record.id] = runtime
             idle = [key for key in self._open if key != record.id and not self._busy(key)]
@@ -451,7 +447,8 @@ class AnalysisService(DataOperations):
         self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
         with suppress(BunsekiError):
             self.store.finish_turn(turn_id, status=status, error=f"{type(exc).__name__}: {exc}")
-            notice = INTERRUPTED if status == "interrupted" else FAILED
+            # A lost cell left nothing behind (it was never recorded): say so, and that asking again works.
+            notice = INTERRUPTED if status == "interrupted" else LOST if isinstance(exc, SandboxLost) else FAILED
             self.store.add_message(
                 session_id=session_id, role="assistant", content=notice[detect_language(message)], turn_id=turn_id
             )

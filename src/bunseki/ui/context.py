@@ -47,7 +47,8 @@ def _close_eda(service: Any) -> None:
 @st.cache_resource(show_spinner=False, on_release=_close_eda)
 def _open_eda_service(where: str, _settings: Settings) -> EdaService:
     """One EDA service per workspace and database, on the analysis service's store."""
-    return EdaService(_settings, store=_open_service(where, _settings).store)
+    analysis = _open_service(where, _settings)
+    return EdaService(_settings, store=analysis.store, backend=analysis.backend)
 
 
 def get_eda_service() -> EdaService:

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from bunseki.brain.base import Brain
 from bunseki.data.summary import DataFrameInfo
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
 
 
@@ -33,7 +33,7 @@ class AnalystContext:
     """The brain that judges, the sandbox that runs code, and the data state it works on."""
 
     brain: Brain
-    sandbox: Sandbox
+    sandbox: SessionSandbox
     data_state: DataState | None
     max_loops: int = 5
     record_step: StepLog | None = None

