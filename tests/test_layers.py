@@ -21,6 +21,11 @@ def _module_name(path: Path) -> str:
 
 def store_imports(source: str, module: str, *, is_package: bool = False) -> list[str]:
     """Every import in ``source`` (the text of ``module``) that reaches ``bunseki.store``, as written."""
+    return imports_of(source, module, (FORBIDDEN,), is_package=is_package)
+
+
+def imports_of(source: str, module: str, forbidden: tuple[str, ...], *, is_package: bool = False) -> list[str]:
+    """Every import in ``source`` (the text of ``module``) that reaches one of ``forbidden``, as written."""
     package = module if is_package else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -34,7 +39,7 @@ def store_imports(source: str, module: str, *, is_package: bool = False) -> list
             names = [base] + [f"{base}.{alias.name}" for alias in node.names]
         else:
             continue
-        if any(name == FORBIDDEN or name.startswith(FORBIDDEN + ".") for name in names):
+        if any(name == gone or name.startswith(gone + ".") for name in names for gone in forbidden):
             found.append(f"line {node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -88,3 +93,39 @@ def test_no_interface_imports_the_store() -> None:
         if (found := store_imports(path.read_text("utf-8"), _module_name(path), is_package=path.name == "__init__.py"))
     }
     assert offending == {}, "interfaces must use the services' views, not store records: " + repr(offending)
+
+
+# --- sandbox backends: services and agents hold a SessionSandbox and never learn which backend is behind it ---
+
+BACKENDS = ("bunseki.sandbox.local_backend", "bunseki.sandbox.ray_backend")
+FACTORY = "bunseki.sandbox.backends"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from bunseki.sandbox.local_backend import LocalBackend",
+        "import bunseki.sandbox.ray_backend",
+        "from bunseki.sandbox import local_backend",
+        "from ..sandbox.ray_backend import RayBackend",
+    ],
+)
+def test_every_way_of_importing_a_backend_is_seen(source: str) -> None:
+    assert imports_of(source, "bunseki.service.sessions", BACKENDS)
+
+
+def test_only_the_factory_names_a_backend() -> None:
+    sandbox = PACKAGE / "sandbox"
+    offending = {
+        _module_name(path): found
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not path.is_relative_to(sandbox)
+        and (
+            found := imports_of(
+                path.read_text("utf-8"), _module_name(path), BACKENDS, is_package=path.name == "__init__.py"
+            )
+        )
+    }
+    assert offending == {}, f"choose a backend with {FACTORY}.create, not by importing it: {offending!r}"
+    factory = (sandbox / "backends.py").read_text("utf-8")
+    assert "bunseki.sandbox.local_backend" in factory and "bunseki.sandbox.ray_backend" in factory

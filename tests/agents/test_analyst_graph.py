@@ -12,7 +12,7 @@ from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
 from bunseki.deadline import turn_deadline
 from bunseki.report.models import ReportOutput, ReportSection
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
 from tests.agents.conftest import FRAME
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_call, tool_reply
@@ -51,7 +51,7 @@ PARTIAL_REPORT = tool_reply(
 
 
 def run(
-    model: ScriptedChatModel, sandbox: Sandbox, question: str, *, max_loops: int = 5, with_data: bool = True
+    model: ScriptedChatModel, sandbox: SessionSandbox, question: str, *, max_loops: int = 5, with_data: bool = True
 ) -> AnalystState:
     data_state = DataState(FRAME, sandbox.workspace, source="売上.csv") if with_data else None
     context = AnalystContext(
@@ -62,7 +62,7 @@ def run(
     return AnalystState.model_validate(final)
 
 
-def test_act_then_finalize_writes_the_report_from_execution(sandbox: Sandbox) -> None:
+def test_act_then_finalize_writes_the_report_from_execution(sandbox: SessionSandbox) -> None:
     model = scripted(
         act("地域別の売上合計を出す"),
         code("print(df.groupby('地域')['売上'].sum().to_dict())"),
@@ -82,7 +82,7 @@ def test_act_then_finalize_writes_the_report_from_execution(sandbox: Sandbox) ->
     assert "'関東': 250" in report_prompt
 
 
-def test_ask_ends_the_turn_with_the_question(sandbox: Sandbox) -> None:
+def test_ask_ends_the_turn_with_the_question(sandbox: SessionSandbox) -> None:
     model = scripted(tool_reply(ReasonOutput(next_action="ask", question="どの期間ですか？", rationale="期間が不明")))
     state = run(model, sandbox, "売上を見せて")
     assert state.status == "asked"
@@ -91,7 +91,7 @@ def test_ask_ends_the_turn_with_the_question(sandbox: Sandbox) -> None:
     assert len(model.received) == 1
 
 
-def test_a_failed_cell_goes_back_to_reason_which_retries(sandbox: Sandbox) -> None:
+def test_a_failed_cell_goes_back_to_reason_which_retries(sandbox: SessionSandbox) -> None:
     model = scripted(
         act("売上の合計"),
         code("print(df['売り上げ'].sum())"),  # wrong column name
@@ -110,7 +110,7 @@ def test_a_failed_cell_goes_back_to_reason_which_retries(sandbox: Sandbox) -> No
     assert "KeyError" in retry_prompt
 
 
-def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None:
+def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: SessionSandbox) -> None:
     loops = 3
     replies: list[Any] = []
     for number in range(loops):
@@ -123,7 +123,7 @@ def test_the_loop_cap_ends_with_an_intermediate_report(sandbox: Sandbox) -> None
     assert state.final_report is not None
 
 
-def test_the_turn_deadline_reaches_the_nodes(sandbox: Sandbox) -> None:
+def test_the_turn_deadline_reaches_the_nodes(sandbox: SessionSandbox) -> None:
     """LangGraph runs nodes in a copy of the caller's context, so the deadline is seen there."""
     model = scripted(FINALIZE)
     with turn_deadline(0):
@@ -133,14 +133,14 @@ def test_the_turn_deadline_reaches_the_nodes(sandbox: Sandbox) -> None:
     assert model.received == []  # no request was started after the deadline
 
 
-def test_malformed_model_output_ends_in_error_status(sandbox: Sandbox) -> None:
+def test_malformed_model_output_ends_in_error_status(sandbox: SessionSandbox) -> None:
     bad = tool_call("ReasonOutput", {"next_action": "dance"})
     state = run(scripted(bad, bad), sandbox, "売上は？")
     assert state.status == "error"
     assert state.error is not None and "ReasonOutput" in state.error
 
 
-def test_a_report_with_a_made_up_number_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:
+def test_a_report_with_a_made_up_number_falls_back_to_the_executed_results(sandbox: SessionSandbox) -> None:
     """The scripted report claims 250 for the question whose code printed only the total, 390."""
     model = scripted(act("合計"), code("print(df['売上'].sum())"), FINALIZE, REPORT, REPORT)
     state = run(model, sandbox, "売上の合計は？")
@@ -151,7 +151,7 @@ def test_a_report_with_a_made_up_number_falls_back_to_the_executed_results(sandb
     assert any("390" in section.content for section in state.final_report.sections)
 
 
-def test_malformed_report_falls_back_to_the_executed_results(sandbox: Sandbox) -> None:
+def test_malformed_report_falls_back_to_the_executed_results(sandbox: SessionSandbox) -> None:
     broken = tool_call("ReportOutput", {"title": "x"})
     model = scripted(act("合計"), code("print(df['売上'].sum())"), FINALIZE, broken, broken)
     state = run(model, sandbox, "売上の合計は？")
@@ -161,7 +161,7 @@ def test_malformed_report_falls_back_to_the_executed_results(sandbox: Sandbox) -
     assert "レポートを完成できませんでした" in state.final_report.conclusion
 
 
-def test_without_data_the_analyst_asks_for_an_upload(sandbox: Sandbox) -> None:
+def test_without_data_the_analyst_asks_for_an_upload(sandbox: SessionSandbox) -> None:
     model = scripted()
     state = run(model, sandbox, "売上は？", with_data=False)
     assert state.status == "asked"

@@ -13,7 +13,7 @@ from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursio
 from bunseki.brain.llm import LLMBrain
 from bunseki.brain.models import ReasonOutput
 from bunseki.report.models import ReportOutput, ReportSection
-from bunseki.sandbox import Sandbox
+from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
 from tests.agents.conftest import FRAME
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_reply
@@ -47,7 +47,7 @@ class StepRecorder:
 
 
 def run(
-    model: ScriptedChatModel, sandbox: Sandbox, data: DataState, steps: StepRecorder, question: str
+    model: ScriptedChatModel, sandbox: SessionSandbox, data: DataState, steps: StepRecorder, question: str
 ) -> AnalystState:
     context = AnalystContext(brain=LLMBrain(model, name="fake"), sandbox=sandbox, data_state=data, record_step=steps)
     config: RunnableConfig = {"recursion_limit": recursion_limit(5)}
@@ -59,7 +59,7 @@ def prompts(model: ScriptedChatModel, call: int) -> str:
     return " ".join(str(message.content) for message in model.received[call])
 
 
-def test_a_tool_action_changes_the_current_data_and_is_recorded(sandbox: Sandbox) -> None:
+def test_a_tool_action_changes_the_current_data_and_is_recorded(sandbox: SessionSandbox) -> None:
     data, steps = DataState(FRAME, sandbox.workspace), StepRecorder()
     model = scripted(use("filter_data", {"column": "地域", "operator": "eq", "value": "関東"}), FINALIZE, REPORT)
     state = run(model, sandbox, data, steps, "関東だけにして")
@@ -77,7 +77,7 @@ def test_a_tool_action_changes_the_current_data_and_is_recorded(sandbox: Sandbox
     assert "加工後のデータ（2 行／元 4 行）" in prompts(model, 1)
 
 
-def test_a_reading_tool_is_recorded_without_changing_data(sandbox: Sandbox) -> None:
+def test_a_reading_tool_is_recorded_without_changing_data(sandbox: SessionSandbox) -> None:
     data, steps = DataState(FRAME, sandbox.workspace), StepRecorder()
     model = scripted(use("value_counts", {"column": "地域"}), FINALIZE, REPORT)
     state = run(model, sandbox, data, steps, "地域ごとの件数は？")
@@ -86,7 +86,7 @@ def test_a_reading_tool_is_recorded_without_changing_data(sandbox: Sandbox) -> N
     assert data.is_original
 
 
-def test_bad_arguments_give_the_model_a_retry_naming_the_choices(sandbox: Sandbox) -> None:
+def test_bad_arguments_give_the_model_a_retry_naming_the_choices(sandbox: SessionSandbox) -> None:
     data, steps = DataState(FRAME, sandbox.workspace), StepRecorder()
     model = scripted(
         use("filter_data", {"column": "region", "operator": "eq", "value": "関東"}),
@@ -107,7 +107,7 @@ def test_bad_arguments_give_the_model_a_retry_naming_the_choices(sandbox: Sandbo
     assert len(data.current) == 2
 
 
-def test_reset_data_returns_to_the_original(sandbox: Sandbox) -> None:
+def test_reset_data_returns_to_the_original(sandbox: SessionSandbox) -> None:
     data, steps = DataState(FRAME, sandbox.workspace), StepRecorder()
     data.apply("filter_data", {"column": "地域", "operator": "eq", "value": "関東"}, position=0)
     model = scripted(use("reset_data", {}), FINALIZE, REPORT)
@@ -117,7 +117,7 @@ def test_reset_data_returns_to_the_original(sandbox: Sandbox) -> None:
     assert steps.steps[0]["step_type"] == "reset"
 
 
-def test_an_unknown_tool_is_a_retry_not_a_crash(sandbox: Sandbox) -> None:
+def test_an_unknown_tool_is_a_retry_not_a_crash(sandbox: SessionSandbox) -> None:
     data, steps = DataState(FRAME, sandbox.workspace), StepRecorder()
     model = scripted(use("drop_everything", {}), FINALIZE, REPORT)
     state = run(model, sandbox, data, steps, "全部消して")

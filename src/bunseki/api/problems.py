@@ -57,6 +57,11 @@ def status_of(error: BunsekiError) -> HTTPStatus:
     return next((status for kind, status in STATUS if isinstance(error, kind)), HTTPStatus.SERVICE_UNAVAILABLE)
 
 
+def retry_after(error: BunsekiError) -> int | None:
+    """Seconds after which the same request may well work (a Retry-After header), if that is known."""
+    return next((seconds for kind, seconds in RETRY_AFTER_S.items() if isinstance(error, kind)), None)
+
+
 def problem(
     status: HTTPStatus | int, detail: str | None, *, instance: str | None = None, **extra: Any
 ) -> dict[str, Any]:
@@ -88,8 +93,7 @@ def install(app: FastAPI) -> None:
         status = status_of(exc)
         if status >= 500:
             log.warning("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
-        retry = next((seconds for kind, seconds in RETRY_AFTER_S.items() if isinstance(exc, kind)), None)
-        return response(status, str(exc), request, retry_after=retry)
+        return response(status, str(exc), request, retry_after=retry_after(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from fastapi.sse import EventSourceResponse, format_sse_event
 from pydantic import BaseModel
 
-from bunseki.api.problems import problem, status_of
+from bunseki.api.problems import problem, retry_after, status_of
 from bunseki.errors import BunsekiError
 
 Event = dict[str, Any]
@@ -62,7 +62,8 @@ async def _events(first: tuple[str, Any], queue: asyncio.Queue[tuple[str, Any]])
             error: Exception = value
             status = status_of(error) if isinstance(error, BunsekiError) else 500
             detail = str(error) if isinstance(error, BunsekiError) else "the work failed on the server"
-            yield _sse("error", json.dumps(problem(status, detail), ensure_ascii=False))
+            again = retry_after(error) if isinstance(error, BunsekiError) else None  # no header after a 200
+            yield _sse("error", json.dumps(problem(status, detail, retry_after=again), ensure_ascii=False))
             return
         kind, value = await queue.get()
 
