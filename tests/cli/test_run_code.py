@@ -148,9 +148,21 @@ def test_doctor_reports_the_tier() -> None:
     assert facts["limits"]["timeout_s"] == 180
     assert facts["warm_pool"]["error"] is None
     assert 0 < facts["warm_pool"]["worker_pss_mb"] <= facts["warm_pool"]["worker_rss_mb"]
+    backend = facts["sandbox_backend"]
+    assert (backend["backend"], backend["ok"], backend["sessions"], backend["error"]) == ("local", True, 0, None)
     text = bunseki("doctor")
     assert "Sandbox isolation:" in text.stdout
     assert "why:" in text.stdout
+    assert "Sandbox backend: local" in text.stdout
+
+
+def test_doctor_fails_on_a_backend_that_cannot_be_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BUNSEKI_SANDBOX_BACKEND", "ray")  # and no BUNSEKI_RAY_ADDRESS
+    done = bunseki("doctor", "--json")
+    backend = json.loads(done.stdout)["sandbox_backend"]
+    assert (backend["backend"], backend["ok"]) == ("ray", False)
+    assert "BUNSEKI_RAY_ADDRESS" in backend["error"] or "bunseki[ray]" in backend["error"]
+    assert done.returncode == 1
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the workspace to another user")
