@@ -211,7 +211,12 @@ class LocalBackend:
                 replaced.sandbox.close()
             sandbox = self._start(reserved[0] if reserved is not None else self._new(place))
             with self._lock:
-                self._held[session_id] = _Held(sandbox, self.clock())
+                wanted = not self._closed.is_set() and self._workspaces.get(session_id) == place
+                if wanted:
+                    self._held[session_id] = _Held(sandbox, self.clock())
+            if not wanted:  # stopped, or the backend closed, while it started: it must not outlive that
+                sandbox.close()
+                raise SandboxError(f"the sandbox of session {session_id} was stopped while it started")
             return sandbox
 
     def _new(self, place: Path) -> Sandbox:
