@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from bunseki.brain.models import RESULT_MARKER, ExecutionRecord, Language
+from bunseki.brain.offline import formats
 from bunseki.brain.offline.codegen import STAT_NAMES, describe
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import format_number
@@ -51,6 +52,8 @@ def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) ->
     if output:
         heading = "実行結果（抜粋）" if language == "ja" else "Execution output (excerpt)"
         sections.append(ReportSection(section_type="text", content=f"**{heading}**\n\n```\n{output[:3000]}\n```"))
+    if plan.task == "answers" and (failed := formats.problems(result, language)):
+        sections.append(ReportSection(section_type="text", content=failed))
     return ReportOutput(
         title=describe(plan),
         conclusion=conclusion,
@@ -335,28 +338,35 @@ def _strength(r: float, language: Language) -> str:
     return f"there is a {level} {'positive' if r > 0 else 'negative'} correlation"
 
 
+METHOD_NAMES = {
+    "ja": {
+        "pearson": "相関係数（ピアソン）",
+        "spearman": "スピアマンの順位相関係数",
+        "kendall": "ケンドールの順位相関係数",
+    },
+    "en": {
+        "pearson": "Pearson correlation",
+        "spearman": "Spearman rank correlation",
+        "kendall": "Kendall rank correlation",
+    },
+}
+
+
 def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    """The coefficient of the method that was asked for and computed, with that method's own p-value."""
     a, b = result["columns"]
-    r = float(result["r"])
-    if plan.options.get("method") == "spearman":  # asked for the rank correlation: that is the answer
-        rho = float(result["spearman"])
-        if language == "ja":
-            return (
-                f"{a} と {b} のスピアマンの順位相関係数は {rho:.3f} で、{_strength(rho, language)}"
-                f"（n = {_n(result['n'])}。ピアソンの r は {r:.3f}）。"
-            )
-        return (
-            f"The Spearman rank correlation of {a} and {b} is {rho:.3f}: {_strength(rho, language)} "
-            f"(n = {_n(result['n'])}; Pearson r = {r:.3f})."
-        )
+    method = str(result.get("method", "pearson"))
+    r, p, count = float(result["r"]), float(result["p"]), _n(result["n"])
+    name = METHOD_NAMES[language].get(method, method)
+    pearson = f"。ピアソンの r は {float(result['pearson']):.3f}" if method != "pearson" else ""
     if language == "ja":
         return (
-            f"{a} と {b} の相関係数（ピアソン）は {r:.3f} で、{_strength(r, language)}"
-            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。{_together(a, b, r, language)}"
+            f"{a} と {b} の{name}は {r:.3f} で、{_strength(r, language)}"
+            f"（p = {p:.3g}、n = {count}{pearson}）。{_together(a, b, r, language)}"
         )
-    evidence = f"p = {result['p']:.3g}, n = {_n(result['n'])}"
+    pearson = f"; Pearson r = {float(result['pearson']):.3f}" if method != "pearson" else ""
     return (
-        f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
+        f"The {name} of {a} and {b} is {r:.3f}: {_strength(r, language)} (p = {p:.3g}, n = {count}{pearson})."
         f"{_together(a, b, r, language)}"
     )
 
@@ -452,6 +462,7 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 CONCLUSIONS = {
+    "answers": formats.conclude,
     "ratio": _ratio,
     "stat": _stat,
     "count": _count,
@@ -488,6 +499,8 @@ def _method(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
     ja = plan.language == "ja"
+    if plan.task == "answers":
+        return formats.table(plan, result)
     if "values" in result and plan.task in ("group", "top", "trend", "share"):
         key = str(plan.group_by) if plan.task != "trend" else ("期間" if ja else "period")
         value = (

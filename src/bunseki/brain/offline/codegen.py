@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from bunseki.brain.models import RESULT_MARKER
+from bunseki.brain.offline import measures
 from bunseki.brain.offline.plan import Filter, Plan
 from bunseki.data.summary import DataFrameInfo
 
@@ -435,16 +436,22 @@ def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
+CORRELATION_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
+
+
 def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """The coefficient the question asks for (Pearson unless it names Spearman or Kendall), with its own test."""
     a, b = plan.target, plan.second
+    method = str(plan.options.get("method", "pearson"))
+    test = CORRELATION_TESTS.get(method, "pearsonr")
     lines = [
         "from scipy import stats",
         f"pair = data[[{a!r}, {b!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
-        f"r, p = stats.pearsonr(pair[{a!r}], pair[{b!r}])",
-        f"rho = pair[{a!r}].corr(pair[{b!r}], method='spearman')",
-        'print(f"pearson r = {r:.4f} (p = {p:.3g}), spearman rho = {rho:.4f}, n = {len(pair):,}")',
-        f"result = {{'task': 'correlation', 'columns': [{a!r}, {b!r}], 'r': float(r), 'p': float(p),",
-        "          'spearman': float(rho), 'n': int(len(pair))}",
+        f"r, p = stats.{test}(pair[{a!r}], pair[{b!r}])[:2]",
+        f"pearson = pair[{a!r}].corr(pair[{b!r}])",
+        f'print(f"{method} = {{r:.4f}} (p = {{p:.3g}}), pearson r = {{pearson:.4f}}, n = {{len(pair):,}}")',
+        f"result = {{'task': 'correlation', 'columns': [{a!r}, {b!r}], 'method': {method!r}, 'r': float(r),",
+        "          'p': float(p), 'pearson': float(pearson), 'n': int(len(pair))}",
         "shown = pair.sample(min(len(pair), 5000), random_state=0)",
         f"ax = shown.plot.scatter(x={a!r}, y={b!r}, alpha=0.4, figsize=(6, 5))",
     ]
@@ -562,6 +569,7 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 TASKS = {
+    "answers": measures.code,
     "ratio": _ratio,
     "stat": _stat,
     "count": _count,

@@ -8,7 +8,8 @@ them into the parts of an analysis intent the older pattern rules missed:
 - ``flag_filters``: a yes/no column named by a word ("smokers", 会員, 在宅勤務をしている) becomes
   the condition column = its positive value (or its negative one: 非会員, non-smokers, ていない);
 - ``ratio``: a share of a whole (東京店の売上は全体の何％？) or a change between two subsets
-  (2023年から2024年で何％伸びた？, A は B より何％高い？), answered as a percentage.
+  (2023年から2024年で何％伸びた？, A は B より何％高い？), answered as a percentage;
+- ``answer_format``: the answers asked for by name (``@name[value]``), one slot each.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from typing import Literal
 
 from bunseki.brain.offline.columns import Mention
-from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio
+from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.data.summary import DataFrameInfo
 
 # --- measures described as arithmetic ------------------------------------------------------
@@ -225,3 +226,75 @@ def _locate(text: str, value: str, pair: Filter, index: int) -> int:
     first = text.find(pieces[0])
     # the second words are looked for after the first ("smokers" after "non-smokers")
     return first if index == 0 else text.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)
+
+
+# --- the answer format the question asks for ------------------------------------------------
+
+# Bounded name and placeholder: "@a[@a[@a[…" without a closing bracket is otherwise rescanned
+# to the end of the line from every "@", which is quadratic.
+FORMAT_SLOT = re.compile(r"@(?P<name>[A-Za-z_]\w{0,79})\[(?P<placeholder>[^\]\n]{0,200})\]")
+_NEARBY = 2000  # characters after a slot where the format may say more about it
+_WORD_DECIMALS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DECIMALS = re.compile(r"(?P<n>\d|zero|one|two|three|four|five|six)\s+decimal(?:\s+places?|s)?", re.IGNORECASE)
+_INTEGER = re.compile(r"\b(?:integer|whole number|rounded to the nearest (?:integer|whole)|no decimal)", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“']([^\"”'\n]{1,40})[\"”']")
+
+
+def answer_format(text: str) -> list[Slot]:
+    """The answers a question asks for by name (``@name[value]``), one slot each, not yet filled.
+
+    Each slot carries what the format says of it: its description, its rounding and the values
+    it may take ("yes"/"no"); ``formats.fill`` decides what it measures.
+    """
+    found = list(FORMAT_SLOT.finditer(text))
+    slots: list[Slot] = []
+    for index, match in enumerate(found):
+        name = match.group("name")
+        if any(slot.name == name for slot in slots):
+            continue
+        description = _slot_description(text, match, found[index + 1] if index + 1 < len(found) else None)
+        slots.append(
+            Slot(
+                name=name,
+                description=description,
+                decimals=_decimals(description, text),
+                choices=_choices(description, match.group("placeholder")),
+            )
+        )
+    return slots
+
+
+def _slot_description(text: str, match: re.Match[str], following: re.Match[str] | None) -> str:
+    """What the format says about this slot: the sentence(s) that mention its placeholder."""
+    placeholder = match.group("placeholder").strip()
+    end = following.start() if following else len(text)
+    own = text[match.end() : end]
+    mentions = []
+    if placeholder:
+        for sentence in re.split(r"(?<=[.;])\s+|\n", text[match.start() : match.start() + _NEARBY]):
+            if placeholder in sentence and sentence.strip() and not sentence.strip().startswith("@"):
+                mentions.append(sentence.strip())
+    return " ".join([own.strip(), *mentions]).strip()[:600]
+
+
+def _decimals(description: str, text: str) -> int | None:
+    for source in (description, text):
+        match = _DECIMALS.search(source)
+        if match:
+            value = match.group("n").lower()
+            return int(value) if value.isdigit() else _WORD_DECIMALS[value]
+        if _INTEGER.search(source):
+            return 0
+    return None
+
+
+def _choices(description: str, placeholder: str) -> list[str]:
+    """The values a slot may take, when the format lists them ("yes" or "no", True/False)."""
+    found = [value.strip() for value in _QUOTED.findall(placeholder) + _QUOTED.findall(description)]
+    placeholder_words = {placeholder.strip(), placeholder.strip().strip('"')}
+    choices = [
+        value for value in dict.fromkeys(found) if value and value not in placeholder_words and len(value.split()) <= 4
+    ]
+    if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]{0,200}\bFalse\b", placeholder + " " + description):
+        choices = ["True", "False"]
+    return choices

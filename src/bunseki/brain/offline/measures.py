@@ -40,6 +40,7 @@ STAT_TOKENS = {
     "total": "sum",
     "skewness": "skew",
     "skew": "skew",
+    "skewed": "skew",
     "kurtosis": "kurt",
     "kurt": "kurt",
     "range": "range",
@@ -189,17 +190,10 @@ def resolve(slot: Slot, context: Context) -> Slot:
     )
 
 
-def generate(plan: Plan, info: DataFrameInfo) -> str:
-    """Code computing each slot in its own try block, printing ``@name[value]`` lines."""
+def code(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """Code computing each slot in its own try block, printing ``@name[value]`` lines and setting ``result``."""
     options = plan.options
-    lines = [
-        "# "
-        + ("指定された形式の回答を計算" if plan.language == "ja" else "Compute the answers in the requested format"),
-        "import json",
-        "from scipy import stats",
-        "",
-        "data = df.copy()",
-    ]
+    lines = ["from scipy import stats", "", "data = data.copy()"]
     for derived in plan.derived_columns:
         lines.append(
             f"data[{derived.name!r}] = pd.to_numeric(data[{derived.left!r}], errors='coerce') "
@@ -223,14 +217,14 @@ def generate(plan: Plan, info: DataFrameInfo) -> str:
     ]
     for slot in plan.slots:
         lines += _slot_code(slot, options)
-    lines += [
+    return [
+        *lines,
         "for name, value in answers.items():",
         "    print(f'@{name}[{value}]')",
         "for name, problem in problems.items():",
         "    print(f'could not compute {name}: {problem}')",
         "result = {'task': 'answers', 'answers': answers, 'problems': problems}",
     ]
-    return "\n".join(lines) + "\n" + 'print("BUNSEKI_RESULT " + json.dumps(result, ensure_ascii=False, default=str))\n'
 
 
 def explain(slot: Slot) -> str:
@@ -367,12 +361,12 @@ def _with_columns(info: DataFrameInfo, names: list[str]) -> DataFrameInfo:
 # --- resolving a slot ----------------------------------------------------------------------
 
 
-def _measure(words: set[str], description: str, choices: list[str], context: Context) -> str:
+def _measure(words: set[str], description: str, choices: list[str], context: Context) -> str | None:
     """What a slot computes, from its name's words, its description and its choices."""
     return (
         _test_measure(words, description, choices, context)
         or _entity_measure(words, description, context)
-        or _stat_measure(words, description)
+        or _stat_measure(words, description, context)
     )
 
 
@@ -423,19 +417,41 @@ def _entity_measure(words: set[str], description: str, context: Context) -> str 
     return None
 
 
-def _stat_measure(words: set[str], description: str) -> str:
-    """A summary statistic named in the slot (mean_fare → mean), else in its description."""
+def _stat_measure(words: set[str], description: str, context: Context) -> str | None:
+    """A summary statistic named in the slot (mean_fare → mean), else in its description, else in the question.
+
+    None when none of them names one: the slot is asked about, never silently averaged.
+    """
     order = list(STAT_TOKENS)
     first = min(words & set(STAT_TOKENS), key=order.index, default=None)
     if first is not None:
         return STAT_TOKENS[first]
-    if re.search(r"\bmean\b|\baverage\b", description):
-        return "mean"
-    if re.search(r"standard deviation", description):
-        return "std"
-    if re.search(r"\bcount\b|number of|how many|integer", description):
-        return "count"
-    return "mean"
+    for text in (description, context.question.lower()):
+        named = _named_stat(text)
+        if named is not None:
+            return named
+    return None
+
+
+_STAT_PHRASES = (("std", r"standard deviation"), ("count", r"\bnumber of\b|\bhow many\b"))
+
+
+def _named_stat(text: str) -> str | None:
+    """The statistic written first in ``text``: a word of STAT_TOKENS or a phrase (standard deviation)."""
+    found: list[tuple[int, str]] = []
+    for stat, pattern in _STAT_PHRASES:
+        match = re.search(pattern, text)
+        if match:
+            found.append((match.start(), stat))
+    for match in re.finditer(r"[a-z]+", text):
+        word = match.group()
+        if word in STAT_TOKENS and word not in _AMBIGUOUS_STAT_WORDS:
+            found.append((match.start(), STAT_TOKENS[word]))
+    return min(found)[1] if found else None
+
+
+# Words that name a statistic in a slot's name (num_rows, var_x) but are ordinary words in a sentence.
+_AMBIGUOUS_STAT_WORDS = frozenset({"number", "num", "var", "sd", "range", "mode"})
 
 
 def _columns_in(tokens: list[str], context: Context) -> list[str]:
@@ -587,8 +603,11 @@ def _corr(slot: Slot, options: dict[str, Any]) -> list[str]:
     ]
 
 
+_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
+
+
 def _pvalue(slot: Slot, options: dict[str, Any]) -> list[str]:
-    test = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}[options["corr"]]
+    test = _TESTS[options["corr"]]
     return [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"value = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[1]",
@@ -599,7 +618,7 @@ def _relationship(slot: Slot, options: dict[str, Any]) -> list[str]:
     linear, nonlinear, none = _relationship_choices(slot.choices)
     return [
         *_pvalue(slot, options)[:1],
-        f"r, p = stats.pearsonr(pair[{slot.column!r}], pair[{slot.second!r}])",
+        f"r, p = stats.{_TESTS[options['corr']]}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
         f"strong = abs(r) >= {options['r_threshold']}",
         f"value = {none!r} if p >= {options['alpha']} else ({linear!r} if strong else {nonlinear!r})",
     ]
@@ -619,7 +638,7 @@ STRENGTH = re.compile(r"strong|moderate|weak|medium")
 
 def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
     """A correlation described by the format's own words: sign, strength or significance."""
-    test = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}[options["corr"]]
+    test = _TESTS[options["corr"]]
     lines = [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"r, p = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
@@ -628,11 +647,14 @@ def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
 
 
 def _skew_label(slot: Slot, options: dict[str, Any]) -> list[str]:
-    return [
-        f"values = numbers(rows, {slot.column!r})",
-        "r, p = values.skew(), 0.0",
-        f"value = {_choose(slot.choices, 'r', 'p', options)}",
-    ]
+    """Skewness described by the format's words: its sign, or whether D'Agostino's test finds it."""
+    lines = [f"values = numbers(rows, {slot.column!r})", "r, p = values.skew(), float(stats.skewtest(values).pvalue)"]
+    skewed = [c for c in slot.choices if "skew" in c.lower() and not NEGATIVE.search(c)]
+    others = [c for c in slot.choices if c not in skewed]
+    signed = any(re.search(r"positive|negative|right|left", c.lower()) for c in slot.choices)
+    if len(skewed) == 1 and others and not signed:  # "skewed" / "symmetric": skewed when the test finds it
+        return [*lines, f"value = {skewed[0]!r} if p < {options['alpha']} else {others[0]!r}"]
+    return [*lines, f"value = {_choose(slot.choices, 'r', 'p', options)}"]
 
 
 def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) -> str:
@@ -654,27 +676,46 @@ def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) ->
     return f"{yes!r} if {p} < {options['alpha']} else {no!r}"
 
 
+# Anderson-Darling with mean and deviation estimated: the p-value of D'Agostino & Stephens (1986,
+# table 4.9), written out so the code needs no p-value table (scipy's anderson gives none by default).
+ANDERSON_P = [
+    "def anderson_p(values):",
+    "    z = np.sort(((values - values.mean()) / values.std(ddof=1)).to_numpy(float))",
+    "    n = len(z)",
+    "    i = np.arange(1, n + 1)",
+    "    a2 = -n - np.sum((2 * i - 1) * (stats.norm.logcdf(z) + stats.norm.logsf(z[::-1]))) / n",
+    "    a2 *= 1 + 0.75 / n + 2.25 / n**2",
+    "    if a2 >= 0.6:",
+    "        return float(np.exp(1.2937 - 5.709 * a2 + 0.0186 * a2**2))",
+    "    if a2 >= 0.34:",
+    "        return float(np.exp(0.9177 - 4.279 * a2 - 1.38 * a2**2))",
+    "    if a2 >= 0.2:",
+    "        return float(1 - np.exp(-8.318 + 42.796 * a2 - 59.938 * a2**2))",
+    "    return float(1 - np.exp(-13.436 + 101.14 * a2 - 223.73 * a2**2))",
+]
+
+
 def _normality_test(slot: Slot, options: dict[str, Any]) -> list[str]:
+    """Code setting ``p`` (the test's real p-value) and ``normal`` (the verdict the question asks for)."""
     lines = [f"values = numbers(rows, {slot.column!r})"]
     method = options["normality"]
+    alpha = options["alpha"]
     if method == "ks":
         lines.append("statistic, p = stats.kstest((values - values.mean()) / values.std(), 'norm')")
     elif method == "anderson":
-        lines.append("outcome = stats.anderson(values, 'norm')")
-        lines.append("p = 1.0 if outcome.statistic < outcome.critical_values[2] else 0.0")
-    elif method == "skew":
-        lines.append(f"p = 1.0 if abs(values.skew()) < {options.get('skew_bound', 0.5)} else 0.0")
+        lines += [*ANDERSON_P, "p = anderson_p(values)"]
+    elif method == "skew":  # judged by a bound on the skewness; its p-value is D'Agostino's skewness test
+        lines.append("p = float(stats.skewtest(values).pvalue)")
+        lines.append(f"normal = bool(abs(values.skew()) < {options.get('skew_bound', 0.5)})")
+        return lines
     else:
         lines.append("statistic, p = stats.shapiro(values)")
-    return lines
+    return [*lines, f"normal = bool(p > {alpha})"]
 
 
 def _normality(slot: Slot, options: dict[str, Any]) -> list[str]:
     positive, negative = _normal_choices(slot.choices)
-    return [
-        *_normality_test(slot, options),
-        f"value = {positive!r} if p > {options['alpha']} else {negative!r}",
-    ]
+    return [*_normality_test(slot, options), f"value = {positive!r} if normal else {negative!r}"]
 
 
 def _normal_choices(choices: list[str]) -> tuple[str, str]:

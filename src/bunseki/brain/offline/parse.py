@@ -15,10 +15,17 @@ from datetime import date
 import pandas as pd
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import dates
+from bunseki.brain.offline import dates, formats
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio
+from bunseki.brain.offline.intent import (
+    answer_format,
+    as_two_periods,
+    asks_change,
+    expression,
+    flag_filters,
+    ratio,
+)
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
@@ -160,6 +167,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
 
 def plan_question(question: str, info: DataFrameInfo, language: Language) -> Plan | Clarification:
     """The analysis a question asks for, or what to ask back when it cannot be told."""
+    requested = answer_format(normalize(question))
+    if requested:  # the answers are named (@name[value]): each is a slot of the intent, filled by formats
+        return formats.fill(requested, question, info, language)
     reading = read(question, info, language)
     task = _task(reading, info)
     if isinstance(task, Clarification):
@@ -313,7 +323,9 @@ def is_category(info: DataFrameInfo, column: str) -> bool:
 
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
     plan.target, plan.second = [*numeric, None, None][:2]
-    if re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
+    if re.search(r"kendall|ケンドール", r.lowered):
+        plan.options["method"] = "kendall"
+    elif re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
         plan.options["method"] = "spearman"
     plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
     return plan
