@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 import math
 from contextlib import redirect_stdout
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pytest
 import seaborn as sns
 from scipy import stats
 
@@ -33,6 +35,12 @@ FRAME = pd.DataFrame(
         "team": RNG.choice(["red", "blue", "green"], SIZE),
     }
 )
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generated code saves its charts in the working directory."""
+    monkeypatch.chdir(tmp_path)
 
 
 def run(question: str, frame: pd.DataFrame = FRAME, language: str = "en") -> tuple[Plan, dict[str, Any], str]:

@@ -100,14 +100,14 @@ class OfflineBrain:
         record = _last_result(view.executions)
         tools = [r for r in view.executions if r.tool is not None]
         if record is None and tools:
-            return _noted(answer.tool_report(tools, view.data_state, view.language), view)
+            return _noted(answer.tool_report(tools, view.data_state, view.language, view.data), view)
         planned = self._plan(view)
         plan = planned if isinstance(planned, Plan) else None
         if plan is None or record is None:
             return _noted(answer.failure_report(plan, view.last_execution, view.language), view)
         result = answer.result_of(record)
         assert result is not None  # _last_result only returns records with a result
-        report = answer.build_report(plan, record, result)
+        report = answer.build_report(plan, record, result, view.data)
         if tools:  # the data steps this turn took come first in the evidence
             report = answer.with_tool_steps(report, tools)
         return _noted(report, view)

@@ -10,10 +10,11 @@ import math
 from typing import Any
 
 from bunseki.brain.models import RESULT_MARKER, ExecutionRecord, Language
-from bunseki.brain.offline import formats
+from bunseki.brain.offline import catalog, formats, measures
 from bunseki.brain.offline.codegen import STAT_NAMES, describe
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import format_number
+from bunseki.data.summary import DataFrameInfo
 from bunseki.report.models import ReportOutput, ReportSection
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
@@ -31,8 +32,10 @@ def result_of(record: ExecutionRecord) -> dict[str, Any] | None:
     return None
 
 
-def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) -> ReportOutput:
-    """The report for a plan whose code ran and printed ``result``."""
+def build_report(
+    plan: Plan, record: ExecutionRecord, result: dict[str, Any], info: DataFrameInfo | None = None
+) -> ReportOutput:
+    """The report for a plan whose code ran and printed ``result``; next steps come from ``info``'s columns."""
     language = plan.language
     conclusion = CONCLUSIONS[plan.task](plan, result, language)
     sections = [ReportSection(section_type="text", content=_method(plan, result, language))]
@@ -58,7 +61,7 @@ def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) ->
         title=describe(plan),
         conclusion=conclusion,
         sections=sections,
-        suggestions=SUGGESTIONS[language].get(plan.task),
+        suggestions=catalog.suggestions(plan, info, language) or None,
         assumptions=plan.assumptions,
         language=language,
     )
@@ -326,16 +329,13 @@ def _missing(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 def _strength(r: float, language: Language) -> str:
-    size = abs(r)
-    if language == "ja":
-        level = "強い" if size >= 0.7 else "中程度の" if size >= 0.4 else "弱い" if size >= 0.2 else "ほとんどない"
-        if level == "ほとんどない":
-            return "相関はほとんどありません"
-        return f"{level}{'正' if r > 0 else '負'}の相関があります"
-    level = "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.2 else ""
-    if not level:
-        return "there is almost no correlation"
-    return f"there is a {level} {'positive' if r > 0 else 'negative'} correlation"
+    """The correlation in words, on the same scale as a format's "strong"/"moderate"/"weak" labels."""
+    level = measures.strength(r)
+    sign = r > 0
+    if level == "none":
+        return catalog.say("corr_none", language)
+    word = catalog.say(f"corr_{level}", language)
+    return catalog.say("corr_positive" if sign else "corr_negative", language, level=word)
 
 
 METHOD_NAMES = {
@@ -527,47 +527,12 @@ def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
     return None
 
 
-SUGGESTIONS: dict[Language, dict[str, list[str]]] = {
-    "ja": {
-        "stat": ["グループ別（地域・店舗など）に分けて比較する", "月別の推移を見る"],
-        "group": ["上位グループの月別推移を比較する", "構成比（シェア）を確認する"],
-        "top": ["上位と下位の差の要因を商品カテゴリ別に分解する", "月別の推移で順位の変化を見る"],
-        "trend": ["前年同期や前月と比較する", "グループ別に推移を分けて見る"],
-        "share": ["構成比の月別の変化を見る", "上位グループを商品別に分解する"],
-        "growth": ["増減に寄与したグループを特定する", "月別の推移で変化の時期を確認する"],
-        "correlation": ["散布図で外れ値を確認する", "グループ別に相関を比べる"],
-        "outliers": ["外れ値の行の内容を確認する", "外れ値を除いた統計量と比較する"],
-        "missing": ["欠損の多い列の補完方法を検討する"],
-        "distribution": ["グループ別に分布を比較する"],
-        "tools": [
-            "このデータで合計や平均を計算する",
-            "グループ別に集計してグラフにする",
-            "スナップショットとして保存する",
-        ],
-    },
-    "en": {
-        "stat": ["Compare the figure by group (region, store…)", "Look at the monthly trend"],
-        "group": ["Compare the monthly trend of the leading groups", "Check each group's share of the total"],
-        "top": ["Break the leaders down by category", "Check how the ranking changes month by month"],
-        "trend": ["Compare with the same period a year earlier", "Split the trend by group"],
-        "share": ["Follow the shares month by month", "Break the largest group down further"],
-        "growth": [
-            "Find the groups that drove the change",
-            "Locate when the change happened in the monthly trend",
-        ],
-        "correlation": ["Check the scatter plot for outliers", "Compare the correlation across groups"],
-        "outliers": ["Inspect the outlying rows", "Compare statistics with and without the outliers"],
-        "missing": ["Decide how to fill the columns with many gaps"],
-        "distribution": ["Compare the distribution across groups"],
-        "tools": ["Compute totals or means on this data", "Aggregate it by group as a chart", "Save it as a snapshot"],
-    },
-}
-
-
 # --- data steps ----------------------------------------------------------------------------
 
 
-def tool_report(tools: list[ExecutionRecord], data_state: str | None, language: Language) -> ReportOutput:
+def tool_report(
+    tools: list[ExecutionRecord], data_state: str | None, language: Language, info: DataFrameInfo | None = None
+) -> ReportOutput:
     """The report of a request that changed the data: what each step did, and the data now."""
     done = [record for record in tools if record.success]
     failed = [record for record in tools if not record.success]
@@ -595,7 +560,7 @@ def tool_report(tools: list[ExecutionRecord], data_state: str | None, language: 
         conclusion=" ".join(parts) or title,
         sections=sections,
         language=language,
-        suggestions=SUGGESTIONS[language].get("tools"),
+        suggestions=catalog.suggestions(None, info, language, task="tools"),
     )
 
 

@@ -3,7 +3,7 @@
 The format is one slot of the question's intent (``intent.answer_format``); ``parse`` hands the
 requested slots here to be filled, and the plan then goes through ``codegen`` and ``answer`` as
 every other task does. A slot is resolved to a measure from the words of its
-name and of its description (mean_fare → the mean of Fare; is_normal with "yes"/"no" → a
+name and of its description (mean_price → the mean of Price; is_normal with "yes"/"no" → a
 normality test), with columns and methods taken from the question and its constraints. The
 generated code computes every slot separately, so one slot that fails does not lose the others,
 and prints ``@name[value]`` lines rounded as the format asks.

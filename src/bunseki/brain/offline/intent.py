@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from bunseki.brain.offline.columns import Mention
+from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.data.summary import DataFrameInfo
 
@@ -298,3 +298,41 @@ def _choices(description: str, placeholder: str) -> list[str]:
     if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]{0,200}\bFalse\b", placeholder + " " + description):
         choices = ["True", "False"]
     return choices
+
+
+# --- a price per unit named by a word -----------------------------------------------------
+
+# 単価 is an amount of money per unit; 客単価 is per customer (客 → the table's 客数 column), 坪単価 per
+# tsubo (坪 → 坪数).
+_UNIT_PRICE = re.compile(r"(?P<per>[\u4e00-\u9fff\u30a0-\u30ff]{0,4})単価")
+
+
+def unit_price(text: str, matcher: ColumnMatcher) -> Derived | None:
+    """'X単価' as the money column over the count of X (else over the quantity column), when both exist.
+
+    Only the question's word and the table's columns decide it: the money column is the one the
+    table calls its amount, sales or price, the denominator the numeric column whose name starts with X (or holds it).
+    """
+    found = _UNIT_PRICE.search(text)
+    if found is None:
+        return None
+    info = matcher.info
+    money = matcher.resolve("金額") or matcher.resolve("売上") or matcher.resolve("価格")
+    per = found.group("per")
+    counts = [c for c in info.column_info if c.kind == "number" and c.name != money]
+    # the longest end of the word before 単価 that starts a numeric column's name: 平均客 → 客 → 客数
+    named = next(
+        (
+            (per[-size:], c.name)
+            for size in range(len(per), 0, -1)
+            for starts in (True, False)  # a name that starts with the word first (客数), else one holding it (来店客数)
+            for c in counts
+            if (c.name.startswith(per[-size:]) if starts else per[-size:] in c.name)
+        ),
+        None,
+    )
+    prefix, denominator = named or ("", matcher.resolve("数量"))
+    if money is None or denominator is None or money == denominator:
+        return None
+    name = f"{prefix}単価"
+    return Derived(name=name, left=money, op="/", right=denominator)

@@ -110,6 +110,25 @@ REMOVE_OUTLIERS = (
     r"(?:remov|exclud|prun|filter\w{0,20} out|drop|eliminat|without)\w{0,20}\s+(?:the\s+|any\s+|all\s+)?outliers|"
     r"outliers\s+(?:are|should be|were)\s+(?:to be\s+)?(?:removed|excluded|pruned|dropped)"
 )
+# A correlation threshold however it is written: |r| >= 0.6, "the absolute value of r is at least 0.4",
+# "a correlation coefficient greater than 0.3".
+_R_THRESHOLD = (
+    r"(?:\|\s*r\s*\||absolute value of (?:the )?(?:correlation(?: coefficient)?|r)|correlation coefficient"
+    r"|\br\b)[^0-9.]{0,40}?(0?\.\d+)"
+)
+# Conventions, used when the question gives no threshold of its own: Cohen's "large" effect for a
+# linear relationship, |skewness| below one half for a roughly symmetric distribution, and one scale
+# of correlation strength for every answer (the conversation's words and a format's labels agree).
+LARGE_R = 0.5
+SYMMETRIC_SKEW = 0.5
+STRENGTH_SCALE = (("strong", 0.7), ("moderate", 0.3), ("weak", 0.1))
+
+
+def strength(r: float) -> str:
+    """'strong', 'moderate', 'weak' or 'none' for a correlation coefficient, on the one scale above."""
+    return next((name for name, bound in STRENGTH_SCALE if abs(r) >= bound), "none")
+
+
 NEGATIVE = re.compile(r"\bnot?\b|\bnon\b|non[-_ ]|\bfalse\b|\bun\w*|abnormal|not_", re.IGNORECASE)
 
 
@@ -162,12 +181,12 @@ def resolve(slot: Slot, context: Context) -> Slot:
     tokens = [t for t in re.split(r"[_\W]+", slot.name.lower()) if t]
     words = set(tokens)
     description = slot.description.lower()
-    measure = _measure(words, description, slot.choices, context)
+    columns = _columns_in(tokens, context)
+    measure = _measure(words, description, slot.choices, context, columns)
     if slot.choices and measure in ("corr", "pvalue"):
         measure = "corr_label"  # "positive"/"negative", "strong"/"weak", "significant"/"not significant"
     elif slot.choices and measure == "skew":
         measure = "skew_label"
-    columns = _columns_in(tokens, context)
     slot_filters = _slot_filters(tokens, context)
     if measure in ("corr", "pvalue", "relationship", "corr_label"):
         named = columns if len(columns) >= 2 else context.pair or columns
@@ -252,7 +271,7 @@ def _options(text: str) -> dict[str, Any]:
         "iqr": 1.5,
         "ddof": 1,
         "remove": None,
-        "r_threshold": 0.5,
+        "r_threshold": LARGE_R,
     }
     if "spearman" in lowered:
         options["corr"] = "spearman"
@@ -265,7 +284,7 @@ def _options(text: str) -> dict[str, Any]:
     elif re.search(r"skew", lowered) and re.search(r"normal", lowered) and not re.search(r"shapiro", lowered):
         options["normality"] = "skew"
         bound = re.search(r"(?:between\s*-?\s*(\d*\.?\d+)\s*and|less than|within|below)\s*(\d*\.?\d+)", lowered)
-        options["skew_bound"] = float(bound.group(2)) if bound else 0.5
+        options["skew_bound"] = float(bound.group(2)) if bound else SYMMETRIC_SKEW
     alpha = re.search(r"(?:alpha|significance level)[^0-9]{0,20}(0?\.\d+)", lowered)
     if alpha:
         options["alpha"] = float(alpha.group(1))
@@ -280,7 +299,7 @@ def _options(text: str) -> dict[str, Any]:
         options["ddof"] = 0
     if re.search(REMOVE_OUTLIERS, lowered):
         options["remove"] = "iqr" if re.search(r"iqr|interquartile|quartile", lowered) else "zscore"
-    threshold = re.search(r"absolute value of (?:the )?(?:correlation coefficient|r)[^0-9]{0,40}(0?\.\d+)", lowered)
+    threshold = re.search(_R_THRESHOLD, lowered)
     if threshold:
         options["r_threshold"] = float(threshold.group(1))
     return options
@@ -331,7 +350,7 @@ _OPERATIONS = (
 
 
 def _new_features(text: str, matcher: ColumnMatcher) -> list[Derived]:
-    """New columns the question defines: 'a new feature "FamilySize" by summing SibSp and Parch'."""
+    """New columns the question defines: 'a new feature "Total" by summing "A" and "B"'."""
     found = []
     for match in _FEATURE.finditer(text):
         name = match.group("name").strip()
@@ -361,26 +380,30 @@ def _with_columns(info: DataFrameInfo, names: list[str]) -> DataFrameInfo:
 # --- resolving a slot ----------------------------------------------------------------------
 
 
-def _measure(words: set[str], description: str, choices: list[str], context: Context) -> str | None:
-    """What a slot computes, from its name's words, its description and its choices."""
+def _measure(words: set[str], description: str, choices: list[str], context: Context, columns: list[str]) -> str | None:
+    """What a slot computes, from its name's words (and the columns they name), its description and its choices."""
     return (
-        _test_measure(words, description, choices, context)
-        or _entity_measure(words, description, context)
+        _test_measure(words, description, choices, context, columns)
+        or _entity_measure(words, description, context, columns)
         or _stat_measure(words, description, context)
     )
 
 
-def _test_measure(words: set[str], description: str, choices: list[str], context: Context) -> str | None:
+def _test_measure(
+    words: set[str], description: str, choices: list[str], context: Context, columns: list[str]
+) -> str | None:
     """Outliers, missing values, relationships, p-values, normality and correlations."""
     lowered_choices = " ".join(choices).lower()
     if words & {"outlier", "outliers"}:
         summarised = words & set(STAT_TOKENS) - {"count", "number", "num"}
         if summarised and words & {"with", "including"} and not words & {"without", "after", "removal"}:
             return STAT_TOKENS[min(summarised, key=list(STAT_TOKENS).index)]  # the statistic, outliers kept
-        if words & {"values", "list", "ids", "id", "countries", "sites", "names"} or re.search(
-            r"\blist\b", description
+        if (
+            words & {"values", "list"}
+            or re.search(r"\blist\b", description)
+            or any(_is_label(c, context) for c in columns)
         ):
-            return "outlier_values"
+            return "outlier_values"  # the slot asks for the outliers themselves, or names what they belong to
         cleaned = words & {"after", "without", "removal", "new", "clean", "cleaned"}
         summarised = words & {"mean", "average", "median", "std", "sd"}
         return "stat_after_removal" if summarised and cleaned else "outlier_count"
@@ -401,24 +424,25 @@ def _test_measure(words: set[str], description: str, choices: list[str], context
     return None
 
 
-_ENTITY = re.compile(r"country|site|station|name|identifier|city|state|player|company|vehicle")
-
-
-def _entity_measure(words: set[str], description: str, context: Context) -> str | None:
-    """'country_with_highest_score': the entity at the top (or bottom) of a measure."""
-    joined = "_".join(sorted(words))
-    if not _ENTITY.search(joined):
+def _entity_measure(words: set[str], description: str, context: Context, columns: list[str]) -> str | None:
+    """'country_with_highest_score': the slot names a non-numeric column and an extreme: the entity at the top."""
+    if not any(_is_label(c, context) for c in columns):
         return None
-    around = f"{joined} {description} {context.question.lower()}"
-    if re.search(r"highest|max|most|largest|top", around):
+    around = f"{' '.join(sorted(words))} {description} {context.question.lower()}"
+    if re.search(r"highest|max|most|largest|top|greatest|best", around):
         return "argmax"
-    if re.search(r"lowest|min|least|smallest", around):
+    if re.search(r"lowest|min|least|smallest|fewest|worst", around):
         return "argmin"
     return None
 
 
+def _is_label(column: str, context: Context) -> bool:
+    info = context.info.column(column)
+    return info is not None and info.kind in ("category", "text")
+
+
 def _stat_measure(words: set[str], description: str, context: Context) -> str | None:
-    """A summary statistic named in the slot (mean_fare → mean), else in its description, else in the question.
+    """A summary statistic named in the slot (mean_price → mean), else in its description, else in the question.
 
     None when none of them names one: the slot is asked about, never silently averaged.
     """
@@ -455,7 +479,7 @@ _AMBIGUOUS_STAT_WORDS = frozenset({"number", "num", "var", "sd", "range", "mode"
 
 
 def _columns_in(tokens: list[str], context: Context) -> list[str]:
-    """Columns the slot name spells out ('mean_fare' → Fare), longest spans first."""
+    """Columns the slot name spells out ('mean_unit_price' → Unit Price), longest spans first."""
     rest = [t for t in tokens if t not in MEASURE_WORDS and not t.isdigit()]
     found: list[str] = []
     used: set[int] = set()
@@ -471,7 +495,7 @@ def _columns_in(tokens: list[str], context: Context) -> list[str]:
 
 
 def _slot_filters(tokens: list[str], context: Context) -> list[Filter]:
-    """'mean_fare_class1' → Pclass == 1; 'average_age_male' → Sex == male."""
+    """Slot names that single out rows: 'mean_price_grade2' → Grade == 2; 'average_age_east' → Region == East."""
     filters: list[Filter] = []
     phrase = " ".join(tokens)
     for value in context.matcher.values(phrase, exclude=context.matcher.columns(phrase)):
@@ -666,7 +690,8 @@ def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) ->
 
     if any(STRENGTH.search(choice) for choice in lowered):
         strong, moderate, weak = find("strong", "strong"), find("moderate|medium", "moderate"), find("weak", "weak")
-        return f"{strong!r} if abs({number}) >= 0.7 else ({moderate!r} if abs({number}) >= 0.3 else {weak!r})"
+        (_, high), (_, middle) = STRENGTH_SCALE[:2]
+        return f"{strong!r} if abs({number}) >= {high} else ({moderate!r} if abs({number}) >= {middle} else {weak!r})"
     positive, negative = find("positive", ""), find("negative", "")
     if positive and negative:
         neutral = next((c for c in choices if c not in (positive, negative)), negative)

@@ -25,6 +25,7 @@ from bunseki.brain.offline.intent import (
     expression,
     flag_filters,
     ratio,
+    unit_price,
 )
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
@@ -45,7 +46,6 @@ from bunseki.brain.offline.vocab import (
 from bunseki.data.summary import DataFrameInfo
 
 ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
-KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
 RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
@@ -578,11 +578,9 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
     formula = expression(text, mentions, matcher.info)
     if formula is not None:
         return formula
-    for word, numerator, denominator in KNOWN_RATIOS:
-        if word in text:
-            left, right = matcher.resolve(numerator), matcher.resolve(denominator)
-            if left and right and left != right:
-                return Derived(name=word, left=left, op="/", right=right)
+    per_unit = unit_price(text, matcher) if "単価" in text else None
+    if per_unit is not None:
+        return per_unit
     per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))

@@ -1,0 +1,227 @@
+"""The offline analyst's words, Japanese and English side by side, in one place.
+
+Answers, reports and questions back take their sentences from here (``say``), so the two
+languages cannot drift apart and a wording is changed once. Next steps (``suggestions``) are
+built from the data itself: the categorical columns actually present, the measure that was
+asked and whether the table has dates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from bunseki.brain.models import Language
+from bunseki.brain.offline.plan import Plan
+from bunseki.data.summary import DataFrameInfo
+
+MAX_SUGGESTIONS: Final = 3
+
+TEXTS: Final[dict[str, dict[Language, str]]] = {
+    # conclusions shared by several tasks
+    "no_rows": {"ja": "該当するデータがありません。", "en": "No rows match."},
+    "rows_used": {"ja": "対象の行数", "en": "rows used"},
+    "output_heading": {"ja": "実行結果（抜粋）", "en": "Execution output (excerpt)"},
+    "method": {
+        "ja": "**計算内容**: {what}。",
+        "en": "**What was computed**: {what}.",
+    },
+    "method_rows": {"ja": " 対象 {rows} 行。", "en": " {rows} rows used."},
+    "method_source": {
+        "ja": " 数値はすべてサンドボックスで実行したコードの出力です。",
+        "en": " Every number comes from the code executed in the sandbox.",
+    },
+    "failed": {
+        "ja": "計算を完了できませんでした（{reason}）。列名や条件を変えて、もう一度質問してください。",
+        "en": "The computation did not complete ({reason}). Please rephrase the question or name the columns.",
+    },
+    "failed_reason": {"ja": "結果が得られませんでした", "en": "no result"},
+    "failed_title": {"ja": "分析できませんでした", "en": "The analysis could not be completed"},
+    # answers in a requested format
+    "answers_none": {
+        "ja": "指定された形式の値を計算できませんでした。",
+        "en": "None of the requested values could be computed.",
+    },
+    "answers_problems": {"ja": "計算できなかった値", "en": "Values that could not be computed"},
+    "ask_statistic": {
+        "ja": "{names} に何を計算すればよいか、質問からも形式からも分かりません。"
+        "どの統計量（{stats}）を、どの列（{columns}）について求めますか？",
+        "en": "Neither the question nor its format says what to compute for {names}. "
+        "Which statistic ({stats}) of which column ({columns})?",
+    },
+    # correlations
+    "corr_pearson": {"ja": "相関係数（ピアソン）", "en": "Pearson correlation"},
+    "corr_spearman": {"ja": "スピアマンの順位相関係数", "en": "Spearman rank correlation"},
+    "corr_kendall": {"ja": "ケンドールの順位相関係数", "en": "Kendall rank correlation"},
+    "corr_strong": {"ja": "強い", "en": "strong"},
+    "corr_moderate": {"ja": "中程度の", "en": "moderate"},
+    "corr_weak": {"ja": "弱い", "en": "weak"},
+    "corr_none": {"ja": "相関はほとんどありません", "en": "there is almost no correlation"},
+    "corr_positive": {"ja": "{level}正の相関があります", "en": "there is a {level} positive correlation"},
+    "corr_negative": {"ja": "{level}負の相関があります", "en": "there is a {level} negative correlation"},
+    # data steps
+    "steps_heading": {"ja": "データへの操作", "en": "Steps applied to the data"},
+    "first_rows": {"ja": "データの先頭", "en": "First rows"},
+    "data_changed": {"ja": "データを変更しました", "en": "The data was changed"},
+    "data_unchanged": {"ja": "データを変更できませんでした", "en": "The data could not be changed"},
+    "step_failed": {
+        "ja": "実行できなかった操作があります: {problem}",
+        "en": "One step could not be applied: {problem}",
+    },
+    "active_data": {"ja": "現在のデータ: {state}。", "en": "Active data: {state}."},
+    # next steps, filled with the table's own columns
+    "next_by_group": {"ja": "{measure}を{column}別に分けて比較する", "en": "Compare {measure} by {column}"},
+    "next_trend": {"ja": "{measure}の{unit}の推移を見る", "en": "Look at the {unit} trend of {measure}"},
+    "next_breakdown": {
+        "ja": "上位の{group}を{column}別に分解する",
+        "en": "Break the leading {group} values down by {column}",
+    },
+    "next_share": {"ja": "{group}別の構成比（シェア）を確認する", "en": "Check each {group}'s share of the total"},
+    "next_year_ago": {"ja": "前年同期と比較する", "en": "Compare with the same period a year earlier"},
+    "next_drivers": {
+        "ja": "増減に寄与した{column}を特定する",
+        "en": "Find the {column} values that drove the change",
+    },
+    "next_corr_by_group": {
+        "ja": "{column}別に相関を比べる",
+        "en": "Compare the correlation within each {column}",
+    },
+    "next_scatter": {"ja": "散布図で外れ値を確認する", "en": "Check the scatter plot for outliers"},
+    "next_outlier_rows": {"ja": "外れ値の行の内容を確認する", "en": "Inspect the outlying rows"},
+    "next_without_outliers": {
+        "ja": "外れ値を除いた{measure}の統計量と比較する",
+        "en": "Compare statistics of {measure} with and without the outliers",
+    },
+    "next_fill": {"ja": "欠損の多い列の補完方法を検討する", "en": "Decide how to fill the columns with many gaps"},
+    "next_distribution_by": {
+        "ja": "{measure}の分布を{column}別に比較する",
+        "en": "Compare the distribution of {measure} across {column}",
+    },
+    "next_compute": {"ja": "このデータで合計や平均を計算する", "en": "Compute totals or means on this data"},
+    "next_chart": {"ja": "{column}別に集計してグラフにする", "en": "Aggregate it by {column} as a chart"},
+    "next_snapshot": {"ja": "スナップショットとして保存する", "en": "Save it as a snapshot"},
+    "unit_M": {"ja": "月別", "en": "monthly"},
+    "unit_Y": {"ja": "年別", "en": "yearly"},
+    "rows": {"ja": "件数", "en": "the row count"},
+}
+
+
+def say(key: str, language: Language, **values: object) -> str:
+    """The catalog's sentence ``key`` in ``language``, with ``values`` filled in."""
+    return TEXTS[key][language].format(**values)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the next steps may refer to: the table's own columns and what was just asked."""
+
+    categories: list[str]
+    dates: bool
+    years: bool
+    group: str | None
+
+
+_When = Callable[[_Facts], bool]
+
+
+def _always(facts: _Facts) -> bool:
+    return True
+
+
+def _has_categories(facts: _Facts) -> bool:
+    return bool(facts.categories)
+
+
+def _has_dates(facts: _Facts) -> bool:
+    return facts.dates
+
+
+def _grouped_and_categories(facts: _Facts) -> bool:
+    return facts.group is not None and bool(facts.categories)
+
+
+def _grouped(facts: _Facts) -> bool:
+    return facts.group is not None
+
+
+def _ungrouped_and_categories(facts: _Facts) -> bool:
+    return facts.group is None and bool(facts.categories)
+
+
+def _spans_a_year(facts: _Facts) -> bool:
+    return facts.years
+
+
+_BY_VALUE: list[tuple[str, _When]] = [("next_by_group", _has_categories), ("next_trend", _has_dates)]
+_BY_GROUP: list[tuple[str, _When]] = [
+    ("next_breakdown", _grouped_and_categories),
+    ("next_trend", _has_dates),
+    ("next_share", _grouped),
+]
+# Each task's possible next steps, each with the condition on the table that makes it possible.
+_NEXT: dict[str, list[tuple[str, _When]]] = {
+    "stat": _BY_VALUE,
+    "ratio": _BY_VALUE,
+    "count": _BY_VALUE,
+    "group": _BY_GROUP,
+    "top": _BY_GROUP,
+    "share": _BY_GROUP[:2],
+    "trend": [("next_by_group", _ungrouped_and_categories), ("next_year_ago", _spans_a_year)],
+    "growth": [("next_drivers", _has_categories), ("next_trend", _has_dates)],
+    "correlation": [("next_scatter", _always), ("next_corr_by_group", _has_categories)],
+    "outliers": [("next_outlier_rows", _always), ("next_without_outliers", _always)],
+    "missing": [("next_fill", _always)],
+    "distribution": [("next_distribution_by", _has_categories)],
+    "tools": [("next_compute", _always), ("next_chart", _has_categories), ("next_snapshot", _always)],
+}
+
+
+def suggestions(
+    plan: Plan | None, info: DataFrameInfo | None, language: Language, task: str | None = None
+) -> list[str]:
+    """Next steps that this table allows: only columns it has, only a trend when it has dates."""
+    kind = task or (plan.task if plan else "")
+    used = {plan.group_by, plan.target, plan.second, *(f.column for f in plan.filters)} if plan else set()
+    facts = _Facts(
+        categories=_categories(info, used),
+        dates=info is not None and any(c.kind == "datetime" for c in info.column_info),
+        years=_spans_years(info),
+        group=plan.group_by if plan else None,
+    )
+    values = {
+        "measure": (plan.target if plan else None) or say("rows", language),
+        "column": facts.categories[0] if facts.categories else "",
+        "group": facts.group or "",
+        "unit": say("unit_M", language),
+    }
+    found = [say(key, language, **values) for key, when in _NEXT.get(kind, []) if when(facts)]
+    return found[:MAX_SUGGESTIONS]
+
+
+def _categories(info: DataFrameInfo | None, used: set[str | None]) -> list[str]:
+    """Categorical columns worth a breakdown: a few groups, not one per row, not already used."""
+    if info is None:
+        return []
+    rows = max(info.shape[0], 1)
+    return [
+        c.name
+        for c in info.column_info
+        if c.kind in ("category", "boolean") and c.name not in used and 1 < c.unique <= max(2, rows // 2)
+    ]
+
+
+def _spans_years(info: DataFrameInfo | None) -> bool:
+    """Whether a date column covers more than a year, so a year-ago comparison exists."""
+    if info is None:
+        return False
+    for column in info.column_info:
+        if column.kind == "datetime" and column.minimum is not None and column.maximum is not None:
+            first, last = str(column.minimum)[:10], str(column.maximum)[:10]
+            if (
+                len(first) == 10
+                and len(last) == 10
+                and int(last[:4]) * 12 + int(last[5:7]) - (int(first[:4]) * 12 + int(first[5:7])) >= 12
+            ):
+                return True
+    return False
