@@ -38,6 +38,74 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     },
     "failed_reason": {"ja": "結果が得られませんでした", "en": "no result"},
     "failed_title": {"ja": "分析できませんでした", "en": "The analysis could not be completed"},
+    # one conclusion per task
+    "stat": {
+        "ja": "{target} の{stat}は {value} です{conditions}。対象は {rows} 行です。",
+        "en": "The {stat} of {target} is {value}{conditions}, over {rows} rows.",
+    },
+    "stat_where": {"ja": "該当する行: {place}。", "en": " It occurs at: {place}."},
+    "shape": {
+        "ja": "データは {rows} 行 × {columns} 列です（列数 {columns}、行数 {rows}）。",
+        "en": "The data has {rows} rows and {columns} columns.",
+    },
+    "count": {
+        "ja": "条件に合う行は {value} 件です{conditions}（全 {total} 件中）。",
+        "en": "{value} rows match{conditions}, out of {total}.",
+    },
+    "distinct": {
+        "ja": "{target} は {value} 種類です{conditions}（{values}）。",
+        "en": "{target} has {value} distinct values{conditions}: {values}.",
+    },
+    "no_missing": {"ja": "欠損値はありません。", "en": "There are no missing values."},
+    "missing_item": {"ja": "{column} が {count} 件（{percent}）", "en": "{column}: {count} ({percent})"},
+    "missing": {"ja": "欠損値は合計 {total} 件です: {listed}。", "en": "There are {total} missing values: {listed}."},
+    "correlation": {
+        "ja": "{a} と {b} の{name}は {r} で、{strength}（p = {p}、n = {n}{pearson}）。",
+        "en": "The {name} of {a} and {b} is {r}: {strength} (p = {p}, n = {n}{pearson}).",
+    },
+    "corr_also_pearson": {"ja": "。ピアソンの r は {r}", "en": "; Pearson r = {r}"},
+    "no_pairs": {
+        "ja": "相関を計算できる数値列が2つ以上ありません。",
+        "en": "There are not two numeric columns to correlate.",
+    },
+    "pair_item": {"ja": "{a}×{b}（{r}）", "en": "{a}×{b} ({r})"},
+    "strongest_pair": {
+        "ja": "最も相関が強いのは {a} と {b}（r = {r}）です。相関の強い組み合わせ: {listed}。",
+        "en": "The strongest correlation is between {a} and {b} (r = {r}). Strongest pairs: {listed}.",
+    },
+    "outlier_rule_zscore": {"ja": "Zスコアの絶対値が {threshold} を超える値", "en": "|z| > {threshold}"},
+    "outlier_rule_iqr": {"ja": "IQR の {threshold} 倍を超えて外れる値", "en": "beyond {threshold} × IQR"},
+    "outliers": {
+        "ja": "{target} の外れ値（{rule}）は {rows} 件中 {count} 件です。正常範囲は {lower}〜{upper} です。",
+        "en": "{target} has {count} outliers ({rule}) among {rows} values; the normal range is {lower} to {upper}.",
+    },
+    "growth": {
+        "ja": "{target}の{stat}は {first} の {first_value} から {second} の {second_value} へ "
+        "{change} 変化しました{rate}。",
+        "en": "The {stat} of {target} went from {first_value} in {first} to {second_value} in {second}, "
+        "a change of {change}{rate}.",
+    },
+    "growth_rate": {"ja": "（{rate}）", "en": " ({rate})"},
+    "value_count": {"ja": "{value}（{count}）", "en": "{value} ({count})"},
+    "distribution_labels": {
+        "ja": "{target} の分布: {listed} が多い順です。",
+        "en": "Distribution of {target}: most frequent {listed}.",
+    },
+    "distribution_numbers": {
+        "ja": "{target} は平均 {mean}、中央値 {median}、範囲 {low}〜{high} の{shape}分布です（歪度 {skew}）。",
+        "en": "{target} has mean {mean}, median {median} and range {low} to {high}; "
+        "the distribution is {shape} (skewness {skew}).",
+    },
+    "skew_right": {"ja": "右に裾が長い", "en": "right-skewed"},
+    "skew_left": {"ja": "左に裾が長い", "en": "left-skewed"},
+    "skew_none": {"ja": "おおむね左右対称な", "en": "roughly symmetric"},
+    "column_summary": {"ja": "{column} の要約: {shown}。", "en": "Summary of {column}: {shown}."},
+    "data_span": {"ja": "、期間 {first}〜{last}", "en": ", from {first} to {last}"},
+    "data_overview": {
+        "ja": "データは {rows} 行 × {columns} 列{span}、欠損値は {missing} 件です。数値列: {numeric}。",
+        "en": "The data has {rows} rows × {columns} columns{span}, with {missing} missing values. "
+        "Numeric columns: {numeric}.",
+    },
     # answers in a requested format
     "answers_none": {
         "ja": "指定された形式の値を計算できませんでした。",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import measures
+from bunseki.brain.offline import catalog, measures
 from bunseki.brain.offline.columns import ColumnMatcher
 from bunseki.brain.offline.plan import Clarification, Plan, Slot
 from bunseki.brain.offline.text import normalize
@@ -49,11 +49,7 @@ def conclude(plan: Plan, result: dict[str, Any], language: Language) -> str:
     pairs = " ".join(f"@{name}[{value}]" for name, value in answers.items() if value is not None)
     if pairs:
         return pairs
-    return (
-        "指定された形式の値を計算できませんでした。"
-        if language == "ja"
-        else "None of the requested values could be computed."
-    )
+    return catalog.say("answers_none", language)
 
 
 def table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -76,7 +72,7 @@ def problems(result: dict[str, Any], language: Language) -> str | None:
     if not found:
         return None
     listed = "\n".join(f"- {name}: {problem}" for name, problem in found.items())
-    heading = "計算できなかった値" if language == "ja" else "Values that could not be computed"
+    heading = catalog.say("answers_problems", language)
     return f"**{heading}**\n\n{listed}"
 
 
@@ -90,16 +86,12 @@ def _ask_statistic(unknown: list[Slot], context: measures.Context, language: Lan
         list(dict.fromkeys([*(s.column for s in unknown if s.column), *context.numeric]))[:8]
         or [c.name for c in context.info.column_info if c.kind == "number"][:8]
     )
-    stats = ", ".join(ASKABLE_STATS)
-    shown = ", ".join(columns) or "-"
-    if language == "ja":
-        question = (
-            f"{names} に何を計算すればよいか、質問からも形式からも分かりません。"
-            f"どの統計量（{stats}）を、どの列（{shown}）について求めますか？"
-        )
-    else:
-        question = (
-            f"Neither the question nor its format says what to compute for {names}. "
-            f"Which statistic ({stats}) of which column ({shown})?"
-        )
+    separator = "、" if language == "ja" else ", "
+    question = catalog.say(
+        "ask_statistic",
+        language,
+        names=names,
+        stats=separator.join(ASKABLE_STATS),
+        columns=separator.join(columns) or "-",
+    )
     return Clarification(question=question, reason=f"no statistic named for {names}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bunseki.brain.offline.columns import ColumnMatcher
-from bunseki.brain.offline.filters import value_filters
+from bunseki.brain.offline.filters import rows, value_filters
 from bunseki.brain.offline.plan import Derived, Filter, Plan, Slot
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
@@ -226,16 +226,14 @@ def code(plan: Plan, info: DataFrameInfo) -> list[str]:
         "        return value",
         "    if isinstance(value, (bool, np.bool_)):",
         "        return str(bool(value))",
-        "    if decimals is None:",
-        "        return int(value) if float(value).is_integer() else round(float(value), 2)",
-        "    return f'{float(value):.{decimals}f}'",
+        "    return format_number(float(value), decimals, grouping=False)",
         "",
         "def numbers(frame, column):",
         "    return pd.to_numeric(frame[column], errors='coerce').dropna()",
         "",
     ]
     for slot in plan.slots:
-        lines += _slot_code(slot, options)
+        lines += _slot_code(slot, options, info)
     return [
         *lines,
         "for name, value in answers.items():",
@@ -539,25 +537,9 @@ def _entity_and_measure(context: Context, columns: list[str]) -> tuple[str | Non
 # --- code for one slot ---------------------------------------------------------------------
 
 
-def _rows(slot: Slot) -> str:
-    if not slot.filters:
-        return "data"
-    conditions = []
-    for item in slot.filters:
-        column = f"data[{item.column!r}]"
-        if item.op in ("in", "not in"):
-            expression = f"{column}.isin({list(item.value)!r})"
-            conditions.append(expression if item.op == "in" else f"~{expression}")
-        elif item.op == "between":
-            conditions.append(f"{column}.between({item.value[0]!r}, {item.value[1]!r})")
-        else:
-            conditions.append(f"({column} {item.op} {item.value!r})")
-    return "data[" + " & ".join(conditions) + "]"
-
-
-def _slot_code(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _slot_code(slot: Slot, options: dict[str, Any], info: DataFrameInfo) -> list[str]:
     body = _MEASURES.get(slot.measure or "", _unknown)(slot, options)
-    lines = [f"# @{slot.name}: {explain(slot)}", "try:", f"    rows = {_rows(slot)}"]
+    lines = [f"# @{slot.name}: {explain(slot)}", "try:", f"    rows = {rows(slot.filters, info)}"]
     lines += ["    " + line for line in body]
     decimals = None if slot.measure in COUNTS else slot.decimals
     lines += [
