@@ -154,46 +154,30 @@ def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
         return catalog.say("no_rows", language)
-    stat = _stat_word(plan, language)
-    what = plan.target or ("件数" if language == "ja" else "row count")
     head = values[: plan.top_n or 3]
-    listed = (
-        "、".join(f"{k}（{_n(v)}）" for k, v in head)
-        if language == "ja"
-        else ", ".join(f"{k} ({_n(v)})" for k, v in head)
-    )
-    first_name, first_value = values[0]
-    conditions = _conditions(plan, language)
+    (first, first_value), (big, small) = values[0], _extremes(values, plan.ascending)
+    words = {
+        "group": plan.group_by,
+        "stat": _stat_word(plan, language),
+        "what": plan.target or catalog.say("row_count", language),
+        "conditions": _conditions(plan, language),
+        "first": first,
+        "first_value": _n(first_value),
+        "count": len(head),
+        "groups": len(values),
+        "big": big[0],
+        "big_value": _n(big[1]),
+        "small": small[0],
+        "small_value": _n(small[1]),
+        "listed": _join([catalog.say("value_count", language, value=k, count=_n(v)) for k, v in head], language),
+    }
     if len(values) == 1:  # e.g. a breakdown by region after the data was narrowed to one region
-        if language == "ja":
-            return f"{plan.group_by}は {first_name} だけで、{what}の{stat}は {_n(first_value)} です{conditions}。"
-        return f"Only {first_name} is left in {plan.group_by}: the {stat} of {what} is {_n(first_value)}{conditions}."
-    if language == "ja":
-        if plan.top_n == 1:
-            extreme = "最も小さい" if plan.ascending else "最も大きい"
-            return (
-                f"{plan.group_by}別の{what}の{stat}が{extreme}のは {first_name}（{_n(first_value)}）です{conditions}。"
-            )
-        if plan.task == "top":
-            order = "小さい" if plan.ascending else "大きい"
-            return f"{what}の{stat}が{order}順の上位{len(head)}件: {listed}{conditions}。"
-        big, small = _extremes(values, plan.ascending)
-        return (
-            f"{plan.group_by}別の{what}の{stat}は {big[0]} が最大（{_n(big[1])}）、"
-            f"{small[0]} が最小（{_n(small[1])}）です"
-            f"{conditions}。{len(values)} グループの上位: {listed}。"
-        )
+        return catalog.say("group_only", language, **words)
     if plan.top_n == 1:
-        extreme = "lowest" if plan.ascending else "highest"
-        return f"{first_name} has the {extreme} {stat} of {what} ({_n(first_value)}){conditions}."
+        return catalog.say("group_lowest" if plan.ascending else "group_highest", language, **words)
     if plan.task == "top":
-        order = "bottom" if plan.ascending else "top"
-        return f"The {order} {len(head)} by {stat} of {what}: {listed}{conditions}."
-    big, small = _extremes(values, plan.ascending)
-    return (
-        f"By {plan.group_by}, the {stat} of {what} is largest for {big[0]} ({_n(big[1])}) and smallest for "
-        f"{small[0]} ({_n(small[1])}){conditions}. Leading: {listed}."
-    )
+        return catalog.say("group_bottom_n" if plan.ascending else "group_top_n", language, **words)
+    return catalog.say("group_range", language, **words)
 
 
 def _extremes(values: list[list[Any]], ascending: bool) -> tuple[list[Any], list[Any]]:
@@ -209,41 +193,38 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if not peak:
         return catalog.say("no_rows", language)
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
-    stat = _stat_word(plan, language)
-    what = plan.target or ("件数" if language == "ja" else "rows")
-    direction = _direction(result.get("slope"), language)
-    if language == "ja":
-        extremes = [
-            f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）",
-            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）",
-        ]
-        if plan.ascending:  # the lowest period was asked for: it comes first
-            extremes.reverse()
-        text = f"{what}の{stat}は {'、'.join(extremes)}です{_conditions(plan, language)}。"
-        if change is not None:
-            text += (
-                f"{_label(first[0], plan, language)} の {_n(first[1])} から {_label(last[0], plan, language)} の "
-                f"{_n(last[1])} へ {_pct(change, signed=True)} 変化しました。"
-            )
-        return text + direction + _leading_group(plan, result, language)
-    extremes = [f"peaks in {peak[0]} ({_n(peak[1])})", f"is lowest in {low[0]} ({_n(low[1])})"]
-    if plan.ascending:
+    extremes = [
+        catalog.say("trend_peak", language, period=_label(peak[0], plan, language), value=_n(peak[1])),
+        catalog.say("trend_low", language, period=_label(low[0], plan, language), value=_n(low[1])),
+    ]
+    if plan.ascending:  # the lowest period was asked for: it comes first
         extremes.reverse()
-    text = f"The {stat} of {what} {' and '.join(extremes)}{_conditions(plan, language)}."
+    text = catalog.say(
+        "trend",
+        language,
+        stat=_stat_word(plan, language),
+        what=plan.target or catalog.say("rows_word", language),
+        extremes=("、" if language == "ja" else " and ").join(extremes),
+        conditions=_conditions(plan, language),
+    )
     if change is not None:
-        text += (
-            f" From {first[0]} ({_n(first[1])}) to {last[0]} ({_n(last[1])}) it changed by {_pct(change, signed=True)}."
+        text += catalog.say(
+            "trend_change",
+            language,
+            first=_label(first[0], plan, language),
+            first_value=_n(first[1]),
+            last=_label(last[0], plan, language),
+            last_value=_n(last[1]),
+            change=_pct(change, signed=True),
         )
-    return text + direction + _leading_group(plan, result, language)
+    return text + _direction(result.get("slope"), language) + _leading_group(plan, result, language)
 
 
 def _direction(slope: Any, language: Language) -> str:
     """The overall direction, from the fitted slope the code printed."""
     if not isinstance(slope, int | float) or slope == 0:
         return ""
-    if language == "ja":
-        return "全体として増加傾向です。" if slope > 0 else "全体として減少傾向です。"
-    return " Overall it is increasing." if slope > 0 else " Overall it is decreasing."
+    return catalog.say("trend_up" if slope > 0 else "trend_down", language)
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -252,11 +233,7 @@ def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> st
     if not totals:
         return ""
     top, value = totals[0]
-    if language == "ja":
-        return (
-            f"{plan.group_by}別では期間合計で {top}（{_n(value)}）が最も大きく、{len(totals)} グループを示しています。"
-        )
-    return f" By {plan.group_by}, {top} is largest over the period ({_n(value)}); {len(totals)} groups are shown."
+    return catalog.say("trend_leader", language, group=plan.group_by, top=top, value=_n(value), groups=len(totals))
 
 
 def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -264,40 +241,41 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if not values:
         return catalog.say("no_rows", language)
     focus = [row for row in values if row[0] in (result.get("focus") or [])]
-    shown = focus or values[:3]
-    if language == "ja":
-        listed = "、".join(f"{k} {_pct(p)}（{_n(v)}）" for k, v, p in shown)
-        return f"{plan.group_by}別の{plan.target or '件数'}の構成比: {listed}{_conditions(plan, language)}。"
-    listed = ", ".join(f"{k} {_pct(p)} ({_n(v)})" for k, v, p in shown)
-    return f"Share of {plan.target or 'rows'} by {plan.group_by}: {listed}{_conditions(plan, language)}."
+    listed = [
+        catalog.say("share_item", language, value=k, share=_pct(p), amount=_n(v)) for k, v, p in focus or values[:3]
+    ]
+    return catalog.say(
+        "share",
+        language,
+        group=plan.group_by,
+        what=plan.target or catalog.say("rows_word", language),
+        listed=_join(listed, language),
+        conditions=_conditions(plan, language),
+    )
 
 
 def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     ratio, value = plan.ratio, result.get("value")
     if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
         return catalog.say("no_rows", language)
-    what = f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
-    if language == "en":
-        what = f"the {_stat_word(plan, language)} of {plan.target}" if plan.target else "rows"
-    part, base = _n(result.get("part")), _n(result.get("base"))
-    if ratio.kind == "share":
-        if language == "ja":
-            subject = what or "件数"
-            conditions = _conditions(plan, language)
-            return f"{ratio.part_label} は{subject}全体の {_pct(value)} です（{part} / {base}）{conditions}。"
-        return f"{ratio.part_label} is {_pct(value)} of {what} ({part} of {base}){_conditions(plan, language)}."
-    if language == "ja":
-        subject = what or "件数"
-        word = "増加" if value > 0 else "減少"
-        return (
-            f"{subject}は {ratio.base_label} の {base} から {ratio.part_label} の {part} へ {_pct(value, signed=True)}"
-            f"（{word}）です{_conditions(plan, language)}。"
-        )
-    word = "an increase" if value > 0 else "a decrease"
-    return (
-        f"{what[:1].upper() + what[1:]} went from {base} ({ratio.base_label}) to {part} ({ratio.part_label}): "
-        f"{_pct(value, signed=True)}, {word}{_conditions(plan, language)}."
+    what = (
+        catalog.say("ratio_measure", language, target=plan.target, stat=_stat_word(plan, language))
+        if plan.target
+        else catalog.say("rows_word", language)
     )
+    words = {
+        "what": what,
+        "What": what[:1].upper() + what[1:],
+        "part": _n(result.get("part")),
+        "base": _n(result.get("base")),
+        "part_label": ratio.part_label,
+        "base_label": ratio.base_label,
+        "conditions": _conditions(plan, language),
+    }
+    if ratio.kind == "share":
+        return catalog.say("ratio_share", language, value=_pct(value), **words)
+    direction = catalog.say("increase" if value > 0 else "decrease", language)
+    return catalog.say("ratio_change", language, value=_pct(value, signed=True), direction=direction, **words)
 
 
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -373,11 +351,9 @@ def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _together(a: str, b: str, r: float, language: Language) -> str:
     """How one measure moves as the other grows, said in words (only when the correlation is not negligible)."""
-    if abs(r) < 0.1:
+    if measures.strength(r) == "none":
         return ""
-    if language == "ja":
-        return f"{a} が大きいほど {b} は{'増加' if r > 0 else '減少'}する傾向です。"
-    return f" As {a} grows, {b} tends to {'increase' if r > 0 else 'decrease'}."
+    return catalog.say("together_up" if r > 0 else "together_down", language, a=a, b=b)
 
 
 def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) -> str:

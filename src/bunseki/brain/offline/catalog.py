@@ -106,6 +106,68 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "The data has {rows} rows × {columns} columns{span}, with {missing} missing values. "
         "Numeric columns: {numeric}.",
     },
+    "row_count": {"ja": "件数", "en": "row count"},
+    "rows_word": {"ja": "件数", "en": "rows"},
+    "group_only": {
+        "ja": "{group}は {first} だけで、{what}の{stat}は {first_value} です{conditions}。",
+        "en": "Only {first} is left in {group}: the {stat} of {what} is {first_value}{conditions}.",
+    },
+    "group_highest": {
+        "ja": "{group}別の{what}の{stat}が最も大きいのは {first}（{first_value}）です{conditions}。",
+        "en": "{first} has the highest {stat} of {what} ({first_value}){conditions}.",
+    },
+    "group_lowest": {
+        "ja": "{group}別の{what}の{stat}が最も小さいのは {first}（{first_value}）です{conditions}。",
+        "en": "{first} has the lowest {stat} of {what} ({first_value}){conditions}.",
+    },
+    "group_top_n": {
+        "ja": "{what}の{stat}が大きい順の上位{count}件: {listed}{conditions}。",
+        "en": "The top {count} by {stat} of {what}: {listed}{conditions}.",
+    },
+    "group_bottom_n": {
+        "ja": "{what}の{stat}が小さい順の上位{count}件: {listed}{conditions}。",
+        "en": "The bottom {count} by {stat} of {what}: {listed}{conditions}.",
+    },
+    "group_range": {
+        "ja": "{group}別の{what}の{stat}は {big} が最大（{big_value}）、{small} が最小（{small_value}）です"
+        "{conditions}。{groups} グループの上位: {listed}。",
+        "en": "By {group}, the {stat} of {what} is largest for {big} ({big_value}) and smallest for "
+        "{small} ({small_value}){conditions}. Leading: {listed}.",
+    },
+    "trend": {
+        "ja": "{what}の{stat}は {extremes}です{conditions}。",
+        "en": "The {stat} of {what} {extremes}{conditions}.",
+    },
+    "trend_peak": {"ja": "{period} に最大（{value}）", "en": "peaks in {period} ({value})"},
+    "trend_low": {"ja": "{period} に最小（{value}）", "en": "is lowest in {period} ({value})"},
+    "trend_change": {
+        "ja": "{first} の {first_value} から {last} の {last_value} へ {change} 変化しました。",
+        "en": " From {first} ({first_value}) to {last} ({last_value}) it changed by {change}.",
+    },
+    "trend_up": {"ja": "全体として増加傾向です。", "en": " Overall it is increasing."},
+    "trend_down": {"ja": "全体として減少傾向です。", "en": " Overall it is decreasing."},
+    "trend_leader": {
+        "ja": "{group}別では期間合計で {top}（{value}）が最も大きく、{groups} グループを示しています。",
+        "en": " By {group}, {top} is largest over the period ({value}); {groups} groups are shown.",
+    },
+    "share_item": {"ja": "{value} {share}（{amount}）", "en": "{value} {share} ({amount})"},
+    "share": {
+        "ja": "{group}別の{what}の構成比: {listed}{conditions}。",
+        "en": "Share of {what} by {group}: {listed}{conditions}.",
+    },
+    "ratio_measure": {"ja": "{target}の{stat}", "en": "the {stat} of {target}"},
+    "ratio_share": {
+        "ja": "{part_label} は{what}全体の {value} です（{part} / {base}）{conditions}。",
+        "en": "{part_label} is {value} of {what} ({part} of {base}){conditions}.",
+    },
+    "ratio_change": {
+        "ja": "{what}は {base_label} の {base} から {part_label} の {part} へ {value}（{direction}）です{conditions}。",
+        "en": "{What} went from {base} ({base_label}) to {part} ({part_label}): {value}, {direction}{conditions}.",
+    },
+    "increase": {"ja": "増加", "en": "an increase"},
+    "decrease": {"ja": "減少", "en": "a decrease"},
+    "together_up": {"ja": "{a} が大きいほど {b} は増加する傾向です。", "en": " As {a} grows, {b} tends to increase."},
+    "together_down": {"ja": "{a} が大きいほど {b} は減少する傾向です。", "en": " As {a} grows, {b} tends to decrease."},
     # answers in a requested format
     "answers_none": {
         "ja": "指定された形式の値を計算できませんでした。",
