@@ -82,6 +82,11 @@ def test_a_slot_without_a_statistic_takes_the_one_the_question_names() -> None:
     assert got["answer"] == f"{FRAME['income'].median():.2f}"
 
 
+def test_a_slot_without_a_statistic_takes_the_test_the_question_names() -> None:
+    got = slots("What is the correlation between height and weight?\nFormat: @answer[value] rounded to two decimals.")
+    assert got["answer"] == f"{FRAME['height'].corr(FRAME['weight']):.2f}"
+
+
 def test_a_slot_without_any_statistic_is_asked_about_not_averaged() -> None:
     question = asked("Look at the income column.\nFormat: @answer[value]")
     assert "income" in question and "median" in question and "@answer" in question

@@ -19,6 +19,30 @@ from bunseki.data.summary import DataFrameInfo
 MAX_SUGGESTIONS: Final = 3
 
 TEXTS: Final[dict[str, dict[Language, str]]] = {
+    # what each task computes, in a line (titles, the method section, the brain's instruction)
+    "what_rows": {"ja": "行数", "en": "rows"},
+    "what_stat": {"ja": "{target}の{stat}", "en": "{stat} of {target}"},
+    "what_group": {"ja": "{group}別の{target}の{stat}", "en": "{stat} of {target} by {group}"},
+    "what_top": {"ja": "{target}の{stat}が大きい {group} 上位{n}", "en": "top {n} {group} by {stat} of {target}"},
+    "what_bottom": {"ja": "{target}の{stat}が小さい {group} 上位{n}", "en": "bottom {n} {group} by {stat} of {target}"},
+    "what_trend": {"ja": "{target}の{stat}の推移", "en": "trend of the {stat} of {target}"},
+    "what_trend_by": {"ja": "{group}別の{target}の{stat}の推移", "en": "trend of the {stat} of {target} by {group}"},
+    "what_share": {"ja": "{group}別の{target}の構成比", "en": "share of {target} by {group}"},
+    "what_growth": {"ja": "{target}の{stat}の期間比較", "en": "{stat} of {target} compared between periods"},
+    "what_count": {"ja": "条件に合う行数", "en": "number of matching rows"},
+    "what_distinct": {"ja": "{target}の種類数", "en": "distinct values of {target}"},
+    "what_missing": {"ja": "欠損値の数", "en": "missing values"},
+    "what_correlation": {"ja": "{target} と {second} の相関", "en": "correlation of {target} and {second}"},
+    "what_correlation_matrix": {"ja": "数値列どうしの相関", "en": "correlations between numeric columns"},
+    "what_outliers": {"ja": "{target}の外れ値", "en": "outliers in {target}"},
+    "what_distribution": {"ja": "{target}の分布", "en": "distribution of {target}"},
+    "what_describe": {"ja": "データの概要", "en": "overview of the data"},
+    "what_answers": {"ja": "指定された形式の回答", "en": "answers in the requested format"},
+    "what_ratio_share": {"ja": "{target}のうち {part} が占める割合", "en": "share of {target} from {part}"},
+    "what_ratio_change": {
+        "ja": "{target}の{base}から{part}への変化率",
+        "en": "change in {target} from {base} to {part}",
+    },
     # conclusions shared by several tasks
     "no_rows": {"ja": "該当するデータがありません。", "en": "No rows match."},
     "rows_used": {"ja": "対象の行数", "en": "rows used"},

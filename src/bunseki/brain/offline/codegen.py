@@ -11,7 +11,7 @@ import inspect
 import re
 
 from bunseki.brain.models import RESULT_MARKER
-from bunseki.brain.offline import measures
+from bunseki.brain.offline import catalog, measures
 from bunseki.brain.offline.filters import condition, rows
 from bunseki.brain.offline.plan import Filter, Plan
 from bunseki.brain.offline.text import format_number
@@ -77,37 +77,23 @@ def generate(plan: Plan, info: DataFrameInfo) -> str:
 
 
 def describe(plan: Plan) -> str:
-    """One line saying what the code computes, in the person's language."""
-    ja = plan.language == "ja"
-    stat = STAT_NAMES[plan.language].get(plan.stat, plan.stat)
-    target = plan.target or ("行数" if ja else "rows")
-    what = {
-        "stat": f"{target}の{stat}" if ja else f"{stat} of {target}",
-        "group": f"{plan.group_by}別の{target}の{stat}" if ja else f"{stat} of {target} by {plan.group_by}",
-        "top": f"{target}の{stat}が{'小さい' if plan.ascending else '大きい'} {plan.group_by} 上位{plan.top_n}"
-        if ja
-        else f"{'bottom' if plan.ascending else 'top'} {plan.top_n} {plan.group_by} by {stat} of {target}",
-        "trend": (f"{plan.group_by}別の" if plan.group_by and ja else "") + f"{target}の{stat}の推移"
-        if ja
-        else f"trend of the {stat} of {target}" + (f" by {plan.group_by}" if plan.group_by else ""),
-        "share": f"{plan.group_by}別の{target}の構成比" if ja else f"share of {target} by {plan.group_by}",
-        "growth": f"{target}の{stat}の期間比較" if ja else f"{stat} of {target} compared between periods",
-        "count": "条件に合う行数" if ja else "number of matching rows",
-        "distinct": f"{target}の種類数" if ja else f"distinct values of {target}",
-        "missing": "欠損値の数" if ja else "missing values",
-        "correlation": f"{plan.target} と {plan.second} の相関"
-        if ja
-        else f"correlation of {plan.target} and {plan.second}",
-        "correlation_matrix": "数値列どうしの相関" if ja else "correlations between numeric columns",
-        "outliers": f"{target}の外れ値" if ja else f"outliers in {target}",
-        "distribution": f"{target}の分布" if ja else f"distribution of {target}",
-        "describe": "データの概要" if ja else "overview of the data",
-        "answers": "指定された形式の回答" if ja else "answers in the requested format",
-        "ratio": _describe_ratio(plan),
-    }[plan.task]
-    conditions = [f.describe(plan.language) for f in plan.filters]
+    """One line saying what the code computes, in the person's language (the catalog's words)."""
+    language = plan.language
+    key = {"top": "what_bottom" if plan.ascending else "what_top", "trend": "what_trend_by" if plan.group_by else ""}
+    words = {
+        "stat": STAT_NAMES[language].get(plan.stat, plan.stat),
+        "target": plan.target or catalog.say("what_rows", language),
+        "group": plan.group_by,
+        "second": plan.second,
+        "n": plan.top_n,
+    }
+    if plan.task == "ratio":
+        what = _describe_ratio(plan)
+    else:
+        what = catalog.say(key.get(plan.task) or f"what_{plan.task}", language, **words)
+    conditions = [f.describe(language) for f in plan.filters]
     if conditions:
-        what += f"（{'、'.join(conditions)}）" if ja else f" ({'; '.join(conditions)})"
+        what += f"（{'、'.join(conditions)}）" if language == "ja" else f" ({'; '.join(conditions)})"
     return what
 
 
@@ -196,17 +182,12 @@ def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _describe_ratio(plan: Plan) -> str:
-    ja, ratio = plan.language == "ja", plan.ratio
-    target = plan.target or ("件数" if ja else "rows")
+    ratio = plan.ratio
+    target = plan.target or catalog.say("rows_word", plan.language)
     if ratio is None:
         return target
-    if ratio.kind == "share":
-        return f"{target}のうち {ratio.part_label} が占める割合" if ja else f"share of {target} from {ratio.part_label}"
-    return (
-        f"{target}の{ratio.base_label}から{ratio.part_label}への変化率"
-        if ja
-        else f"change in {target} from {ratio.base_label} to {ratio.part_label}"
-    )
+    labels = {"part": ratio.part_label, "base": ratio.base_label, "target": target}
+    return catalog.say(f"what_ratio_{ratio.kind}", plan.language, **labels)
 
 
 def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:

@@ -183,6 +183,11 @@ def resolve(slot: Slot, context: Context) -> Slot:
     description = slot.description.lower()
     columns = _columns_in(tokens, context)
     measure = _measure(words, description, slot.choices, context, columns)
+    if measure is None:  # the slot says nothing of what to compute: the question may (「@answer」 for "the median …")
+        asked = set(re.findall(r"[a-z]+", context.question.lower()))
+        measure = _measure(asked & _QUESTION_WORDS, "", slot.choices, context, columns) or _named_stat(
+            context.question.lower()
+        )
     if slot.choices and measure in ("corr", "pvalue"):
         measure = "corr_label"  # "positive"/"negative", "strong"/"weak", "significant"/"not significant"
     elif slot.choices and measure == "skew":
@@ -440,19 +445,12 @@ def _is_label(column: str, context: Context) -> bool:
 
 
 def _stat_measure(words: set[str], description: str, context: Context) -> str | None:
-    """A summary statistic named in the slot (mean_price → mean), else in its description, else in the question.
-
-    None when none of them names one: the slot is asked about, never silently averaged.
-    """
+    """A summary statistic named in the slot (mean_price → mean), else in its description; else None."""
     order = list(STAT_TOKENS)
     first = min(words & set(STAT_TOKENS), key=order.index, default=None)
     if first is not None:
         return STAT_TOKENS[first]
-    for text in (description, context.question.lower()):
-        named = _named_stat(text)
-        if named is not None:
-            return named
-    return None
+    return _named_stat(description)
 
 
 _STAT_PHRASES = (("std", r"standard deviation"), ("count", r"\bnumber of\b|\bhow many\b"))
@@ -470,6 +468,14 @@ def _named_stat(text: str) -> str | None:
         if word in STAT_TOKENS and word not in _AMBIGUOUS_STAT_WORDS:
             found.append((match.start(), STAT_TOKENS[word]))
     return min(found)[1] if found else None
+
+
+# Words of a question that name a test or a count when its slot does not (outliers, missing, correlation…);
+# statistics are read from the question by _named_stat, in the order they are written.
+_QUESTION_WORDS = frozenset(
+    {"outlier", "outliers", "missing", "null", "correlation", "corr", "pearson", "spearman", "kendall", "normal"}
+    | {"normality", "relationship", "skewness", "skewed", "percentage", "percent", "proportion"}
+)
 
 
 # Words that name a statistic in a slot's name (num_rows, var_x) but are ordinary words in a sentence.
