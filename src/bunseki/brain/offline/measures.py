@@ -388,7 +388,7 @@ def _measure(words: set[str], description: str, choices: list[str], context: Con
     return (
         _test_measure(words, description, choices, context, columns)
         or _entity_measure(words, description, context, columns)
-        or _stat_measure(words, description, context)
+        or _stat_measure(words, description)
     )
 
 
@@ -444,7 +444,7 @@ def _is_label(column: str, context: Context) -> bool:
     return info is not None and info.kind in ("category", "text")
 
 
-def _stat_measure(words: set[str], description: str, context: Context) -> str | None:
+def _stat_measure(words: set[str], description: str) -> str | None:
     """A summary statistic named in the slot (mean_price → mean), else in its description; else None."""
     order = list(STAT_TOKENS)
     first = min(words & set(STAT_TOKENS), key=order.index, default=None)
