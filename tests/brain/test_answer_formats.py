@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from bunseki.brain.offline import formats
+from bunseki.brain.offline import codegen
+from bunseki.brain.offline.parse import plan_question
 from bunseki.brain.offline.plan import Plan
 from bunseki.data.summary import summarize
 
@@ -35,9 +36,9 @@ FRAME = pd.DataFrame(
 
 
 def answers(question: str, frame: pd.DataFrame = FRAME) -> dict[str, str]:
-    plan = formats.plan_answers(question, summarize(frame), "en")
-    assert isinstance(plan, Plan)
-    code = formats.generate(plan, summarize(frame))
+    plan = plan_question(question, summarize(frame), "en")
+    assert isinstance(plan, Plan) and plan.task == "answers"
+    code = codegen.generate(plan, summarize(frame))
     printed = io.StringIO()
     with redirect_stdout(printed):
         exec(code, {"df": frame, "pd": pd, "np": np})
@@ -46,7 +47,8 @@ def answers(question: str, frame: pd.DataFrame = FRAME) -> dict[str, str]:
 
 
 def test_no_format_means_no_answer_plan() -> None:
-    assert formats.plan_answers("What is the mean fare?", summarize(FRAME), "en") is None
+    plan = plan_question("What is the mean fare?", summarize(FRAME), "en")
+    assert isinstance(plan, Plan) and plan.task != "answers" and not plan.slots
 
 
 def test_mean_rounded_as_asked() -> None:
@@ -160,9 +162,9 @@ def test_correlation_described_by_label(choices: str, expected: Any) -> None:
 
 def test_short_codes_are_not_read_from_ordinary_words() -> None:
     """'in' is a word, not the state code IN: no filter may come from it."""
-    plan = formats.plan_answers(
+    plan = plan_question(
         "Calculate the mean fare of passengers in the data.\nFormat: @mean_fare[v] rounded to two decimal places.",
         summarize(FRAME),
         "en",
     )
-    assert plan is not None and all(not slot.filters for slot in plan.slots)
+    assert isinstance(plan, Plan) and plan.slots and all(not slot.filters for slot in plan.slots)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunseki.brain.models import AnalystView
-from bunseki.brain.offline import MAX_QUESTION_CHARS, OfflineBrain, commands, formats
+from bunseki.brain.offline import MAX_QUESTION_CHARS, OfflineBrain, commands
 from bunseki.brain.offline.parse import plan_question
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import Spans
@@ -88,7 +88,7 @@ PIECES = [
 def parsers() -> list[tuple[str, Callable[[str, DataFrameInfo], object]]]:
     return [
         ("plan_question", lambda text, info: plan_question(text, info, "en")),
-        ("plan_answers", lambda text, info: formats.plan_answers(text, info, "en")),
+        ("answer format", lambda text, info: plan_question("@a[x] " + text, info, "en")),
         ("plan_commands", lambda text, info: commands.plan_commands(text, info, "ja")),
     ]
 

@@ -1,7 +1,8 @@
 """The offline brain: a deterministic analyst that needs no model and no key.
 
 It reads the question into a plan (``parse``), writes pandas code for it (``codegen``), and
-writes the report from what that code printed (``answer``). Requests that change the data
+writes the report from what that code printed (``answer``); a question that names its answer
+format (``@name[value]``) takes the same path, the format being one slot of its intent. Requests that change the data
 ("関東だけにして", "元のデータに戻して") become data tools (``commands``). Follow-ups such as
 "前の結果をグラフにして" reuse the previous question. When it cannot tell what is asked it asks
 a precise question back or says what it can do; it never invents an answer.
@@ -18,7 +19,7 @@ import re
 
 from bunseki.brain.language import UNDERSTOOD, foreign_language
 from bunseki.brain.models import AnalystView, CodeGenOutput, ExecutionRecord, ReasonOutput
-from bunseki.brain.offline import answer, codegen, commands, formats
+from bunseki.brain.offline import answer, codegen, commands
 from bunseki.brain.offline.parse import plan_question
 from bunseki.brain.offline.plan import Clarification, Plan
 from bunseki.report.models import ReportOutput
@@ -88,9 +89,7 @@ class OfflineBrain:
         planned = self._plan(view)
         if isinstance(planned, Clarification) or view.data is None:
             raise ValueError("write_code needs a plan; decide() asks first")
-        code = (
-            formats.generate(planned, view.data) if planned.task == "answers" else codegen.generate(planned, view.data)
-        )
+        code = codegen.generate(planned, view.data)
         outputs = [
             ExpectedOutput(file_name=name, description=codegen.describe(planned), output_type="figure")
             for name in _chart_files(code)
@@ -101,18 +100,14 @@ class OfflineBrain:
         record = _last_result(view.executions)
         tools = [r for r in view.executions if r.tool is not None]
         if record is None and tools:
-            return _noted(answer.tool_report(tools, view.data_state, view.language), view)
+            return _noted(answer.tool_report(tools, view.data_state, view.language, view.data), view)
         planned = self._plan(view)
         plan = planned if isinstance(planned, Plan) else None
         if plan is None or record is None:
             return _noted(answer.failure_report(plan, view.last_execution, view.language), view)
         result = answer.result_of(record)
         assert result is not None  # _last_result only returns records with a result
-        report = (
-            formats.build_report(plan, record, result)
-            if plan.task == "answers"
-            else answer.build_report(plan, record, result)
-        )
+        report = answer.build_report(plan, record, result, view.data)
         if tools:  # the data steps this turn took come first in the evidence
             report = answer.with_tool_steps(report, tools)
         return _noted(report, view)
@@ -135,9 +130,7 @@ class OfflineBrain:
         if view.data is None:
             return Clarification(question="", reason="no data")
         question = _effective_question(view)
-        planned = formats.plan_answers(question, view.data, view.language) or plan_question(
-            question, view.data, view.language
-        )
+        planned = plan_question(question, view.data, view.language)
         if isinstance(planned, Plan):
             applied = [(r.tool, r.arguments) for r in view.executions if r.tool is not None and r.success]
             if applied:  # conditions the tools already applied are not applied again

@@ -10,9 +10,11 @@ import math
 from typing import Any
 
 from bunseki.brain.models import RESULT_MARKER, ExecutionRecord, Language
+from bunseki.brain.offline import catalog, formats, measures
 from bunseki.brain.offline.codegen import STAT_NAMES, describe
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import format_number
+from bunseki.data.summary import DataFrameInfo
 from bunseki.report.models import ReportOutput, ReportSection
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
@@ -30,8 +32,10 @@ def result_of(record: ExecutionRecord) -> dict[str, Any] | None:
     return None
 
 
-def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) -> ReportOutput:
-    """The report for a plan whose code ran and printed ``result``."""
+def build_report(
+    plan: Plan, record: ExecutionRecord, result: dict[str, Any], info: DataFrameInfo | None = None
+) -> ReportOutput:
+    """The report for a plan whose code ran and printed ``result``; next steps come from ``info``'s columns."""
     language = plan.language
     conclusion = CONCLUSIONS[plan.task](plan, result, language)
     sections = [ReportSection(section_type="text", content=_method(plan, result, language))]
@@ -49,13 +53,15 @@ def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) ->
             sections.append(ReportSection(section_type="image", content=path, description=describe(plan)))
     output = record.visible_stdout
     if output:
-        heading = "実行結果（抜粋）" if language == "ja" else "Execution output (excerpt)"
+        heading = catalog.say("output_heading", language)
         sections.append(ReportSection(section_type="text", content=f"**{heading}**\n\n```\n{output[:3000]}\n```"))
+    if plan.task == "answers" and (failed := formats.problems(result, language)):
+        sections.append(ReportSection(section_type="text", content=failed))
     return ReportOutput(
         title=describe(plan),
         conclusion=conclusion,
         sections=sections,
-        suggestions=SUGGESTIONS[language].get(plan.task),
+        suggestions=catalog.suggestions(plan, info, language) or None,
         assumptions=plan.assumptions,
         language=language,
     )
@@ -64,14 +70,9 @@ def build_report(plan: Plan, record: ExecutionRecord, result: dict[str, Any]) ->
 def failure_report(plan: Plan | None, record: ExecutionRecord | None, language: Language) -> ReportOutput:
     """What to say when the code did not produce a result: the error, and what to try."""
     error = (record.error or "").strip().splitlines()[-1] if record and record.error else ""
-    if language == "ja":
-        reason = error or "結果が得られませんでした"
-        conclusion = f"計算を完了できませんでした（{reason}）。列名や条件を変えて、もう一度質問してください。"
-        title = "分析できませんでした"
-    else:
-        reason = error or "no result"
-        conclusion = f"The computation did not complete ({reason}). Please rephrase the question or name the columns."
-        title = "The analysis could not be completed"
+    reason = error or catalog.say("failed_reason", language)
+    conclusion = catalog.say("failed", language, reason=reason)
+    title = catalog.say("failed_title", language)
     sections = (
         [ReportSection(section_type="text", content=f"```\n{record.error if record else ''}\n```")]
         if record and record.error
@@ -95,6 +96,19 @@ def _n(value: Any, decimals: int | None = None) -> str:
     return format_number(float(value), decimals=decimals)
 
 
+def _pct(value: float, *, signed: bool = False, decimals: int = 1) -> str:
+    """A percentage, through the one formatter: 12.3%, or +12.3% for a change."""
+    sign = "+" if signed and value > 0 else ""
+    return f"{sign}{format_number(value, decimals)}%"
+
+
+SKEWED = 0.5  # |skewness| beyond which a distribution is called skewed (the same convention as measures)
+
+
+def _join(items: list[str], language: Language) -> str:
+    return ("、" if language == "ja" else ", ").join(items)
+
+
 def _stat_word(plan: Plan, language: Language) -> str:
     return STAT_NAMES[language].get(str(plan.stat), str(plan.stat))
 
@@ -114,75 +128,56 @@ def _label(value: str, plan: Plan, language: Language) -> str:
 
 
 def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
-    value, rows = _n(result["value"]), _n(result.get("rows"))
     where = result.get("where") or {}
-    place = "、".join(where.values()) if language == "ja" else ", ".join(where.values())
-    if language == "ja":
-        stat = _stat_word(plan, language)
-        text = f"{plan.target} の{stat}は {value} です{_conditions(plan, language)}。対象は {rows} 行です。"
-        return text + (f"該当する行: {place}。" if place else "")
-    text = (
-        f"The {_stat_word(plan, language)} of {plan.target} is {value}{_conditions(plan, language)}, over {rows} rows."
+    text = catalog.say(
+        "stat",
+        language,
+        target=plan.target,
+        stat=_stat_word(plan, language),
+        value=_n(result["value"]),
+        conditions=_conditions(plan, language),
+        rows=_n(result.get("rows")),
     )
-    return text + (f" It occurs at: {place}." if place else "")
+    if not where:
+        return text
+    return text + catalog.say("stat_where", language, place=_join(list(where.values()), language))
 
 
 def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     value, total = _n(result["value"]), _n(result.get("total"))
     if plan.options.get("shape"):  # 何行何列, how many columns: the table's shape
-        columns = _n(result.get("columns"))
-        if language == "ja":
-            return f"データは {value} 行 × {columns} 列です（列数 {columns}、行数 {value}）。"
-        return f"The data has {value} rows and {columns} columns."
-    if language == "ja":
-        return f"条件に合う行は {value} 件です{_conditions(plan, language)}（全 {total} 件中）。"
-    return f"{value} rows match{_conditions(plan, language)}, out of {total}."
+        return catalog.say("shape", language, rows=value, columns=_n(result.get("columns")))
+    return catalog.say("count", language, value=value, conditions=_conditions(plan, language), total=total)
 
 
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
-        return "該当するデータがありません。" if language == "ja" else "No rows match."
-    stat = _stat_word(plan, language)
-    what = plan.target or ("件数" if language == "ja" else "row count")
+        return catalog.say("no_rows", language)
     head = values[: plan.top_n or 3]
-    listed = (
-        "、".join(f"{k}（{_n(v)}）" for k, v in head)
-        if language == "ja"
-        else ", ".join(f"{k} ({_n(v)})" for k, v in head)
-    )
-    first_name, first_value = values[0]
-    conditions = _conditions(plan, language)
+    (first, first_value), (big, small) = values[0], _extremes(values, plan.ascending)
+    words = {
+        "group": plan.group_by,
+        "stat": _stat_word(plan, language),
+        "what": plan.target or catalog.say("row_count", language),
+        "conditions": _conditions(plan, language),
+        "first": first,
+        "first_value": _n(first_value),
+        "count": len(head),
+        "groups": len(values),
+        "big": big[0],
+        "big_value": _n(big[1]),
+        "small": small[0],
+        "small_value": _n(small[1]),
+        "listed": _join([catalog.say("value_count", language, value=k, count=_n(v)) for k, v in head], language),
+    }
     if len(values) == 1:  # e.g. a breakdown by region after the data was narrowed to one region
-        if language == "ja":
-            return f"{plan.group_by}は {first_name} だけで、{what}の{stat}は {_n(first_value)} です{conditions}。"
-        return f"Only {first_name} is left in {plan.group_by}: the {stat} of {what} is {_n(first_value)}{conditions}."
-    if language == "ja":
-        if plan.top_n == 1:
-            extreme = "最も小さい" if plan.ascending else "最も大きい"
-            return (
-                f"{plan.group_by}別の{what}の{stat}が{extreme}のは {first_name}（{_n(first_value)}）です{conditions}。"
-            )
-        if plan.task == "top":
-            order = "小さい" if plan.ascending else "大きい"
-            return f"{what}の{stat}が{order}順の上位{len(head)}件: {listed}{conditions}。"
-        big, small = _extremes(values, plan.ascending)
-        return (
-            f"{plan.group_by}別の{what}の{stat}は {big[0]} が最大（{_n(big[1])}）、"
-            f"{small[0]} が最小（{_n(small[1])}）です"
-            f"{conditions}。{len(values)} グループの上位: {listed}。"
-        )
+        return catalog.say("group_only", language, **words)
     if plan.top_n == 1:
-        extreme = "lowest" if plan.ascending else "highest"
-        return f"{first_name} has the {extreme} {stat} of {what} ({_n(first_value)}){conditions}."
+        return catalog.say("group_lowest" if plan.ascending else "group_highest", language, **words)
     if plan.task == "top":
-        order = "bottom" if plan.ascending else "top"
-        return f"The {order} {len(head)} by {stat} of {what}: {listed}{conditions}."
-    big, small = _extremes(values, plan.ascending)
-    return (
-        f"By {plan.group_by}, the {stat} of {what} is largest for {big[0]} ({_n(big[1])}) and smallest for "
-        f"{small[0]} ({_n(small[1])}){conditions}. Leading: {listed}."
-    )
+        return catalog.say("group_bottom_n" if plan.ascending else "group_top_n", language, **words)
+    return catalog.say("group_range", language, **words)
 
 
 def _extremes(values: list[list[Any]], ascending: bool) -> tuple[list[Any], list[Any]]:
@@ -196,41 +191,40 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     first: Any = result.get("first")
     last: Any = result.get("last")
     if not peak:
-        return "該当するデータがありません。" if language == "ja" else "No rows match."
+        return catalog.say("no_rows", language)
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
-    stat = _stat_word(plan, language)
-    what = plan.target or ("件数" if language == "ja" else "rows")
-    direction = _direction(result.get("slope"), language)
-    if language == "ja":
-        extremes = [
-            f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）",
-            f"{_label(low[0], plan, language)} に最小（{_n(low[1])}）",
-        ]
-        if plan.ascending:  # the lowest period was asked for: it comes first
-            extremes.reverse()
-        text = f"{what}の{stat}は {'、'.join(extremes)}です{_conditions(plan, language)}。"
-        if change is not None:
-            text += (
-                f"{_label(first[0], plan, language)} の {_n(first[1])} から {_label(last[0], plan, language)} の "
-                f"{_n(last[1])} へ {change:+.1f}% 変化しました。"
-            )
-        return text + direction + _leading_group(plan, result, language)
-    extremes = [f"peaks in {peak[0]} ({_n(peak[1])})", f"is lowest in {low[0]} ({_n(low[1])})"]
-    if plan.ascending:
+    extremes = [
+        catalog.say("trend_peak", language, period=_label(peak[0], plan, language), value=_n(peak[1])),
+        catalog.say("trend_low", language, period=_label(low[0], plan, language), value=_n(low[1])),
+    ]
+    if plan.ascending:  # the lowest period was asked for: it comes first
         extremes.reverse()
-    text = f"The {stat} of {what} {' and '.join(extremes)}{_conditions(plan, language)}."
+    text = catalog.say(
+        "trend",
+        language,
+        stat=_stat_word(plan, language),
+        what=plan.target or catalog.say("rows_word", language),
+        extremes=("、" if language == "ja" else " and ").join(extremes),
+        conditions=_conditions(plan, language),
+    )
     if change is not None:
-        text += f" From {first[0]} ({_n(first[1])}) to {last[0]} ({_n(last[1])}) it changed by {change:+.1f}%."
-    return text + direction + _leading_group(plan, result, language)
+        text += catalog.say(
+            "trend_change",
+            language,
+            first=_label(first[0], plan, language),
+            first_value=_n(first[1]),
+            last=_label(last[0], plan, language),
+            last_value=_n(last[1]),
+            change=_pct(change, signed=True),
+        )
+    return text + _direction(result.get("slope"), language) + _leading_group(plan, result, language)
 
 
 def _direction(slope: Any, language: Language) -> str:
     """The overall direction, from the fitted slope the code printed."""
     if not isinstance(slope, int | float) or slope == 0:
         return ""
-    if language == "ja":
-        return "全体として増加傾向です。" if slope > 0 else "全体として減少傾向です。"
-    return " Overall it is increasing." if slope > 0 else " Overall it is decreasing."
+    return catalog.say("trend_up" if slope > 0 else "trend_down", language)
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -239,190 +233,169 @@ def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> st
     if not totals:
         return ""
     top, value = totals[0]
-    if language == "ja":
-        return (
-            f"{plan.group_by}別では期間合計で {top}（{_n(value)}）が最も大きく、{len(totals)} グループを示しています。"
-        )
-    return f" By {plan.group_by}, {top} is largest over the period ({_n(value)}); {len(totals)} groups are shown."
+    return catalog.say("trend_leader", language, group=plan.group_by, top=top, value=_n(value), groups=len(totals))
 
 
 def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
-        return "該当するデータがありません。" if language == "ja" else "No rows match."
+        return catalog.say("no_rows", language)
     focus = [row for row in values if row[0] in (result.get("focus") or [])]
-    shown = focus or values[:3]
-    if language == "ja":
-        listed = "、".join(f"{k} {p:.1f}%（{_n(v)}）" for k, v, p in shown)
-        return f"{plan.group_by}別の{plan.target or '件数'}の構成比: {listed}{_conditions(plan, language)}。"
-    listed = ", ".join(f"{k} {p:.1f}% ({_n(v)})" for k, v, p in shown)
-    return f"Share of {plan.target or 'rows'} by {plan.group_by}: {listed}{_conditions(plan, language)}."
+    listed = [
+        catalog.say("share_item", language, value=k, share=_pct(p), amount=_n(v)) for k, v, p in focus or values[:3]
+    ]
+    return catalog.say(
+        "share",
+        language,
+        group=plan.group_by,
+        what=plan.target or catalog.say("rows_word", language),
+        listed=_join(listed, language),
+        conditions=_conditions(plan, language),
+    )
 
 
 def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     ratio, value = plan.ratio, result.get("value")
     if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
-        return "該当するデータがありません。" if language == "ja" else "No rows match."
-    what = f"{plan.target}の{_stat_word(plan, language)}" if plan.target and language == "ja" else (plan.target or "")
-    if language == "en":
-        what = f"the {_stat_word(plan, language)} of {plan.target}" if plan.target else "rows"
-    part, base = _n(result.get("part")), _n(result.get("base"))
-    if ratio.kind == "share":
-        if language == "ja":
-            subject = what or "件数"
-            conditions = _conditions(plan, language)
-            return f"{ratio.part_label} は{subject}全体の {value:.1f}% です（{part} / {base}）{conditions}。"
-        return f"{ratio.part_label} is {value:.1f}% of {what} ({part} of {base}){_conditions(plan, language)}."
-    if language == "ja":
-        subject = what or "件数"
-        word = "増加" if value > 0 else "減少"
-        return (
-            f"{subject}は {ratio.base_label} の {base} から {ratio.part_label} の {part} へ {value:+.1f}%"
-            f"（{word}）です{_conditions(plan, language)}。"
-        )
-    word = "an increase" if value > 0 else "a decrease"
-    return (
-        f"{what[:1].upper() + what[1:]} went from {base} ({ratio.base_label}) to {part} ({ratio.part_label}): "
-        f"{value:+.1f}%, {word}{_conditions(plan, language)}."
+        return catalog.say("no_rows", language)
+    what = (
+        catalog.say("ratio_measure", language, target=plan.target, stat=_stat_word(plan, language))
+        if plan.target
+        else catalog.say("rows_word", language)
     )
+    words = {
+        "what": what,
+        "What": what[:1].upper() + what[1:],
+        "part": _n(result.get("part")),
+        "base": _n(result.get("base")),
+        "part_label": ratio.part_label,
+        "base_label": ratio.base_label,
+        "conditions": _conditions(plan, language),
+    }
+    if ratio.kind == "share":
+        return catalog.say("ratio_share", language, value=_pct(value), **words)
+    direction = catalog.say("increase" if value > 0 else "decrease", language)
+    return catalog.say("ratio_change", language, value=_pct(value, signed=True), direction=direction, **words)
 
 
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     (first_label, first_value), (second_label, second_value) = result["periods"][:2]
     rate = result.get("rate")
-    stat = _stat_word(plan, language)
-    if language == "ja":
-        text = (
-            f"{plan.target}の{stat}は {first_label} の {_n(first_value)} から {second_label} の {_n(second_value)} へ"
-            f" {_n(result['change'])} 変化しました"
-        )
-        return text + (f"（{rate:+.1f}%）。" if rate is not None else "。")
-    text = (
-        f"The {stat} of {plan.target} went from {_n(first_value)} in {first_label} to {_n(second_value)} in "
-        f"{second_label}, a change of {_n(result['change'])}"
+    return catalog.say(
+        "growth",
+        language,
+        target=plan.target,
+        stat=_stat_word(plan, language),
+        first=first_label,
+        first_value=_n(first_value),
+        second=second_label,
+        second_value=_n(second_value),
+        change=_n(result["change"]),
+        rate=catalog.say("growth_rate", language, rate=_pct(rate, signed=True)) if rate is not None else "",
     )
-    return text + (f" ({rate:+.1f}%)." if rate is not None else ".")
 
 
 def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:
-    values = [k for k, _ in result.get("top", [])[:10]]
-    if language == "ja":
-        return f"{plan.target} は {_n(result['value'])} 種類です{_conditions(plan, language)}（{'、'.join(values)}）。"
-    return f"{plan.target} has {_n(result['value'])} distinct values{_conditions(plan, language)}: {', '.join(values)}."
+    values = [str(k) for k, _ in result.get("top", [])[:10]]
+    return catalog.say(
+        "distinct",
+        language,
+        target=plan.target,
+        value=_n(result["value"]),
+        conditions=_conditions(plan, language),
+        values=_join(values, language),
+    )
 
 
 def _missing(plan: Plan, result: dict[str, Any], language: Language) -> str:
     columns = [row for row in result.get("columns", []) if row[1] > 0]
     if not columns:
-        return "欠損値はありません。" if language == "ja" else "There are no missing values."
-    if language == "ja":
-        listed = "、".join(f"{k} が {_n(v)} 件（{p:.2f}%）" for k, v, p in columns[:8])
-        return f"欠損値は合計 {_n(result['total'])} 件です: {listed}。"
-    listed = ", ".join(f"{k}: {_n(v)} ({p:.2f}%)" for k, v, p in columns[:8])
-    return f"There are {_n(result['total'])} missing values: {listed}."
+        return catalog.say("no_missing", language)
+    listed = [
+        catalog.say("missing_item", language, column=k, count=_n(v), percent=_pct(p, decimals=2))
+        for k, v, p in columns[:8]
+    ]
+    return catalog.say("missing", language, total=_n(result["total"]), listed=_join(listed, language))
 
 
 def _strength(r: float, language: Language) -> str:
-    size = abs(r)
-    if language == "ja":
-        level = "強い" if size >= 0.7 else "中程度の" if size >= 0.4 else "弱い" if size >= 0.2 else "ほとんどない"
-        if level == "ほとんどない":
-            return "相関はほとんどありません"
-        return f"{level}{'正' if r > 0 else '負'}の相関があります"
-    level = "strong" if size >= 0.7 else "moderate" if size >= 0.4 else "weak" if size >= 0.2 else ""
-    if not level:
-        return "there is almost no correlation"
-    return f"there is a {level} {'positive' if r > 0 else 'negative'} correlation"
+    """The correlation in words, on the same scale as a format's "strong"/"moderate"/"weak" labels."""
+    level = measures.strength(r)
+    sign = r > 0
+    if level == "none":
+        return catalog.say("corr_none", language)
+    word = catalog.say(f"corr_{level}", language)
+    return catalog.say("corr_positive" if sign else "corr_negative", language, level=word)
 
 
 def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    """The coefficient of the method that was asked for and computed, with that method's own p-value."""
     a, b = result["columns"]
+    method = str(result.get("method", "pearson"))
     r = float(result["r"])
-    if plan.options.get("method") == "spearman":  # asked for the rank correlation: that is the answer
-        rho = float(result["spearman"])
-        if language == "ja":
-            return (
-                f"{a} と {b} のスピアマンの順位相関係数は {rho:.3f} で、{_strength(rho, language)}"
-                f"（n = {_n(result['n'])}。ピアソンの r は {r:.3f}）。"
-            )
-        return (
-            f"The Spearman rank correlation of {a} and {b} is {rho:.3f}: {_strength(rho, language)} "
-            f"(n = {_n(result['n'])}; Pearson r = {r:.3f})."
-        )
-    if language == "ja":
-        return (
-            f"{a} と {b} の相関係数（ピアソン）は {r:.3f} で、{_strength(r, language)}"
-            f"（p = {result['p']:.3g}、n = {_n(result['n'])}）。{_together(a, b, r, language)}"
-        )
-    evidence = f"p = {result['p']:.3g}, n = {_n(result['n'])}"
-    return (
-        f"The Pearson correlation of {a} and {b} is {r:.3f}: {_strength(r, language)} ({evidence})."
-        f"{_together(a, b, r, language)}"
-    )
+    name = catalog.say(f"corr_{method}", language) if f"corr_{method}" in catalog.TEXTS else method
+    pearson = "" if method == "pearson" else catalog.say("corr_also_pearson", language, r=_n(result["pearson"], 3))
+    return catalog.say(
+        "correlation",
+        language,
+        a=a,
+        b=b,
+        name=name,
+        r=_n(r, 3),
+        strength=_strength(r, language),
+        p=_n(result["p"]),
+        n=_n(result["n"]),
+        pearson=pearson,
+    ) + _together(a, b, r, language)
 
 
 def _together(a: str, b: str, r: float, language: Language) -> str:
     """How one measure moves as the other grows, said in words (only when the correlation is not negligible)."""
-    if abs(r) < 0.1:
+    if measures.strength(r) == "none":
         return ""
-    if language == "ja":
-        return f"{a} が大きいほど {b} は{'増加' if r > 0 else '減少'}する傾向です。"
-    return f" As {a} grows, {b} tends to {'increase' if r > 0 else 'decrease'}."
+    return catalog.say("together_up" if r > 0 else "together_down", language, a=a, b=b)
 
 
 def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) -> str:
     pairs = result.get("pairs") or []
     if not pairs:
-        return (
-            "相関を計算できる数値列が2つ以上ありません。"
-            if language == "ja"
-            else "There are not two numeric columns to correlate."
-        )
+        return catalog.say("no_pairs", language)
     a, b, r = pairs[0]
-    if language == "ja":
-        listed = "、".join(f"{x}×{y}（{v:.2f}）" for x, y, v in pairs[:3])
-        return f"最も相関が強いのは {a} と {b}（r = {r:.3f}）です。相関の強い組み合わせ: {listed}。"
-    listed = ", ".join(f"{x}×{y} ({v:.2f})" for x, y, v in pairs[:3])
-    return f"The strongest correlation is between {a} and {b} (r = {r:.3f}). Strongest pairs: {listed}."
+    listed = [catalog.say("pair_item", language, a=x, b=y, r=_n(v, 2)) for x, y, v in pairs[:3]]
+    return catalog.say("strongest_pair", language, a=a, b=b, r=_n(r, 3), listed=_join(listed, language))
 
 
 def _outliers(plan: Plan, result: dict[str, Any], language: Language) -> str:
-    method = ("Zスコアの絶対値が" if language == "ja" else "|z| >") if result["method"] == "zscore" else "IQR"
-    count, rows = _n(result["count"]), _n(result["rows"])
-    bounds = (
-        f"{_n(result['lower'])}〜{_n(result['upper'])}"
-        if language == "ja"
-        else f"{_n(result['lower'])} to {_n(result['upper'])}"
+    rule = catalog.say(f"outlier_rule_{result['method']}", language, threshold=result["threshold"])
+    return catalog.say(
+        "outliers",
+        language,
+        target=plan.target,
+        rule=rule,
+        rows=_n(result["rows"]),
+        count=_n(result["count"]),
+        lower=_n(result["lower"]),
+        upper=_n(result["upper"]),
     )
-    if language == "ja":
-        rule = (
-            f"{method} {result['threshold']} を超える値"
-            if result["method"] == "zscore"
-            else f"IQR の {result['threshold']} 倍を超えて外れる値"
-        )
-        return f"{plan.target} の外れ値（{rule}）は {rows} 件中 {count} 件です。正常範囲は {bounds} です。"
-    rule = f"{method} {result['threshold']}" if result["method"] == "zscore" else f"beyond {result['threshold']} × IQR"
-    return f"{plan.target} has {count} outliers ({rule}) among {rows} values; the normal range is {bounds}."
 
 
 def _distribution(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("kind") == "category":
-        top = result["values"][:3]
-        if language == "ja":
-            return f"{plan.target} の分布: " + "、".join(f"{k}（{_n(v)}）" for k, v in top) + " が多い順です。"
-        return f"Distribution of {plan.target}: most frequent " + ", ".join(f"{k} ({_n(v)})" for k, v in top) + "."
+        listed = [catalog.say("value_count", language, value=k, count=_n(v)) for k, v in result["values"][:3]]
+        return catalog.say("distribution_labels", language, target=plan.target, listed=_join(listed, language))
     summary = result["summary"]
     skew = result.get("skew", 0.0)
-    if language == "ja":
-        shape = "右に裾が長い" if skew > 0.5 else "左に裾が長い" if skew < -0.5 else "おおむね左右対称な"
-        return (
-            f"{plan.target} は平均 {_n(summary['mean'])}、中央値 {_n(summary['50%'])}、範囲 {_n(summary['min'])}〜"
-            f"{_n(summary['max'])} の{shape}分布です（歪度 {skew:.2f}）。"
-        )
-    shape = "right-skewed" if skew > 0.5 else "left-skewed" if skew < -0.5 else "roughly symmetric"
-    return (
-        f"{plan.target} has mean {_n(summary['mean'])}, median {_n(summary['50%'])} and range {_n(summary['min'])} to "
-        f"{_n(summary['max'])}; the distribution is {shape} (skewness {skew:.2f})."
+    shape = "skew_right" if skew > SKEWED else "skew_left" if skew < -SKEWED else "skew_none"
+    return catalog.say(
+        "distribution_numbers",
+        language,
+        target=plan.target,
+        mean=_n(summary["mean"]),
+        median=_n(summary["50%"]),
+        low=_n(summary["min"]),
+        high=_n(summary["max"]),
+        shape=catalog.say(shape, language),
+        skew=_n(skew, 2),
     )
 
 
@@ -430,28 +403,22 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("column"):
         summary = result.get("summary", {})
         shown = ", ".join(f"{k}: {v}" for k, v in list(summary.items())[:8])
-        return (
-            f"{result['column']} の要約: {shown}。" if language == "ja" else f"Summary of {result['column']}: {shown}."
-        )
-    dates = result.get("dates") or {}
-    span = (
-        "".join(f"、期間 {v[0][:10]}〜{v[1][:10]}" for v in list(dates.values())[:1])
-        if language == "ja"
-        else "".join(f", from {v[0][:10]} to {v[1][:10]}" for v in list(dates.values())[:1])
-    )
-    if language == "ja":
-        return (
-            f"データは {_n(result['rows'])} 行 × {result['columns']} 列{span}、"
-            f"欠損値は {_n(result['missing'])} 件です。"
-            f"数値列: {'、'.join(result.get('numeric', {}))}。"
-        )
-    return (
-        f"The data has {_n(result['rows'])} rows × {result['columns']} columns{span}, with {_n(result['missing'])} "
-        f"missing values. Numeric columns: {', '.join(result.get('numeric', {}))}."
+        return catalog.say("column_summary", language, column=result["column"], shown=shown)
+    dates = list((result.get("dates") or {}).values())[:1]
+    span = "".join(catalog.say("data_span", language, first=v[0][:10], last=v[1][:10]) for v in dates)
+    return catalog.say(
+        "data_overview",
+        language,
+        rows=_n(result["rows"]),
+        columns=result["columns"],
+        span=span,
+        missing=_n(result["missing"]),
+        numeric=_join(list(result.get("numeric", {})), language),
     )
 
 
 CONCLUSIONS = {
+    "answers": formats.conclude,
     "ratio": _ratio,
     "stat": _stat,
     "count": _count,
@@ -475,19 +442,16 @@ CONCLUSIONS = {
 
 def _method(plan: Plan, result: dict[str, Any], language: Language) -> str:
     rows = result.get("rows")
-    if language == "ja":
-        text = f"**計算内容**: {describe(plan)}。"
-        if isinstance(rows, int):
-            text += f" 対象 {rows:,} 行。"
-        return text + " 数値はすべてサンドボックスで実行したコードの出力です。"
-    text = f"**What was computed**: {describe(plan)}."
+    text = catalog.say("method", language, what=describe(plan))
     if isinstance(rows, int):
-        text += f" {rows:,} rows used."
-    return text + " Every number comes from the code executed in the sandbox."
+        text += catalog.say("method_rows", language, rows=_n(rows))
+    return text + catalog.say("method_source", language)
 
 
 def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
     ja = plan.language == "ja"
+    if plan.task == "answers":
+        return formats.table(plan, result)
     if "values" in result and plan.task in ("group", "top", "trend", "share"):
         key = str(plan.group_by) if plan.task != "trend" else ("期間" if ja else "period")
         value = (
@@ -514,75 +478,35 @@ def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
     return None
 
 
-SUGGESTIONS: dict[Language, dict[str, list[str]]] = {
-    "ja": {
-        "stat": ["グループ別（地域・店舗など）に分けて比較する", "月別の推移を見る"],
-        "group": ["上位グループの月別推移を比較する", "構成比（シェア）を確認する"],
-        "top": ["上位と下位の差の要因を商品カテゴリ別に分解する", "月別の推移で順位の変化を見る"],
-        "trend": ["前年同期や前月と比較する", "グループ別に推移を分けて見る"],
-        "share": ["構成比の月別の変化を見る", "上位グループを商品別に分解する"],
-        "growth": ["増減に寄与したグループを特定する", "月別の推移で変化の時期を確認する"],
-        "correlation": ["散布図で外れ値を確認する", "グループ別に相関を比べる"],
-        "outliers": ["外れ値の行の内容を確認する", "外れ値を除いた統計量と比較する"],
-        "missing": ["欠損の多い列の補完方法を検討する"],
-        "distribution": ["グループ別に分布を比較する"],
-        "tools": [
-            "このデータで合計や平均を計算する",
-            "グループ別に集計してグラフにする",
-            "スナップショットとして保存する",
-        ],
-    },
-    "en": {
-        "stat": ["Compare the figure by group (region, store…)", "Look at the monthly trend"],
-        "group": ["Compare the monthly trend of the leading groups", "Check each group's share of the total"],
-        "top": ["Break the leaders down by category", "Check how the ranking changes month by month"],
-        "trend": ["Compare with the same period a year earlier", "Split the trend by group"],
-        "share": ["Follow the shares month by month", "Break the largest group down further"],
-        "growth": [
-            "Find the groups that drove the change",
-            "Locate when the change happened in the monthly trend",
-        ],
-        "correlation": ["Check the scatter plot for outliers", "Compare the correlation across groups"],
-        "outliers": ["Inspect the outlying rows", "Compare statistics with and without the outliers"],
-        "missing": ["Decide how to fill the columns with many gaps"],
-        "distribution": ["Compare the distribution across groups"],
-        "tools": ["Compute totals or means on this data", "Aggregate it by group as a chart", "Save it as a snapshot"],
-    },
-}
-
-
 # --- data steps ----------------------------------------------------------------------------
 
 
-def tool_report(tools: list[ExecutionRecord], data_state: str | None, language: Language) -> ReportOutput:
+def tool_report(
+    tools: list[ExecutionRecord], data_state: str | None, language: Language, info: DataFrameInfo | None = None
+) -> ReportOutput:
     """The report of a request that changed the data: what each step did, and the data now."""
     done = [record for record in tools if record.success]
     failed = [record for record in tools if not record.success]
-    japanese = language == "ja"
     parts = [record.stdout.splitlines()[0] for record in done if record.stdout]
     if failed:
         problem = (failed[-1].error or "").removeprefix("ToolRetry: ")
-        parts.append(
-            f"実行できなかった操作があります: {problem}" if japanese else f"One step could not be applied: {problem}"
-        )
+        parts.append(catalog.say("step_failed", language, problem=problem))
     state = (data_state or "").split(": ", 1)[0]  # the steps behind it are already listed above
     if state and state not in " ".join(parts):
-        parts.append(f"現在のデータ: {state}。" if japanese else f"Active data: {state}.")
+        parts.append(catalog.say("active_data", language, state=state))
     sections = [_steps_section(tools, language)]
     preview = next((record for record in reversed(done) if "\n" in record.stdout), None)
     if preview is not None:
-        heading = "データの先頭" if japanese else "First rows"
+        heading = catalog.say("first_rows", language)
         rows = preview.stdout.split("\n", 1)[1]
         sections.append(ReportSection(section_type="text", content=f"**{heading}**\n\n```\n{rows[:3000]}\n```"))
-    title = "データを変更しました" if japanese else "The data was changed"
-    if not done:
-        title = "データを変更できませんでした" if japanese else "The data could not be changed"
+    title = catalog.say("data_changed" if done else "data_unchanged", language)
     return ReportOutput(
         title=title,
         conclusion=" ".join(parts) or title,
         sections=sections,
         language=language,
-        suggestions=SUGGESTIONS[language].get("tools"),
+        suggestions=catalog.suggestions(None, info, language, task="tools"),
     )
 
 
@@ -592,7 +516,7 @@ def with_tool_steps(report: ReportOutput, tools: list[ExecutionRecord]) -> Repor
 
 
 def _steps_section(tools: list[ExecutionRecord], language: Language) -> ReportSection:
-    heading = "データへの操作" if language == "ja" else "Steps applied to the data"
+    heading = catalog.say("steps_heading", language)
     lines = []
     for record in tools:
         mark = "✓" if record.success else "✗"

@@ -7,10 +7,14 @@ the numbers the report quotes, as executed.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 from bunseki.brain.models import RESULT_MARKER
+from bunseki.brain.offline import catalog, measures
+from bunseki.brain.offline.filters import condition, rows
 from bunseki.brain.offline.plan import Filter, Plan
+from bunseki.brain.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
 
 STAT_CALL = {
@@ -55,48 +59,41 @@ MAX_BARS = 30
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
 _READABLE = "ax.{axis}.set_major_formatter(lambda v, _: f'{{v:,.0f}}' if abs(v) >= 100 else f'{{v:g}}')"
 MAX_LINES = 8
+# The report's own number formatter, copied into the code (without its docstring) so that the
+# printed output and the report write every number the same way.
+FORMATTER = [
+    line
+    for line in re.sub(r'\n\s*""".*?"""', "", inspect.getsource(format_number), count=1, flags=re.DOTALL).splitlines()
+    if line.strip()
+]
 
 
 def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
-    lines = [f"# {describe(plan)}", "import json", "", *_prepare(plan, info), ""]
+    lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
     lines += TASKS[plan.task](plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
     return "\n".join(lines) + "\n"
 
 
 def describe(plan: Plan) -> str:
-    """One line saying what the code computes, in the person's language."""
-    ja = plan.language == "ja"
-    stat = STAT_NAMES[plan.language].get(plan.stat, plan.stat)
-    target = plan.target or ("行数" if ja else "rows")
-    what = {
-        "stat": f"{target}の{stat}" if ja else f"{stat} of {target}",
-        "group": f"{plan.group_by}別の{target}の{stat}" if ja else f"{stat} of {target} by {plan.group_by}",
-        "top": f"{target}の{stat}が{'小さい' if plan.ascending else '大きい'} {plan.group_by} 上位{plan.top_n}"
-        if ja
-        else f"{'bottom' if plan.ascending else 'top'} {plan.top_n} {plan.group_by} by {stat} of {target}",
-        "trend": (f"{plan.group_by}別の" if plan.group_by and ja else "") + f"{target}の{stat}の推移"
-        if ja
-        else f"trend of the {stat} of {target}" + (f" by {plan.group_by}" if plan.group_by else ""),
-        "share": f"{plan.group_by}別の{target}の構成比" if ja else f"share of {target} by {plan.group_by}",
-        "growth": f"{target}の{stat}の期間比較" if ja else f"{stat} of {target} compared between periods",
-        "count": "条件に合う行数" if ja else "number of matching rows",
-        "distinct": f"{target}の種類数" if ja else f"distinct values of {target}",
-        "missing": "欠損値の数" if ja else "missing values",
-        "correlation": f"{plan.target} と {plan.second} の相関"
-        if ja
-        else f"correlation of {plan.target} and {plan.second}",
-        "correlation_matrix": "数値列どうしの相関" if ja else "correlations between numeric columns",
-        "outliers": f"{target}の外れ値" if ja else f"outliers in {target}",
-        "distribution": f"{target}の分布" if ja else f"distribution of {target}",
-        "describe": "データの概要" if ja else "overview of the data",
-        "answers": "指定された形式の回答" if ja else "answers in the requested format",
-        "ratio": _describe_ratio(plan),
-    }[plan.task]
-    conditions = [f.describe(plan.language) for f in plan.filters]
+    """One line saying what the code computes, in the person's language (the catalog's words)."""
+    language = plan.language
+    key = {"top": "what_bottom" if plan.ascending else "what_top", "trend": "what_trend_by" if plan.group_by else ""}
+    words = {
+        "stat": STAT_NAMES[language].get(plan.stat, plan.stat),
+        "target": plan.target or catalog.say("what_rows", language),
+        "group": plan.group_by,
+        "second": plan.second,
+        "n": plan.top_n,
+    }
+    if plan.task == "ratio":
+        what = _describe_ratio(plan)
+    else:
+        what = catalog.say(key.get(plan.task) or f"what_{plan.task}", language, **words)
+    conditions = [f.describe(language) for f in plan.filters]
     if conditions:
-        what += f"（{'、'.join(conditions)}）" if ja else f" ({'; '.join(conditions)})"
+        what += f"（{'、'.join(conditions)}）" if language == "ja" else f" ({'; '.join(conditions)})"
     return what
 
 
@@ -118,27 +115,13 @@ def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.robust:
         for column in _numeric_columns(plan):
             lines.append(f"data = data.assign(**{{{column!r}: pd.to_numeric(data[{column!r}], errors='coerce')}})")
-    conditions = [_condition(f, info) for f in plan.filters]
+    conditions = [condition(f, info) for f in plan.filters]
     if conditions:
         joined = "\n    & ".join(conditions)
         lines.append(f"data = data[\n    {joined}\n]")
     label = "対象の行数" if plan.language == "ja" else "rows used"
-    lines.append(f'print(f"{label}: {{len(data):,}} / {{len(df):,}}")')
+    lines.append(f'print(f"{label}: {{format_number(len(data))}} / {{format_number(len(df))}}")')
     return lines
-
-
-def _condition(item: Filter, info: DataFrameInfo) -> str:
-    column = f"data[{item.column!r}]"
-    if item.op == "between":
-        low, high = item.value
-        column_info = info.column(item.column)
-        if column_info and column_info.kind == "datetime":
-            return f"({column} >= {low!r}) & ({column} < {high!r})"
-        return f"{column}.between({low!r}, {high!r})"
-    if item.op in ("in", "not in"):
-        expression = f"{column}.isin({list(item.value)!r})"
-        return expression if item.op == "in" else f"~{expression}"
-    return f"({column} {item.op} {item.value!r})"
 
 
 def _numeric_columns(plan: Plan) -> list[str]:
@@ -176,7 +159,7 @@ def _stat(plan: Plan, info: DataFrameInfo) -> list[str]:
     call = STAT_CALL[plan.stat]
     lines = [f"values = {_series(plan)}", f"value = values.{call}()"]
     label = f"{plan.target} の{_stat_label(plan)}" if plan.language == "ja" else f"{_stat_label(plan)} of {plan.target}"
-    lines.append(f'print(f"{label}: {{value:,.4f}}".rstrip("0").rstrip("."))')
+    lines.append(f'print(f"{label}: {{format_number(value)}}")')
     lines.append(
         f"result = {{'task': 'stat', 'stat': {plan.stat!r}, 'column': {plan.target!r}, "
         "'value': float(value), 'rows': int(len(data)), 'non_null': int(values.notna().sum())}"
@@ -199,17 +182,12 @@ def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _describe_ratio(plan: Plan) -> str:
-    ja, ratio = plan.language == "ja", plan.ratio
-    target = plan.target or ("件数" if ja else "rows")
+    ratio = plan.ratio
+    target = plan.target or catalog.say("rows_word", plan.language)
     if ratio is None:
         return target
-    if ratio.kind == "share":
-        return f"{target}のうち {ratio.part_label} が占める割合" if ja else f"share of {target} from {ratio.part_label}"
-    return (
-        f"{target}の{ratio.base_label}から{ratio.part_label}への変化率"
-        if ja
-        else f"change in {target} from {ratio.base_label} to {ratio.part_label}"
-    )
+    labels = {"part": ratio.part_label, "base": ratio.base_label, "target": target}
+    return catalog.say(f"what_ratio_{ratio.kind}", plan.language, **labels)
 
 
 def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
@@ -222,7 +200,7 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         return f"float({frame}{measure})" if measure else f"float(len({frame}))"
 
     def subset(filters: list[Filter]) -> str:
-        conditions = [_condition(f, info) for f in filters]
+        conditions = [condition(f, info) for f in filters]
         return f"data[{' & '.join(conditions)}]" if conditions else "data"
 
     if ratio.kind == "share":
@@ -233,7 +211,10 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
         lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
         lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
-    lines.append('print(f"{part_value:,.4f} / {base_value:,.4f} -> {value:+.2f}%")')
+    lines.append(
+        'print(f"{format_number(part_value)} / {format_number(base_value)} -> '
+        "{'+' if value > 0 else ''}{format_number(value, 2)}%\")"
+    )
     lines.append(
         f"result = {{'task': 'ratio', 'kind': {ratio.kind!r}, 'value': value, 'part': part_value, "
         f"'base': base_value, 'part_rows': int(len(part)), 'rows': int(len(data)), 'column': {plan.target!r}}}"
@@ -245,7 +226,7 @@ def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
     label = "件数" if plan.language == "ja" else "rows"
     return [
         "count = len(data)",
-        f'print(f"{label}: {{count:,}}")',
+        f'print(f"{label}: {{format_number(count)}}")',
         "result = {'task': 'count', 'value': int(count), 'total': int(len(df)), 'columns': int(data.shape[1])}",
     ]
 
@@ -381,12 +362,12 @@ def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     first, second = plan.periods[:2]
-    date = plan.date_column
+    date = str(plan.date_column)
     call = STAT_CALL[plan.stat]
+    windows = [Filter(column=date, op="between", value=[p.start, p.end], text=p.label) for p in (first, second)]
     lines = [
         "periods = {",
-        f"    {first.label!r}: data[(data[{date!r}] >= {first.start!r}) & (data[{date!r}] < {first.end!r})],",
-        f"    {second.label!r}: data[(data[{date!r}] >= {second.start!r}) & (data[{date!r}] < {second.end!r})],",
+        *(f"    {p.label!r}: {rows([w], info)}," for p, w in zip((first, second), windows, strict=True)),
         "}",
         f"values = pd.Series({{label: rows[{plan.target!r}].{call}() for label, rows in periods.items()}})",
         "print(values.to_string())",
@@ -435,16 +416,23 @@ def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
+CORRELATION_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
+
+
 def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """The coefficient the question asks for (Pearson unless it names Spearman or Kendall), with its own test."""
     a, b = plan.target, plan.second
+    method = str(plan.options.get("method", "pearson"))
+    test = CORRELATION_TESTS.get(method, "pearsonr")
     lines = [
         "from scipy import stats",
         f"pair = data[[{a!r}, {b!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
-        f"r, p = stats.pearsonr(pair[{a!r}], pair[{b!r}])",
-        f"rho = pair[{a!r}].corr(pair[{b!r}], method='spearman')",
-        'print(f"pearson r = {r:.4f} (p = {p:.3g}), spearman rho = {rho:.4f}, n = {len(pair):,}")',
-        f"result = {{'task': 'correlation', 'columns': [{a!r}, {b!r}], 'r': float(r), 'p': float(p),",
-        "          'spearman': float(rho), 'n': int(len(pair))}",
+        f"r, p = stats.{test}(pair[{a!r}], pair[{b!r}])[:2]",
+        f"pearson = pair[{a!r}].corr(pair[{b!r}])",
+        f'print(f"{method} = {{format_number(r, 4)}} (p = {{format_number(p)}}), '
+        f'pearson r = {{format_number(pearson, 4)}}, n = {{format_number(len(pair))}}")',
+        f"result = {{'task': 'correlation', 'columns': [{a!r}, {b!r}], 'method': {method!r}, 'r': float(r),",
+        "          'p': float(p), 'pearson': float(pearson), 'n': int(len(pair))}",
         "shown = pair.sample(min(len(pair), 5000), random_state=0)",
         f"ax = shown.plot.scatter(x={a!r}, y={b!r}, alpha=0.4, figsize=(6, 5))",
     ]
@@ -486,7 +474,7 @@ def _outliers(plan: Plan, info: DataFrameInfo) -> list[str]:
             "lower, upper = values.mean() - spread, values.mean() + spread",
         ]
     lines += [
-        "print(f'outliers: {len(outliers):,} of {len(values):,}')",
+        "print(f'outliers: {format_number(len(outliers))} of {format_number(len(values))}')",
         "print(outliers.sort_values(ascending=False).head(20).to_string())",
         f"result = {{'task': 'outliers', 'column': {plan.target!r}, 'method': {plan.outlier_method!r},",
         f"          'threshold': {plan.threshold!r}, 'count': int(len(outliers)), 'rows': int(len(values)),",
@@ -519,7 +507,7 @@ def _distribution(plan: Plan, info: DataFrameInfo) -> list[str]:
             f"values = pd.to_numeric({_series(plan)}, errors='coerce').dropna()",
             "summary = values.describe()",
             "print(summary.to_string())",
-            "print(f'skewness: {values.skew():.3f}')",
+            "print(f'skewness: {format_number(values.skew(), 3)}')",
             f"result = {{'task': 'distribution', 'column': {plan.target!r}, 'kind': 'number',",
             "          'summary': {k: float(v) for k, v in summary.items()}, 'skew': float(values.skew()),",
             "          'rows': int(len(values))}",
@@ -539,14 +527,14 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
             "          'missing': int(column.isna().sum()), 'summary': {str(k): str(v) for k, v in summary.items()}}",
         ]
     return [
-        "print(f'{data.shape[0]:,} rows x {data.shape[1]} columns')",
+        "print(f'{format_number(data.shape[0])} rows x {data.shape[1]} columns')",
         "numeric = data.select_dtypes('number')",
         "if not numeric.empty:",
         "    print(numeric.describe().T.round(2).to_string())",
         "labels = data.select_dtypes(exclude=['number', 'datetime']).columns[:8]",
         "categories = {c: data[c].value_counts().head(3) for c in labels}",
         "for name, counts in categories.items():",
-        "    print(f'{name}: ' + ', '.join(f'{k} ({v:,})' for k, v in counts.items()))",
+        "    print(f'{name}: ' + ', '.join(f'{k} ({format_number(v)})' for k, v in counts.items()))",
         "dates = data.select_dtypes('datetime')",
         "result = {",
         "    'task': 'describe', 'rows': int(data.shape[0]), 'columns': int(data.shape[1]),",
@@ -562,6 +550,7 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 TASKS = {
+    "answers": measures.code,
     "ratio": _ratio,
     "stat": _stat,
     "count": _count,

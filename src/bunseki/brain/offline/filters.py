@@ -1,4 +1,4 @@
-"""Row conditions in questions: category values (関東だけ, except Tokyo) and number comparisons."""
+"""Row conditions: read from questions (関東だけ, except Tokyo, 10万円以上) and written as pandas (``condition``)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,33 @@ _BETWEEN = re.compile(
     re.IGNORECASE,
 )
 NEAR = 40  # characters around a mention where a negation or comparison word belongs to it
+
+
+def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
+    """The one pandas expression for a row condition, used by every piece of generated code.
+
+    A window on a date column is closed-open, ``[start, end)``: 2024年1月 is ``>= '2024-01-01'`` and
+    ``< '2024-02-01'``, so a timestamp late on the last day is in and the next month's first is out.
+    A range of numbers ("between 10 and 20") includes both ends, as people mean it.
+    """
+    column = f"{frame}[{item.column!r}]"
+    if item.op == "between":
+        low, high = item.value
+        found = info.column(item.column)
+        if found is not None and found.kind == "datetime":
+            return f"({column} >= {low!r}) & ({column} < {high!r})"
+        return f"{column}.between({low!r}, {high!r})"
+    if item.op in ("in", "not in"):
+        expression = f"{column}.isin({list(item.value)!r})"
+        return expression if item.op == "in" else f"~{expression}"
+    return f"({column} {item.op} {item.value!r})"
+
+
+def rows(filters: list[Filter], info: DataFrameInfo, frame: str = "data") -> str:
+    """The rows of ``frame`` that meet every condition (``frame`` itself when there is none)."""
+    if not filters:
+        return frame
+    return f"{frame}[" + " & ".join(f"({condition(item, info, frame)})" for item in filters) + "]"
 
 
 def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:

@@ -8,7 +8,8 @@ them into the parts of an analysis intent the older pattern rules missed:
 - ``flag_filters``: a yes/no column named by a word ("smokers", 会員, 在宅勤務をしている) becomes
   the condition column = its positive value (or its negative one: 非会員, non-smokers, ていない);
 - ``ratio``: a share of a whole (東京店の売上は全体の何％？) or a change between two subsets
-  (2023年から2024年で何％伸びた？, A は B より何％高い？), answered as a percentage.
+  (2023年から2024年で何％伸びた？, A は B より何％高い？), answered as a percentage;
+- ``answer_format``: the answers asked for by name (``@name[value]``), one slot each.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from bunseki.brain.offline.columns import Mention
-from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio
+from bunseki.brain.offline.columns import ColumnMatcher, Mention
+from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.data.summary import DataFrameInfo
 
 # --- measures described as arithmetic ------------------------------------------------------
@@ -225,3 +226,113 @@ def _locate(text: str, value: str, pair: Filter, index: int) -> int:
     first = text.find(pieces[0])
     # the second words are looked for after the first ("smokers" after "non-smokers")
     return first if index == 0 else text.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)
+
+
+# --- the answer format the question asks for ------------------------------------------------
+
+# Bounded name and placeholder: "@a[@a[@a[…" without a closing bracket is otherwise rescanned
+# to the end of the line from every "@", which is quadratic.
+FORMAT_SLOT = re.compile(r"@(?P<name>[A-Za-z_]\w{0,79})\[(?P<placeholder>[^\]\n]{0,200})\]")
+_NEARBY = 2000  # characters after a slot where the format may say more about it
+_WORD_DECIMALS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DECIMALS = re.compile(r"(?P<n>\d|zero|one|two|three|four|five|six)\s+decimal(?:\s+places?|s)?", re.IGNORECASE)
+_INTEGER = re.compile(r"\b(?:integer|whole number|rounded to the nearest (?:integer|whole)|no decimal)", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“']([^\"”'\n]{1,40})[\"”']")
+
+
+def answer_format(text: str) -> list[Slot]:
+    """The answers a question asks for by name (``@name[value]``), one slot each, not yet filled.
+
+    Each slot carries what the format says of it: its description, its rounding and the values
+    it may take ("yes"/"no"); ``formats.fill`` decides what it measures.
+    """
+    found = list(FORMAT_SLOT.finditer(text))
+    slots: list[Slot] = []
+    for index, match in enumerate(found):
+        name = match.group("name")
+        if any(slot.name == name for slot in slots):
+            continue
+        description = _slot_description(text, match, found[index + 1] if index + 1 < len(found) else None)
+        slots.append(
+            Slot(
+                name=name,
+                description=description,
+                decimals=_decimals(description, text),
+                choices=_choices(description, match.group("placeholder")),
+            )
+        )
+    return slots
+
+
+def _slot_description(text: str, match: re.Match[str], following: re.Match[str] | None) -> str:
+    """What the format says about this slot: the sentence(s) that mention its placeholder."""
+    placeholder = match.group("placeholder").strip()
+    end = following.start() if following else len(text)
+    own = text[match.end() : end]
+    mentions = []
+    if placeholder:
+        for sentence in re.split(r"(?<=[.;])\s+|\n", text[match.start() : match.start() + _NEARBY]):
+            if placeholder in sentence and sentence.strip() and not sentence.strip().startswith("@"):
+                mentions.append(sentence.strip())
+    return " ".join([own.strip(), *mentions]).strip()[:600]
+
+
+def _decimals(description: str, text: str) -> int | None:
+    for source in (description, text):
+        match = _DECIMALS.search(source)
+        if match:
+            value = match.group("n").lower()
+            return int(value) if value.isdigit() else _WORD_DECIMALS[value]
+        if _INTEGER.search(source):
+            return 0
+    return None
+
+
+def _choices(description: str, placeholder: str) -> list[str]:
+    """The values a slot may take, when the format lists them ("yes" or "no", True/False)."""
+    found = [value.strip() for value in _QUOTED.findall(placeholder) + _QUOTED.findall(description)]
+    placeholder_words = {placeholder.strip(), placeholder.strip().strip('"')}
+    choices = [
+        value for value in dict.fromkeys(found) if value and value not in placeholder_words and len(value.split()) <= 4
+    ]
+    if not choices and re.search(r"\bboolean\b|\bTrue\b[^.]{0,200}\bFalse\b", placeholder + " " + description):
+        choices = ["True", "False"]
+    return choices
+
+
+# --- a price per unit named by a word -----------------------------------------------------
+
+# 単価 is an amount of money per unit; 客単価 is per customer (客 → the table's 客数 column), 坪単価 per
+# tsubo (坪 → 坪数).
+_UNIT_PRICE = re.compile(r"(?P<per>[\u4e00-\u9fff\u30a0-\u30ff]{0,4})単価")
+
+
+def unit_price(text: str, matcher: ColumnMatcher) -> Derived | None:
+    """'X単価' as the money column over the count of X (else over the quantity column), when both exist.
+
+    Only the question's word and the table's columns decide it: the money column is the one the
+    table calls its amount, sales or price, the denominator the numeric column whose name starts with X (or holds it).
+    """
+    found = _UNIT_PRICE.search(text)
+    if found is None:
+        return None
+    info = matcher.info
+    money = matcher.resolve("金額") or matcher.resolve("売上") or matcher.resolve("価格")
+    per = found.group("per")
+    counts = [c for c in info.column_info if c.kind == "number" and c.name != money]
+    # the longest end of the word before 単価 that starts a numeric column's name: 平均客 → 客 → 客数
+    named = next(
+        (
+            (per[-size:], c.name)
+            for size in range(len(per), 0, -1)
+            for starts in (True, False)  # a name that starts with the word first (客数), else one holding it (来店客数)
+            for c in counts
+            if (c.name.startswith(per[-size:]) if starts else per[-size:] in c.name)
+        ),
+        None,
+    )
+    prefix, denominator = named or ("", matcher.resolve("数量"))
+    if money is None or denominator is None or money == denominator:
+        return None
+    name = f"{prefix}単価"
+    return Derived(name=name, left=money, op="/", right=denominator)

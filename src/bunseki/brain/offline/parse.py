@@ -15,10 +15,18 @@ from datetime import date
 import pandas as pd
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import dates
+from bunseki.brain.offline import dates, formats
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio
+from bunseki.brain.offline.intent import (
+    answer_format,
+    as_two_periods,
+    asks_change,
+    expression,
+    flag_filters,
+    ratio,
+    unit_price,
+)
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.text import kanji_number, normalize
@@ -38,7 +46,6 @@ from bunseki.brain.offline.vocab import (
 from bunseki.data.summary import DataFrameInfo
 
 ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
-KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
 RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
@@ -160,6 +167,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
 
 def plan_question(question: str, info: DataFrameInfo, language: Language) -> Plan | Clarification:
     """The analysis a question asks for, or what to ask back when it cannot be told."""
+    requested = answer_format(normalize(question))
+    if requested:  # the answers are named (@name[value]): each is a slot of the intent, filled by formats
+        return formats.fill(requested, question, info, language)
     reading = read(question, info, language)
     task = _task(reading, info)
     if isinstance(task, Clarification):
@@ -313,7 +323,9 @@ def is_category(info: DataFrameInfo, column: str) -> bool:
 
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
     plan.target, plan.second = [*numeric, None, None][:2]
-    if re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
+    if re.search(r"kendall|ケンドール", r.lowered):
+        plan.options["method"] = "kendall"
+    elif re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
         plan.options["method"] = "spearman"
     plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
     return plan
@@ -566,11 +578,9 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
     formula = expression(text, mentions, matcher.info)
     if formula is not None:
         return formula
-    for word, numerator, denominator in KNOWN_RATIOS:
-        if word in text:
-            left, right = matcher.resolve(numerator), matcher.resolve(denominator)
-            if left and right and left != right:
-                return Derived(name=word, left=left, op="/", right=right)
+    per_unit = unit_price(text, matcher) if "単価" in text else None
+    if per_unit is not None:
+        return per_unit
     per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))

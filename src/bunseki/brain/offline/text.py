@@ -65,17 +65,22 @@ def numbers(text: str) -> list[tuple[float, re.Match[str]]]:
     return [(parse_number(match), match) for match in NUMBER.finditer(text)]
 
 
-def format_number(value: float, *, decimals: int | None = None) -> str:
-    """A number for people: thousands separators, sensible decimals."""
+def format_number(value: float, decimals: int | None = None, grouping: bool = True) -> str:
+    """The one way the offline analyst writes a number: in reports, and in the code it generates.
+
+    ``decimals`` when asked (a format's "two decimal places"); otherwise a whole number as one,
+    two decimals from 1 up (trailing zeros dropped) and three significant digits below 1, so a
+    small p-value is not shown as 0. ``grouping`` adds thousands separators (not in ``@name[value]``
+    answers, which are read back as numbers). The body uses builtins only: ``codegen`` copies it
+    into the generated code, so what the code prints and what the report says cannot disagree.
+    """
+    separator = "," if grouping else ""
     if decimals is not None:
-        return f"{value:,.{decimals}f}"
+        return f"{value:{separator}.{decimals}f}"
     if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    magnitude = abs(value)
-    if magnitude >= 100:
-        return f"{value:,.1f}"
-    if magnitude >= 1:
-        return f"{value:,.2f}"
+        return f"{int(value):{separator}}"
+    if abs(value) >= 1:
+        return f"{value:{separator}.2f}".rstrip("0").rstrip(".")
     return f"{value:.3g}"
 
 
