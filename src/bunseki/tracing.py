@@ -254,7 +254,9 @@ def tokens_of(response: LLMResult) -> tuple[int, int]:
     found = False
     for generations in response.generations:
         for generation in generations:
-            usage = getattr(generation.message, "usage_metadata", None) if isinstance(generation, ChatGeneration) else None
+            usage = (
+                getattr(generation.message, "usage_metadata", None) if isinstance(generation, ChatGeneration) else None
+            )
             if usage:
                 found = True
                 prompt += int(usage.get("input_tokens") or 0)

@@ -41,7 +41,6 @@ from bunseki.store.models import (
     User,
     utcnow,
 )
-from bunseki.usage import TurnUsage
 from bunseki.store.records import (
     ArtifactKind,
     ArtifactRecord,
@@ -60,6 +59,7 @@ from bunseki.store.records import (
     UnansweredRecord,
     UserRecord,
 )
+from bunseki.usage import TurnUsage
 
 KEY_PREFIX: Final = "bk_"
 _SHOWN_KEY_CHARS: Final = 8
