@@ -48,13 +48,14 @@ def cost_of(model: str, prompt_tokens: int, completion_tokens: int, prices: Mapp
 
 
 def total(usages: Iterable[TurnUsage]) -> TurnUsage | None:
-    """The sum of several turns' usage (a session's); its model is the one model used or "mixed".
+    """The sum of several turns' usage (a session's); its model is the one model that ran, "mixed"
+    when several did, "offline" when none did.
 
     The cost is summed over the turns that have one, and None when none has."""
     found = list(usages)
     if not found:
         return None
-    models = list(dict.fromkeys(usage.model for usage in found))
+    models = list(dict.fromkeys(usage.model for usage in found if not usage.offline)) or [OFFLINE]
     costs = [usage.cost for usage in found if usage.cost is not None]
     return TurnUsage(
         model=models[0] if len(models) == 1 else "mixed",
