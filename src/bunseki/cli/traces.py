@@ -8,8 +8,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from bunseki.service import TurnView
-from bunseki.usage import TurnUsage, format_cost, total
+from bunseki.service import TurnUsage, TurnView
+from bunseki.usage import format_cost, total
 
 
 def usage_table(turns: list[TurnView]) -> Table:
