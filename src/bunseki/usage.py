@@ -29,6 +29,11 @@ class TurnUsage(BaseModel):
     cost: float | None = Field(default=None, description="USD, when BUNSEKI_LLM_PRICES prices the model; else null.")
 
     @property
+    def cost_text(self) -> str | None:
+        """The cost as people read it ("$0.0004"); None when the model has no price."""
+        return None if self.cost is None else format_cost(self.cost)
+
+    @property
     def offline(self) -> bool:
         """The built-in rules answered: no model ran, so there is nothing to count."""
         return self.model == OFFLINE and self.calls == 0
@@ -78,8 +83,8 @@ def describe(usage: TurnUsage | None, *, calls_word: str = "calls") -> str:
         f"{usage.calls} {calls_word}",
         f"{usage.seconds:.1f} s",
     ]
-    if usage.cost is not None:
-        parts.append(format_cost(usage.cost))
+    if usage.cost_text is not None:
+        parts.append(usage.cost_text)
     return " · ".join(parts)
 
 

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from bunseki.service import TurnUsage, TurnView
-from bunseki.usage import format_cost, total
+from bunseki.usage import total
 
 
 def usage_table(turns: list[TurnView]) -> Table:
@@ -36,7 +36,7 @@ def _cells(usage: TurnUsage | None) -> list[str]:
         return ["—", "", "", "", ""]
     if usage.offline:
         return ["offline", "—", "no model ran", "—", "—"]
-    cost = format_cost(usage.cost) if usage.cost is not None else "—"
+    cost = usage.cost_text or "—"
     tokens = f"{usage.prompt_tokens:,} + {usage.completion_tokens:,}"
     return [escape(usage.model), str(usage.calls), tokens, f"{usage.seconds:.1f}", cost]
 
