@@ -121,7 +121,7 @@ class TurnRecorder(BaseCallbackHandler):
         self._end_call(run_id, prompt, completion, None)
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        self._end_call(run_id, 0, 0, error)
+        self._end_call(run_id, *tokens_of_error(error), error)
 
     def _start_call(self, run_id: UUID, metadata: dict[str, Any] | None, chars: int) -> None:
         with self._lock:
@@ -270,6 +270,20 @@ def tokens_of(response: LLMResult) -> tuple[int, int]:
     prompt = reported.get("prompt_tokens", reported.get("input_tokens")) or 0
     completion = reported.get("completion_tokens", reported.get("output_tokens")) or 0
     return int(prompt), int(completion)
+
+
+def tokens_of_error(error: BaseException) -> tuple[int, int]:
+    """(prompt, completion) tokens a failed call still spent, where the error carries the reply:
+    an answer cut off at the token cap (openai's LengthFinishReasonError) was generated and billed."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        usage = getattr(getattr(current, "completion", None), "usage", None)
+        if usage is not None:
+            return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+        current = current.__cause__ or current.__context__
+    return 0, 0
 
 
 def _text(message: BaseMessage) -> str:
