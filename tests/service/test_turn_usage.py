@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bunseki.brain.llm import LLMBrain
+from bunseki.errors import NotFound
 from bunseki.samples import SALES_CSV
 from tests.conftest import ServiceFactory
 from tests.fakes.chat import scripted
@@ -59,3 +60,17 @@ def test_a_model_that_fails_is_in_the_trace(open_service: ServiceFactory) -> Non
     [call] = trace["model_calls"]
     assert call["error"] and "no scripted reply" in call["error"]
     assert trace["errors"]
+
+
+def test_a_turn_without_a_trace_says_why(service: Any) -> None:
+    session = service.create_session(SALES_CSV)
+    with pytest.raises(NotFound, match="no turns yet"):
+        service.trace(session.id)
+    turn = service.store.start_turn(session_id=session.id, question=QUESTION, owner=None)
+    with pytest.raises(NotFound, match="still running"):
+        service.trace(session.id, 1)
+    service.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
+    with pytest.raises(NotFound, match="stopped first"):
+        service.trace(session.id, 1)
+    with pytest.raises(NotFound, match="no turn 2"):
+        service.trace(session.id, 2)

@@ -320,7 +320,8 @@ class AnalysisService(DataOperations):
         if found is None:
             raise NotFound(f"session {session_id[:8]} has no turn {number}: it has turns 1 to {turns[-1].number}")
         if found.trace is None:
-            reason = "it is still running" if found.status == "running" else "it was recorded before traces were kept"
+            reasons = {"running": "it is still running", "interrupted": "the process running it stopped first"}
+            reason = reasons.get(found.status, "it was recorded before traces were kept")
             raise NotFound(f"turn {found.number} of session {session_id[:8]} has no trace: {reason}")
         return {"turn": found.number, "question": found.question, **found.trace}
 
