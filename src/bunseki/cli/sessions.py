@@ -35,7 +35,7 @@ def list_sessions(workspace_root: WorkspaceRoot = None, as_json: AsJson = False)
 
 @sessions_app.command("show")
 def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -> None:
-    """A session: its data state, messages, steps, snapshots and reports."""
+    """A session: its data state, messages, steps, snapshots, reports and what each turn cost."""
     with open_service(workspace_root) as service:
         record = service.find_session(session)
         details: dict[str, Any] = {
