@@ -7,15 +7,40 @@ for example ``BUNSEKI_SANDBOX_TIMEOUT_S=60``. The composition roots (CLI, API, U
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bunseki.errors import ConfigurationError
 
 IsolationChoice = Literal["auto", "bwrap", "landlock"]
 StructuredOutputChoice = Literal["auto", "json_schema", "function_calling", "json_mode"]
+
+
+class ModelPrice(BaseModel):
+    """What a model costs, in US dollars per million tokens."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prompt: float = Field(ge=0, description="USD per 1M prompt (input) tokens.")
+    completion: float = Field(ge=0, description="USD per 1M completion (output) tokens.")
+
+
+_PRICES = TypeAdapter(dict[str, ModelPrice])
+PRICES_EXAMPLE = '{"openai:gpt-4o-mini": {"prompt": 0.15, "completion": 0.6}}'
 
 
 class Settings(BaseSettings):
@@ -61,6 +86,30 @@ class Settings(BaseSettings):
     rag_chunk_overlap_chars: int = Field(
         default=80, ge=0, le=1000, description="Text of the previous chunk repeated at the start of the next one."
     )
+
+    @field_validator("llm_prices", mode="before")
+    @classmethod
+    def _prices(cls, value: Any) -> dict[str, ModelPrice]:
+        # Raised as ConfigurationError (not a ValueError pydantic would bury in a ValidationError),
+        # so the CLI and the servers say which variable to fix.
+        if isinstance(value, str):
+            try:
+                value = json.loads(value) if value.strip() else {}
+            except json.JSONDecodeError as exc:
+                raise ConfigurationError(
+                    f"BUNSEKI_LLM_PRICES is not valid JSON ({exc.msg} at character {exc.pos}); "
+                    f"write it like {PRICES_EXAMPLE}"
+                ) from None
+        try:
+            return _PRICES.validate_python(value)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+                for error in exc.errors(include_url=False)[:3]
+            )
+            raise ConfigurationError(
+                f"BUNSEKI_LLM_PRICES does not map models to prices ({problems}); write it like {PRICES_EXAMPLE}"
+            ) from None
 
     @property
     def qdrant_path(self) -> Path:
@@ -108,6 +157,11 @@ class Settings(BaseSettings):
         gt=0,
         description="A turn's time limit: no model call starts after it, so a turn ends at most one model "
         "request (BUNSEKI_LLM_TIMEOUT_S) later.",
+    )
+    llm_prices: Annotated[dict[str, ModelPrice], NoDecode] = Field(
+        default_factory=dict,
+        description="Optional price table turning a turn's tokens into cost: JSON mapping 'provider:model' (or "
+        "'model') to USD per 1M tokens, e.g. " + PRICES_EXAMPLE + "; a model not in it has no cost.",
     )
     max_loops: int = Field(default=5, ge=1, le=20, description="ReAct loops per question (seed 000: 5).")
     history_tokens: int = Field(

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.report.models import ReportOutput
-from bunseki.service import MessageView, SessionView, SnapshotView, StepView
+from bunseki.service import MessageView, SessionView, SnapshotView, StepView, TurnUsage, TurnView
 
 TurnStatus = Literal["finalized", "asked", "limit_reached", "error"]
 
@@ -51,6 +51,36 @@ class Dataset(BaseModel):
     sheets: list[str] = Field(default_factory=list, description="For a workbook: all its sheets, in order.")
 
 
+class Usage(BaseModel):
+    """What a turn's model calls cost. ``model`` is "offline" (and every count 0) when the built-in
+    rules answered: no model ran."""
+
+    model: str = Field(description="provider:model, or offline.")
+    calls: int = Field(description="Model calls, retries and structured-output attempts included.")
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float = Field(description="Time spent waiting for the model, summed over its calls.")
+    cost: float | None = Field(description="USD when BUNSEKI_LLM_PRICES prices the model; else null.")
+
+    @classmethod
+    def of(cls, usage: TurnUsage | None) -> Usage | None:
+        return None if usage is None else cls.model_validate(usage.model_dump())
+
+
+class Turn(BaseModel):
+    """One question of the session and how its run ended, with what it cost (null while it runs,
+    and for turns recorded before usage was)."""
+
+    id: str
+    number: int
+    status: str = Field(description="running, finalized, asked, limit_reached, error or interrupted.")
+    usage: Usage | None
+
+    @classmethod
+    def of(cls, view: TurnView) -> Turn:
+        return cls(id=view.id, number=view.number, status=view.status, usage=Usage.of(view.usage))
+
+
 class Session(BaseModel):
     id: str
     title: str
@@ -58,9 +88,10 @@ class Session(BaseModel):
     dataset: Dataset
     created_at: datetime
     updated_at: datetime
+    turns: list[Turn] = Field(default_factory=list, description="The questions so far, with what each cost.")
 
     @classmethod
-    def of(cls, record: SessionView, overview: dict[str, Any]) -> Session:
+    def of(cls, record: SessionView, overview: dict[str, Any], turns: list[TurnView] | None = None) -> Session:
         dataset = Dataset(
             name=record.dataset_name, format=record.dataset_format, encoding=record.dataset_encoding, **overview
         )
@@ -71,6 +102,7 @@ class Session(BaseModel):
             dataset=dataset,
             created_at=record.created_at,
             updated_at=record.updated_at,
+            turns=[Turn.of(turn) for turn in turns or []],
         )
 
 
@@ -132,6 +164,7 @@ class ChatResponse(BaseModel):
     report: ReportOutput | None
     artifacts: list[Artifact]
     data_state: str | None = Field(default=None, description="The active data state after the turn.")
+    usage: Usage | None = Field(default=None, description="What the turn's model calls cost.")
 
 
 class Message(BaseModel):
@@ -140,10 +173,11 @@ class Message(BaseModel):
     content: str
     turn_id: str | None
     created_at: datetime
+    usage: Usage | None = Field(default=None, description="On an answer: what its turn's model calls cost.")
 
     @classmethod
-    def of(cls, record: MessageView) -> Message:
-        return cls.model_validate(record.model_dump())
+    def of(cls, record: MessageView, usage: TurnUsage | None = None) -> Message:
+        return cls.model_validate(record.model_dump() | {"usage": Usage.of(usage)})
 
 
 class SnapshotRequest(BaseModel):

@@ -1,4 +1,4 @@
-"""``bunseki sessions list|show|delete|export``: the saved conversations."""
+"""``bunseki sessions list|show|trace|delete|export``: the saved conversations."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, open_service, print_json
 from bunseki.cli.render import EXPORT_FORMATS, copy_export, data_table, sessions_table, steps_table
+from bunseki.cli.traces import session_usage, trace_tree, usage_table
 from bunseki.errors import NotFound
 
 sessions_app = typer.Typer(help="List, show, export and delete saved sessions.", no_args_is_help=True)
@@ -34,7 +35,7 @@ def list_sessions(workspace_root: WorkspaceRoot = None, as_json: AsJson = False)
 
 @sessions_app.command("show")
 def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -> None:
-    """A session: its data state, messages, steps, snapshots and reports."""
+    """A session: its data state, messages, steps, snapshots, reports and what each turn cost."""
     with open_service(workspace_root) as service:
         record = service.find_session(session)
         details: dict[str, Any] = {
@@ -46,6 +47,10 @@ def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJs
             "reports": [r.model_dump(mode="json", exclude={"content"}) for r in service.reports(record.id)],
         }
         steps = service.steps(record.id)
+        turns = service.turns(record.id)
+        summed = session_usage(turns)
+        details["turns"] = [turn.model_dump(mode="json") for turn in turns]
+        details["usage"] = summed.model_dump(mode="json") if summed else None
     if as_json:
         print_json(details)
         return
@@ -64,6 +69,27 @@ def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJs
         console.print(f"snapshot [cyan]{snapshot['id'][:8]}[/] {escape(snapshot['name'])} ({snapshot['rows']:,} 行)")
     for report in details["reports"]:
         console.print(f"report: {escape(report['title'])} → {escape(str(report['markdown_path']))}")
+    if turns:
+        console.print(usage_table(turns))
+
+
+@sessions_app.command("trace")
+def trace(
+    session: SessionId,
+    turn: Annotated[
+        int | None, typer.Option("--turn", "-t", min=1, help="The turn's number (default: the latest).")
+    ] = None,
+    workspace_root: WorkspaceRoot = None,
+    as_json: AsJson = False,
+) -> None:
+    """What a turn did: its nodes, model calls (prompt size, tokens, latency), cells, tools and errors."""
+    with open_service(workspace_root) as service:
+        record = service.find_session(session)
+        found = service.trace(record.id, turn)
+    if as_json:
+        print_json(found)
+    else:
+        console.print(trace_tree(found))
 
 
 @sessions_app.command("delete")

@@ -19,6 +19,7 @@ from bunseki.service.views import (
     TurnView,
     UserView,
 )
+from bunseki.usage import TurnUsage
 
 __all__ = [
     "UPLOAD_SUFFIXES",
@@ -37,6 +38,7 @@ __all__ = [
     "SnapshotView",
     "StepView",
     "TurnResult",
+    "TurnUsage",
     "TurnView",
     "UserView",
     "run_cell",

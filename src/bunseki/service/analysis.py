@@ -19,6 +19,7 @@ from bunseki.service.inputs import checked_question
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.settings import Settings
 from bunseki.state import DataState
+from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 __all__ = ["AnalysisSession", "TurnResult"]
 
@@ -100,7 +101,18 @@ class AnalysisSession:
         self, question: str, *, report_stem: str = "report", on_event: Callable[[Event], None] | None = None
     ) -> TurnResult:
         question = checked_question(question, self.settings.max_question_chars)
-        result = self.runtime.ask(question, history=self.messages, report_stem=report_stem, on_event=on_event)
+        recorder = TurnRecorder()
+        try:
+            result = self.runtime.ask(
+                question,
+                history=self.messages,
+                report_stem=report_stem,
+                on_event=recorder.relay(on_event),
+                config=turn_config(recorder, bunseki_workspace=self.workspace.name, bunseki_report=report_stem),
+            )
+        finally:
+            flush_tracers()
+        result.usage = recorder.usage(self.runtime.brain.name, self.settings.llm_prices)
         self.messages = result.messages
         return result
 

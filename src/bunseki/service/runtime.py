@@ -22,6 +22,7 @@ from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.settings import Settings
 from bunseki.state import DataState
+from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 
@@ -44,6 +45,7 @@ class TurnResult:
     data_notes: list[str] = field(default_factory=list)  # how the file was read (the loader's notes)
     messages: list[AnyMessage] = field(default_factory=list)
     turn_id: str | None = None  # set when the turn belongs to a stored session
+    usage: TurnUsage | None = None  # what its model calls cost, when they were recorded
 
     @property
     def report_path(self) -> Path | None:
@@ -84,6 +86,7 @@ class TurnResult:
             "data_state": self.data_state,
             "data_notes": self.data_notes,
             "error": self.error,
+            "usage": self.usage.model_dump(mode="json") if self.usage else None,
         }
 
 
@@ -133,8 +136,11 @@ class SessionRuntime:
         report_stem: str,
         record_step: StepLog | None = None,
         on_event: Callable[[Event], None] | None = None,
+        config: RunnableConfig | None = None,
     ) -> TurnResult:
-        """One graph invocation for ``question`` (seed 000: one invocation per message)."""
+        """One graph invocation for ``question`` (seed 000: one invocation per message).
+
+        ``config``: callbacks, metadata and tags for the graph run (`bunseki.tracing.turn_config`)."""
         self.sync()
         language = detect_language(question)
         context = AnalystContext(
@@ -151,9 +157,9 @@ class SessionRuntime:
             "language": language,
             "assumptions": self.data_state.note_texts(language),  # how the file was read is an assumption too
         }
-        config: RunnableConfig = {"recursion_limit": recursion_limit(self.settings.max_loops)}
+        run: RunnableConfig = {**(config or {}), "recursion_limit": recursion_limit(self.settings.max_loops)}
         final: dict[str, Any] = {}
-        parts = self.graph.stream(inputs, config, context=context, stream_mode=["custom", "updates", "values"])
+        parts = self.graph.stream(inputs, run, context=context, stream_mode=["custom", "updates", "values"])
         with turn_deadline(self.settings.turn_deadline_s):
             for part in parts:
                 mode, chunk = cast(tuple[str, dict[str, Any]], part)

@@ -46,7 +46,7 @@ from bunseki.service.inputs import checked_question, checked_text, upload_name, 
 from bunseki.service.owners import alive, process_owner
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
-from bunseki.service.views import MessageView, SessionView
+from bunseki.service.views import MessageView, SessionView, TurnView
 from bunseki.settings import Settings
 from bunseki.state import AppliedStep, DataState
 from bunseki.store import (
@@ -55,6 +55,7 @@ from bunseki.store import (
     SessionRecord,
     Store,
 )
+from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 HISTORY_MESSAGES = 200  # read at most this many from the store; the token budget trims further
 INTERRUPTED = {
@@ -270,21 +271,30 @@ class AnalysisService(DataOperations):
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
                 on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
+            recorder = TurnRecorder()  # the turn's usage and trace; LangSmith sees the metadata too
+            tagged = turn_config(
+                recorder, bunseki_session_id=session_id, bunseki_turn_id=turn.id, bunseki_turn=turn.number
+            )
             try:
                 result = runtime.ask(
                     message,
                     history=history,
                     report_stem=f"report_{turn.number:03d}",
                     record_step=self._step_log(session_id, turn.id),
-                    on_event=on_event,
+                    on_event=recorder.relay(on_event),
+                    config=tagged,
                 )
                 result.turn_id = turn.id
+                result.usage = recorder.usage(runtime.brain.name, self.settings.llm_prices)
                 self._record_result(session_id, turn.id, result)
                 finished: FinishedStatus = "error" if result.status == "running" else result.status
-                self.store.finish_turn(turn.id, status=finished, error=result.error)
+                trace = recorder.trace(model=runtime.brain.name, status=finished, error=result.error)
+                self.store.finish_turn(turn.id, status=finished, error=result.error, usage=result.usage, trace=trace)
             except BaseException as exc:  # the turn is over either way: say so in the record
-                self._abandon(session_id, turn.id, message, exc)
+                self._abandon(session_id, turn.id, message, exc, recorder, runtime.brain.name)
                 raise
+            finally:
+                flush_tracers()
             self.store.touch_session(session_id)
             if on_event:
                 on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
@@ -294,6 +304,28 @@ class AnalysisService(DataOperations):
         self.store.get_session(session_id, user_id=user_id)
         self._mark_interrupted(session_id)
         return [MessageView.of(record) for record in self.store.list_messages(session_id)]
+
+    def turns(self, session_id: str, *, user_id: str | None = None) -> list[TurnView]:
+        """The session's turns in order, each with what its model calls cost."""
+        self.store.get_session(session_id, user_id=user_id)
+        self._mark_interrupted(session_id)
+        return [TurnView.of(turn) for turn in self.store.list_turns(session_id)]
+
+    def trace(self, session_id: str, number: int | None = None, *, user_id: str | None = None) -> dict[str, Any]:
+        """The local trace of turn ``number`` (default: the latest): its nodes, model calls,
+        executions and errors with their offsets and durations. NotFound when there is none."""
+        self.store.get_session(session_id, user_id=user_id)
+        turns = self.store.list_turns(session_id)
+        if not turns:
+            raise NotFound(f"session {session_id[:8]} has no turns yet: ask it a question first")
+        found = turns[-1] if number is None else next((turn for turn in turns if turn.number == number), None)
+        if found is None:
+            raise NotFound(f"session {session_id[:8]} has no turn {number}: it has turns 1 to {turns[-1].number}")
+        if found.trace is None:
+            reasons = {"running": "it is still running", "interrupted": "the process running it stopped first"}
+            reason = reasons.get(found.status, "it was recorded before traces were kept")
+            raise NotFound(f"turn {found.number} of session {session_id[:8]} has no trace: {reason}")
+        return {"turn": found.number, "question": found.question, **found.trace}
 
     def clear_history(self, session_id: str, *, user_id: str | None = None) -> int:
         """Forget the conversation, so the next turn starts afresh; the data state, its steps,
@@ -441,12 +473,18 @@ class AnalysisService(DataOperations):
                 question=_last_user(result.messages), reason=result.question, source="analyst", session_id=session_id
             )
 
-    def _abandon(self, session_id: str, turn_id: str, message: str, exc: BaseException) -> None:
-        """Record a turn that broke off; a failure to record it must not hide the reason it broke."""
+    def _abandon(
+        self, session_id: str, turn_id: str, message: str, exc: BaseException, recorder: TurnRecorder, model: str
+    ) -> None:
+        """Record a turn that broke off, with what it spent so far; a failure to record it must not
+        hide the reason it broke."""
         status: FinishedStatus = "interrupted" if isinstance(exc, KeyboardInterrupt) else "error"
         self._discard(session_id)  # its sandbox may be mid-cell; the next turn starts clean
+        error = f"{type(exc).__name__}: {exc}"
+        usage = recorder.usage(model, self.settings.llm_prices)
+        trace = recorder.trace(model=model, status=status, error=error)
         with suppress(BunsekiError):
-            self.store.finish_turn(turn_id, status=status, error=f"{type(exc).__name__}: {exc}")
+            self.store.finish_turn(turn_id, status=status, error=error, usage=usage, trace=trace)
             # A lost cell left nothing behind (it was never recorded): say so, and that asking again works.
             notice = INTERRUPTED if status == "interrupted" else LOST if isinstance(exc, SandboxLost) else FAILED
             self.store.add_message(

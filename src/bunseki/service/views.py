@@ -25,6 +25,7 @@ from bunseki.store import (
     TurnStatus,
     UserRecord,
 )
+from bunseki.usage import TurnUsage
 
 
 class _View(BaseModel):
@@ -73,11 +74,13 @@ class SessionView(_View):
 
 
 class TurnView(_View):
-    """One question of a session, numbered from 1, and how its run ended ("running" while it runs)."""
+    """One question of a session, numbered from 1, how its run ended ("running" while it runs) and
+    what its model calls cost (None while it runs, and for turns recorded before usage was)."""
 
     id: str
     number: int
     status: TurnStatus
+    usage: TurnUsage | None = None
 
     @classmethod
     def of(cls, record: TurnRecord) -> TurnView:

@@ -126,6 +126,14 @@ class Turn(Base):
     started_at: Mapped[Timestamp]
     finished_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
+    # What the turn cost (null for turns recorded before usage was): see bunseki.usage.
+    model: Mapped[str | None] = mapped_column(String(200))
+    llm_calls: Mapped[int | None]
+    prompt_tokens: Mapped[int | None]
+    completion_tokens: Mapped[int | None]
+    llm_seconds: Mapped[float | None]
+    cost: Mapped[float | None]
+    trace: Mapped[str | None] = mapped_column(Text)  # JSON: bunseki.tracing.TurnRecorder.trace
 
 
 class Message(Base):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
+from pydantic import AwareDatetime, BaseModel, ConfigDict, field_validator
+
+from bunseki.usage import TurnUsage
 
 Role = Literal["user", "assistant"]
 TurnStatus = Literal["running", "finalized", "asked", "limit_reached", "error", "interrupted"]
@@ -56,6 +59,32 @@ class TurnRecord(_Record):
     started_at: AwareDatetime
     finished_at: AwareDatetime | None
     error: str | None
+    model: str | None = None
+    llm_calls: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    llm_seconds: float | None = None
+    cost: float | None = None
+    trace: dict[str, Any] | None = None
+
+    @field_validator("trace", mode="before")
+    @classmethod
+    def _trace(cls, value: Any) -> Any:
+        return json.loads(value) if isinstance(value, str) else value
+
+    @property
+    def usage(self) -> TurnUsage | None:
+        """What the turn cost; None for a running turn or one recorded before usage was."""
+        if self.model is None or self.llm_calls is None:
+            return None
+        return TurnUsage(
+            model=self.model,
+            calls=self.llm_calls,
+            prompt_tokens=self.prompt_tokens or 0,
+            completion_tokens=self.completion_tokens or 0,
+            seconds=self.llm_seconds or 0.0,
+            cost=self.cost,
+        )
 
 
 class MessageRecord(_Record):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -58,6 +59,7 @@ from bunseki.store.records import (
     UnansweredRecord,
     UserRecord,
 )
+from bunseki.usage import TurnUsage
 
 KEY_PREFIX: Final = "bk_"
 _SHOWN_KEY_CHARS: Final = 8
@@ -245,8 +247,17 @@ class Store:
             )
             return TurnRecord.model_validate(_add(db, turn))
 
-    def finish_turn(self, turn_id: str, *, status: FinishedStatus, error: str | None = None) -> TurnRecord:
-        """Record how a running turn ended; Conflict when it has already ended."""
+    def finish_turn(
+        self,
+        turn_id: str,
+        *,
+        status: FinishedStatus,
+        error: str | None = None,
+        usage: TurnUsage | None = None,
+        trace: dict[str, Any] | None = None,
+    ) -> TurnRecord:
+        """Record how a running turn ended, what its model calls cost and its trace; Conflict when
+        it has already ended."""
         with self._transaction() as db:
             turn = db.get(Turn, turn_id, with_for_update={"key_share": True})
             if turn is None:
@@ -254,6 +265,12 @@ class Store:
             if turn.status != "running":
                 raise Conflict(f"Turn {turn.number} already ended as {turn.status!r}; it cannot end again.")
             turn.status, turn.error, turn.finished_at = status, error, utcnow()
+            if usage is not None:
+                turn.model, turn.llm_calls, turn.cost = usage.model, usage.calls, usage.cost
+                turn.prompt_tokens, turn.completion_tokens = usage.prompt_tokens, usage.completion_tokens
+                turn.llm_seconds = usage.seconds
+            if trace is not None:
+                turn.trace = json.dumps(trace, ensure_ascii=False, default=str)
             db.flush()
             return TurnRecord.model_validate(turn)
 

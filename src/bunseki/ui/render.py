@@ -18,7 +18,7 @@ import streamlit as st
 
 from bunseki.report import ReportOutput, read_workspace_file
 from bunseki.report.markdown import LABELS
-from bunseki.service import Exchange, OpenFile, ReportFormat, SessionView, StepView, TurnResult
+from bunseki.service import Exchange, OpenFile, ReportFormat, SessionView, StepView, TurnResult, TurnUsage
 from bunseki.ui.texts import Texts
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -145,6 +145,23 @@ def exchange_thought(exchange: Exchange, known: TurnResult | None, texts: Texts)
         thought_of_result(known, texts)
     elif exchange.steps:
         thought_of_steps(exchange.steps, texts)
+
+
+def usage_caption(usage: TurnUsage | None, texts: Texts) -> str | None:
+    """What an answer's model calls cost, in one line ("123 + 45 tokens · 2 calls · 3.1 s · $0.0004");
+    "offline" when the built-in rules answered; None when it is not known (older turns)."""
+    if usage is None:
+        return None
+    if usage.offline:
+        return texts("usage_offline")
+    line = texts(
+        "usage_line",
+        prompt=f"{usage.prompt_tokens:,}",
+        completion=f"{usage.completion_tokens:,}",
+        calls=usage.calls,
+        seconds=f"{usage.seconds:.1f}",
+    )
+    return f"{line} · {usage.cost_text}" if usage.cost_text else line
 
 
 def data_overview(record: SessionView, overview: dict[str, Any], preview: pd.DataFrame, texts: Texts) -> None:

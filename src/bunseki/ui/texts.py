@@ -635,3 +635,20 @@ EN.update(
         "inv_missing_file": "File {path} was not found.",
     }
 )
+
+
+# --- what a turn cost (the caption under each answer): its own block, so that other pages' texts merge ---
+
+JA.update(
+    {
+        "usage_line": "{prompt} + {completion} トークン · {calls} 回の呼び出し · {seconds} 秒",
+        "usage_offline": "オフライン（モデルは使っていません）",
+    }
+)
+
+EN.update(
+    {
+        "usage_line": "{prompt} + {completion} tokens · {calls} calls · {seconds} s",
+        "usage_offline": "offline (no model ran)",
+    }
+)

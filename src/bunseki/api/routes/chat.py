@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from bunseki.api.deps import Service, SessionId, User
 from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
-from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step
+from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step, Usage
 from bunseki.api.streaming import stream
 from bunseki.service import AnalysisService, Event, TurnResult
 from bunseki.service.inputs import checked_question
@@ -54,6 +54,7 @@ def answer(service: AnalysisService, session_id: str, result: TurnResult) -> Cha
         report=result.report,
         artifacts=artifacts,
         data_state=result.data_state,
+        usage=Usage.of(result.usage),
     )
 
 

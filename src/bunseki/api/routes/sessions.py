@@ -50,7 +50,8 @@ def list_sessions(service: Service, user: User) -> list[SessionSummary]:
 def get_session(session_id: SessionId, service: Service, user: User, language: Language) -> Session:
     """A session with the overview of its current data."""
     record = service.get_session(session_id, user_id=user)
-    return Session.of(record, service.data_state(session_id, user_id=user, language=language))
+    overview = service.data_state(session_id, user_id=user, language=language)
+    return Session.of(record, overview, service.turns(session_id, user_id=user))
 
 
 @router.delete("/{session_id}", status_code=204, responses=responses(404, 409))
@@ -62,8 +63,13 @@ def delete_session(session_id: SessionId, service: Service, user: User) -> Respo
 
 @router.get("/{session_id}/messages", responses=responses(404))
 def messages(session_id: SessionId, service: Service, user: User) -> list[Message]:
-    """The conversation so far, oldest first."""
-    return [Message.of(record) for record in service.messages(session_id, user_id=user)]
+    """The conversation so far, oldest first; each answer with what its turn's model calls cost."""
+    found = service.messages(session_id, user_id=user)
+    usage = {turn.id: turn.usage for turn in service.turns(session_id, user_id=user)}
+    return [
+        Message.of(record, usage.get(record.turn_id) if record.role == "assistant" and record.turn_id else None)
+        for record in found
+    ]
 
 
 @router.get("/{session_id}/steps", responses=responses(404))
