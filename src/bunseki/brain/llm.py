@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
@@ -144,7 +146,7 @@ def _invoke(
     raised as it is (the caller retries)."""
     config: RunnableConfig = {"callbacks": [follower]} if follower is not None else {}
     try:
-        with translate_model_errors(endpoint):
+        with translate_model_errors(endpoint), _quiet_stream_events() if follower else nullcontext():
             try:
                 return structured.invoke(messages, config)
             except _UNPARSABLE as exc:
@@ -153,6 +155,15 @@ def _invoke(
         check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
         raise
     raise unparsable
+
+
+@contextmanager
+def _quiet_stream_events() -> Iterator[None]:
+    # langchain-openai dumps the SDK's structured-output stream events, whose generic ``parsed``
+    # field pydantic warns about on every answer: noise, and an error under ``-W error``.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
+        yield
 
 
 def _dropped(exc: ModelError) -> bool:
