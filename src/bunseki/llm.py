@@ -399,6 +399,8 @@ _REQUEST_FAILURES = (
     "google.genai.errors.APIError",
     "langchain_google_genai.chat_models.ChatGoogleGenerativeAIError",
 )
+# A reset while the answer was being read (a streamed answer cut off mid-way): openai uses httpx2.
+_BROKEN_OFF = ("httpx.ReadError", "httpx2.ReadError")
 _CUT_OFF_ANSWERS = ("openai.LengthFinishReasonError", "openai.ContentFilterFinishReasonError")
 
 
@@ -427,6 +429,8 @@ def translate_model_errors(endpoint: Endpoint | None = None) -> Iterator[None]:
 def describe_request_error(exc: BaseException, endpoint: Endpoint | None) -> str | None:
     """What went wrong with a model request and what to do; None if ``exc`` is not one."""
     where = endpoint.where if endpoint else "the model server"
+    if any(isinstance(cause, _loaded(_BROKEN_OFF)) for cause in _chain(exc)):
+        return f"the connection to {where} broke off while the answer was coming: try again"
     for cause in _chain(exc):
         status = _status(cause)
         if status is not None:
