@@ -7,7 +7,7 @@ fails too, the turn ends with the plain fallback report, never with the half ans
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -34,11 +34,8 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield running
 
 
-def turn(
-    settings: Settings, server: FakeOpenAIServer, script: Callable[[FakeOpenAIServer], None]
-) -> tuple[TurnResult, list[Event]]:
-    server.reply_json(FINALIZE)
-    script(server)
+def turn(settings: Settings, server: FakeOpenAIServer) -> tuple[TurnResult, list[Event]]:
+    """One turn whose decision is to finalize at once, then the report as the server is scripted."""
     events: list[Event] = []
     changes = {"llm_base_url": server.url, "llm_timeout_s": 5, "llm_max_retries": 1}
     with AnalysisService(settings.model_copy(update=changes)) as service:
@@ -52,7 +49,10 @@ def turn(
 def test_a_broken_stream_is_withdrawn_and_asked_again(
     settings: Settings, server: FakeOpenAIServer, reset: bool
 ) -> None:
-    result, events = turn(settings, server, lambda s: (s.break_stream(REPORT, reset=reset), s.reply_json(REPORT)))
+    server.reply_json(FINALIZE)
+    server.break_stream(REPORT, reset=reset)
+    server.reply_json(REPORT)
+    result, events = turn(settings, server)
     assert result.status == "finalized" and result.answer == REPORT.conclusion
     kinds = [event["event"] for event in events]
     assert kinds.count("answer_reset") == 1 and kinds.index("answer_reset") > 0  # some text came, then withdrawn
@@ -64,7 +64,10 @@ def test_a_broken_stream_is_withdrawn_and_asked_again(
 def test_a_stream_that_breaks_every_time_ends_in_the_plain_fallback(
     settings: Settings, server: FakeOpenAIServer, reset: bool
 ) -> None:
-    result, events = turn(settings, server, lambda s: [s.break_stream(REPORT, reset=reset) for _ in range(2)])
+    server.reply_json(FINALIZE)
+    for _ in range(2):
+        server.break_stream(REPORT, reset=reset)
+    result, events = turn(settings, server)
     assert result.status == "finalized" and result.answer is not None
     assert result.answer.startswith("レポートを完成できませんでした") and HALF not in result.answer
     assert "Traceback" not in result.answer
