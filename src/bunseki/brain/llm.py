@@ -160,7 +160,8 @@ def _invoke(
 @contextmanager
 def _quiet_stream_events() -> Iterator[None]:
     # langchain-openai dumps the SDK's structured-output stream events, whose generic ``parsed``
-    # field pydantic warns about on every answer: noise, and an error under ``-W error``.
+    # field pydantic warns about on every answer: noise, and an error under ``-W error``. The
+    # filter list is process-wide: overlapping turns can at worst leave this one filter in place.
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
         yield
