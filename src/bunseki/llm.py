@@ -25,6 +25,7 @@ from pydantic import SecretStr
 
 from bunseki.deadline import check_deadline, remaining_s
 from bunseki.errors import BunsekiError, ConfigurationError, ModelOutputError, ModelRequestError, ModelTimeoutError
+from bunseki.http_retry import RetryingTransport
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -187,6 +188,7 @@ def create_chat_model(spec: str | ModelSpec, settings: Settings) -> BaseChatMode
         )
     if parsed.provider not in builders:
         raise ConfigurationError(f"unknown model provider {parsed.provider!r}. {ACCEPTED_FORMS}")
+    settings = provider_limits(parsed.provider, settings)
     model, endpoint = builders[parsed.provider](parsed.model, settings)
     choice = settings.llm_structured_output
     method: StructuredOutput = STRUCTURED_OUTPUT[parsed.provider] if choice == "auto" else choice
@@ -199,6 +201,22 @@ def create_chat_model(spec: str | ModelSpec, settings: Settings) -> BaseChatMode
     endpoint = replace(endpoint, structured_output=method, max_retries=settings.llm_max_retries, rebuild=rebuild)
     model.callbacks = [RemoteRequestGuard(endpoint)]
     return model
+
+
+def provider_limits(provider: str, settings: Settings) -> Settings:
+    """``settings`` with ``provider``'s own request timeout and retries (BUNSEKI_LLM_TIMEOUT_S_BY_PROVIDER,
+    BUNSEKI_LLM_MAX_RETRIES_BY_PROVIDER) in the global fields, and the per-provider maps emptied, so
+    that what a builder reads is what applies and a rebuilt model keeps the values it is given."""
+    timeouts = {str(name): value for name, value in settings.llm_timeout_s_by_provider.items()}
+    retries = {str(name): value for name, value in settings.llm_max_retries_by_provider.items()}
+    return settings.model_copy(
+        update={
+            "llm_timeout_s": timeouts.get(provider, settings.llm_timeout_s),
+            "llm_max_retries": retries.get(provider, settings.llm_max_retries),
+            "llm_timeout_s_by_provider": {},
+            "llm_max_retries_by_provider": {},
+        }
+    )
 
 
 def within_deadline(model: BaseChatModel) -> BaseChatModel:
@@ -267,6 +285,7 @@ def _openai(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoint]:
             # langchain-openai sends the cap as max_completion_tokens, which some servers ignore
             # (llama-cpp-python generates to the end of its context): the older name goes too.
             extra_body={"max_tokens": settings.llm_max_tokens},
+            stream_usage=True,  # a streamed answer reports its tokens too (on by default for OpenAI's URL only)
             **common,
         )
         endpoint = Endpoint("openai", model, settings.llm_base_url, "OPENAI_API_KEY", settings.llm_timeout_s)
@@ -290,6 +309,7 @@ def _azure_openai(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoi
         azure_endpoint=settings.azure_openai_endpoint,
         api_version=settings.azure_openai_api_version,
         api_key=settings.azure_openai_api_key,
+        stream_usage=True,  # a streamed answer still reports its tokens
         **_common(settings),
     )
     endpoint = Endpoint(
@@ -329,13 +349,15 @@ def _ollama(model: str, settings: Settings) -> tuple[BaseChatModel, Endpoint]:
         temperature=settings.llm_temperature,
         num_predict=settings.llm_max_tokens,
         client_kwargs={"timeout": settings.llm_timeout_s},
+        # The ollama client does not retry: its sync client (the one Bunseki uses) gets our retries.
+        sync_client_kwargs={"transport": RetryingTransport(settings.llm_max_retries)},
     )
     return chat, Endpoint("ollama", model, host, None, settings.llm_timeout_s)
 
 
 def _common(settings: Settings) -> dict[str, Any]:
     """What every SDK-backed model gets; the SDKs retry 408/409/429/5xx and dropped connections with
-    exponential backoff and honour Retry-After (Ollama's client does not retry)."""
+    exponential backoff and honour Retry-After (Ollama's client does not: `RetryingTransport` does)."""
     return {
         "temperature": settings.llm_temperature,
         "timeout": settings.llm_timeout_s,
@@ -377,6 +399,8 @@ _REQUEST_FAILURES = (
     "google.genai.errors.APIError",
     "langchain_google_genai.chat_models.ChatGoogleGenerativeAIError",
 )
+# A reset while the answer was being read (a streamed answer cut off mid-way): openai uses httpx2.
+_BROKEN_OFF = ("httpx.ReadError", "httpx2.ReadError")
 _CUT_OFF_ANSWERS = ("openai.LengthFinishReasonError", "openai.ContentFilterFinishReasonError")
 
 
@@ -405,6 +429,8 @@ def translate_model_errors(endpoint: Endpoint | None = None) -> Iterator[None]:
 def describe_request_error(exc: BaseException, endpoint: Endpoint | None) -> str | None:
     """What went wrong with a model request and what to do; None if ``exc`` is not one."""
     where = endpoint.where if endpoint else "the model server"
+    if any(isinstance(cause, _loaded(_BROKEN_OFF)) for cause in _chain(exc)):
+        return f"the connection to {where} broke off while the answer was coming: try again"
     for cause in _chain(exc):
         status = _status(cause)
         if status is not None:

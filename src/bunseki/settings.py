@@ -28,6 +28,9 @@ from bunseki.errors import ConfigurationError
 
 IsolationChoice = Literal["auto", "bwrap", "landlock"]
 StructuredOutputChoice = Literal["auto", "json_schema", "function_calling", "json_mode"]
+ProviderName = Literal["openai", "azure_openai", "anthropic", "google_genai", "ollama"]
+TimeoutS = Annotated[float, Field(gt=0)]
+Retries = Annotated[int, Field(ge=0, le=10)]
 
 
 class ModelPrice(BaseModel):
@@ -140,6 +143,15 @@ class Settings(BaseSettings):
         le=10,
         description="Retries of a failed model request (429, 5xx, connection reset, timeout), with backoff "
         "that honours the server's Retry-After.",
+    )
+    llm_timeout_s_by_provider: dict[ProviderName, TimeoutS] = Field(
+        default_factory=dict,
+        description='BUNSEKI_LLM_TIMEOUT_S for some providers only, as JSON: {"ollama": 300} gives a local '
+        "model more time while the others keep the global value.",
+    )
+    llm_max_retries_by_provider: dict[ProviderName, Retries] = Field(
+        default_factory=dict,
+        description='BUNSEKI_LLM_MAX_RETRIES for some providers only, as JSON: {"ollama": 4, "openai": 1}.',
     )
     llm_max_tokens: int = Field(
         default=2048,

@@ -1,25 +1,31 @@
 """A scripted chat model: replays AIMessages in order and records every prompt it receives.
 
 Structured output works because ``bind_tools`` returns the model itself: LangChain then parses
-the scripted tool call named after the schema class, as it would a real provider's.
+the scripted tool call named after the schema class, as it would a real provider's. Asked to
+stream, it streams as providers do: content word by word, tool-call arguments a few characters
+at a time (the base fake would drop tool calls).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.tool import tool_call_chunk
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 _call_ids = itertools.count(1)
+STREAM_PIECE = 6  # characters of tool-call arguments per streamed chunk
 
 
 class ScriptedChatModel(GenericFakeChatModel):
@@ -48,6 +54,34 @@ class ScriptedChatModel(GenericFakeChatModel):
             return super()._generate(messages, stop, run_manager, **kwargs)
         except StopIteration:
             raise AssertionError(f"no scripted reply left for call {len(self.received)}") from None
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        message = self._generate(messages, stop, run_manager, **kwargs).generations[0].message
+        assert isinstance(message, AIMessage)
+        content = message.content if isinstance(message.content, str) else ""
+        pieces = [AIMessageChunk(content=token) for token in re.split(r"(\s)", content) if token]
+        for index, call in enumerate(message.tool_calls):
+            arguments = json.dumps(call["args"], ensure_ascii=False)
+            for start in range(0, len(arguments), STREAM_PIECE):
+                first = start == 0
+                part = tool_call_chunk(
+                    name=call["name"] if first else None,
+                    args=arguments[start : start + STREAM_PIECE],
+                    id=call["id"] if first else None,
+                    index=index,
+                )
+                pieces.append(AIMessageChunk(content="", tool_call_chunks=[part]))
+        for piece in pieces:
+            chunk = ChatGenerationChunk(message=piece)
+            if run_manager:
+                run_manager.on_llm_new_token(piece.text, chunk=chunk)
+            yield chunk
 
 
 def scripted(*replies: AIMessage | str) -> ScriptedChatModel:

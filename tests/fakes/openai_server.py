@@ -3,13 +3,16 @@
 It speaks just enough of ``POST /v1/chat/completions`` for the real ``openai`` client and
 ``langchain-openai``: plain content, JSON content (what a ``response_format`` request expects),
 tool calls, HTTP errors and replies that come too late, and the faults of a real server: a dropped
-connection and a body cut short. It binds 127.0.0.1 on a free port.
+connection and a body cut short. A request with ``"stream": true`` is answered as server-sent
+chunks, as real servers do; a streamed answer can break off (the stream ends early, or the
+connection is reset mid-answer). It binds 127.0.0.1 on a free port.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -31,7 +34,7 @@ class ScriptedReply:
     body: dict[str, Any]
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
-    fault: Literal["reset", "truncate"] | None = None
+    fault: Literal["reset", "truncate", "stream_cut", "stream_reset"] | None = None
 
 
 class FakeOpenAIServer:
@@ -102,6 +105,15 @@ class FakeOpenAIServer:
             with self._lock:
                 self._replies.append(ScriptedReply(200, _completion(message), fault="truncate"))
 
+    def break_stream(self, value: BaseModel | dict[str, Any], *, reset: bool = False) -> None:
+        """Stream half of the JSON of ``value`` and stop: the stream just ends (no ``[DONE]``), or,
+        with ``reset``, the connection is reset mid-answer."""
+        payload = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+        message = {"role": "assistant", "content": json.dumps(payload, ensure_ascii=False)}
+        with self._lock:
+            fault: Literal["stream_reset", "stream_cut"] = "stream_reset" if reset else "stream_cut"
+            self._replies.append(ScriptedReply(200, _completion(message), fault=fault))
+
     def _push(self, status: int, body: dict[str, Any], delay_s: float, headers: dict[str, str] | None = None) -> None:
         with self._lock:
             self._replies.append(ScriptedReply(status, body, delay_s, headers or {}))
@@ -160,9 +172,31 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if reply.delay_s and not server._wait(reply.delay_s):
                 return
             try:
-                self._send(reply)
+                if body.get("stream") and reply.status == 200 and reply.fault in (None, "stream_cut", "stream_reset"):
+                    self._send_stream(reply, bool((body.get("stream_options") or {}).get("include_usage")))
+                else:
+                    self._send(reply)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (its timeout) before the late reply was ready
+
+        def _send_stream(self, reply: ScriptedReply, usage: bool) -> None:
+            """The completion as server-sent chunks; the connection's end ends the body (HTTP/1.0)."""
+            chunks = _stream_chunks(reply.body, usage)
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            if reply.fault is not None:
+                chunks = chunks[: len(chunks) // 2]
+            for chunk in chunks:
+                self.wfile.write(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode())
+                self.wfile.flush()
+            if reply.fault == "stream_reset":  # RST instead of an orderly close
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                return
+            if reply.fault is None:
+                self.wfile.write(b"data: [DONE]\n\n")
 
         def _send_fault(self, reply: ScriptedReply, data: bytes) -> None:
             self.close_connection = True
@@ -203,3 +237,28 @@ def _completion(message: dict[str, Any], *, finish_reason: str = "stop") -> dict
         "choices": [{"index": 0, "message": message, "finish_reason": finish_reason, "logprobs": None}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+
+
+STREAM_PIECE = 8  # characters of content or arguments per streamed chunk
+
+
+def _stream_chunks(completion: dict[str, Any], usage: bool) -> list[dict[str, Any]]:
+    """The ``chat.completion.chunk`` objects a server streams for ``completion``."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    content = message.get("content") or ""
+    deltas += [{"content": content[i : i + STREAM_PIECE]} for i in range(0, len(content), STREAM_PIECE)]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"]}}
+        deltas.append({"tool_calls": [{**head, "function": {**head["function"], "arguments": ""}}]})
+        arguments = call["function"]["arguments"]
+        for i in range(0, len(arguments), STREAM_PIECE):
+            piece = arguments[i : i + STREAM_PIECE]
+            deltas.append({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    base = {"id": completion["id"], "object": "chat.completion.chunk", "created": 0, "model": completion["model"]}
+    chunks = [{**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]} for delta in deltas]
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+    if usage:
+        chunks.append({**base, "choices": [], "usage": completion["usage"]})
+    return chunks

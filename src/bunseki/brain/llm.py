@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from bunseki.brain import prompts
 from bunseki.brain.grounding import Objection, ungrounded_question_numbers, ungrounded_report_numbers
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
+from bunseki.brain.streaming import AnswerStream, current_sink
 from bunseki.deadline import check_deadline
-from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.errors import ModelError, ModelOutputError, ModelRequestError, ModelTimeoutError
 from bunseki.llm import Endpoint, endpoint_of, translate_model_errors, within_deadline
 from bunseki.report.models import ReportOutput
 
@@ -58,12 +61,14 @@ class LLMBrain:
         def grounded(report: ReportOutput) -> Objection | None:
             return ungrounded_report_numbers(report, view)
 
-        report = self._ask(ReportOutput, prompts.report_messages(view), check=grounded)
+        report = self._ask(ReportOutput, prompts.report_messages(view), check=grounded, stream="conclusion")
         # The view knows these for certain; the model's copy of them is not trusted.
         return report.model_copy(update={"language": view.language, "assumptions": view.assumptions})
 
-    def _ask(self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check)
+    def _ask(
+        self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None, stream: str | None = None
+    ) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check, stream=stream)
 
 
 def ask(
@@ -74,6 +79,7 @@ def ask(
     name: str,
     endpoint: Endpoint | None,
     check: Check[T] | None = None,
+    stream: str | None = None,
 ) -> T:
     """The model's answer as ``schema``; asks once more, showing the problem, if it does not fit.
 
@@ -81,12 +87,18 @@ def ask(
     provider factory recorded on the model's endpoint (the integration's default for other models).
     Raises `ModelOutputError` whose message names what was wrong but never repeats the model's text,
     so nothing the model made up reaches a person as if Bunseki had said it.
+
+    ``stream``: a top-level string field of ``schema`` to send, as the model writes it, to the
+    sink of an enclosing `bunseki.brain.streaming.streaming_answer` (nothing when there is none).
+    A stream that breaks off after it began is asked again once, as an unusable answer is.
     """
     method = endpoint.structured_output if endpoint else None
     if method == "json_mode":  # JSON of any shape is all the server enforces: say which shape
         messages = [*messages, HumanMessage(_json_mode_instruction(schema))]
+    sink = current_sink() if stream else None
+    follower = AnswerStream(stream, sink) if stream and sink else None
     problem, public = "", ""
-    for _ in range(ATTEMPTS):
+    for number in range(1, ATTEMPTS + 1):
         attempt = [*messages, HumanMessage(_correction(schema, problem))] if problem else messages
         bounded = within_deadline(model)
         if method is None:
@@ -94,17 +106,28 @@ def ask(
         else:
             structured = bounded.with_structured_output(schema, method=method, include_raw=True)
         try:
-            reply = _invoke(structured, attempt, endpoint)
+            reply = _invoke(structured, attempt, endpoint, follower)
         except _UNPARSABLE as exc:
             problem, public = str(exc), _public(exc)
+            _discard(follower)
             continue
+        except ModelError as exc:
+            broke_off = follower is not None and follower.tokens > 0 and _dropped(exc)
+            _discard(follower)
+            if broke_off and number < ATTEMPTS:  # the connection dropped mid-answer: the same request again
+                continue
+            raise
         parsed = reply.get("parsed") if isinstance(reply, dict) else reply
         if isinstance(parsed, schema):
             objection = check(parsed) if check else None
             if objection is None:
+                if follower is not None and stream:
+                    follower.settle(str(getattr(parsed, stream)))
                 return parsed
             problem, public = objection.for_model, objection.for_people
+            _discard(follower)
             continue
+        _discard(follower)
         error = reply.get("parsing_error") if isinstance(reply, dict) else None
         if error:
             problem, public = str(error), _public(error)
@@ -114,19 +137,44 @@ def ask(
 
 
 def _invoke(
-    structured: Runnable[list[BaseMessage], Any], messages: list[BaseMessage], endpoint: Endpoint | None
+    structured: Runnable[list[BaseMessage], Any],
+    messages: list[BaseMessage],
+    endpoint: Endpoint | None,
+    follower: AnswerStream | None = None,
 ) -> Any:
-    """One structured call; a reply that does not parse is raised as it is (the caller retries)."""
+    """One structured call (streamed when ``follower`` listens); a reply that does not parse is
+    raised as it is (the caller retries)."""
+    config: RunnableConfig = {"callbacks": [follower]} if follower is not None else {}
     try:
-        with translate_model_errors(endpoint):
+        with translate_model_errors(endpoint), _quiet_stream_events() if follower else nullcontext():
             try:
-                return structured.invoke(messages)
+                return structured.invoke(messages, config)
             except _UNPARSABLE as exc:
                 unparsable = exc  # raised below, outside the translation, which would call it a request error
     except ModelTimeoutError:
         check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
         raise
     raise unparsable
+
+
+@contextmanager
+def _quiet_stream_events() -> Iterator[None]:
+    # langchain-openai dumps the SDK's structured-output stream events, whose generic ``parsed``
+    # field pydantic warns about on every answer: noise, and an error under ``-W error``. The
+    # filter list is process-wide: overlapping turns can at worst leave this one filter in place.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
+        yield
+
+
+def _dropped(exc: ModelError) -> bool:
+    """A request that failed on the way (not a timeout, not the model's own answer)."""
+    return isinstance(exc, ModelRequestError) and not isinstance(exc, ModelTimeoutError)
+
+
+def _discard(follower: AnswerStream | None) -> None:
+    if follower is not None:
+        follower.discard()
 
 
 def _correction(schema: type[BaseModel], problem: str) -> str:

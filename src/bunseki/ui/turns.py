@@ -59,6 +59,7 @@ def start(service: AnalysisService, session_id: str, question: str) -> PendingTu
 def follow(pending: PendingTurn, texts: Texts) -> None:
     """Show the turn's progress node by node until it is over."""
     status = st.status(texts("working"), expanded=True)
+    answer = st.empty()  # the answer as a streaming model writes it, below the progress
     shown = 0
     while True:
         over = pending.done  # read first, so that no event of the last moment is missed
@@ -69,11 +70,25 @@ def follow(pending: PendingTurn, texts: Texts) -> None:
                 label = _progress(event, texts)
                 if label:  # every field again: a partial update leaves the box collapsed, marked done
                     status.update(label=label, expanded=True, state="running")
+        if any(str(event.get("event", "")).startswith("answer_") for event in events):
+            answer.markdown(streamed_answer(pending.events[:shown]))
         if over:
             break
         time.sleep(POLL_S)
+    answer.empty()  # the page draws the final answer from the store: it, not the stream, is the authority
     failed = pending.error is not None or (pending.result is not None and pending.result.status == "error")
     status.update(label=texts("failed" if failed else "done"), state="error" if failed else "complete", expanded=False)
+
+
+def streamed_answer(events: list[Event]) -> str:
+    """The answer text streamed so far: the ``answer_delta`` texts since the last ``answer_reset``."""
+    text: list[str] = []
+    for event in events:
+        if event.get("event") == "answer_reset":
+            text.clear()
+        elif event.get("event") == "answer_delta":
+            text.append(str(event.get("text", "")))
+    return "".join(text)
 
 
 def _progress(event: Event, texts: Texts) -> str | None:

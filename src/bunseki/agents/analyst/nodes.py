@@ -15,6 +15,7 @@ from bunseki.agents.analyst.context import AnalystContext
 from bunseki.agents.analyst.fallback import fallback_report
 from bunseki.agents.analyst.state import AnalystState, ReasonStep
 from bunseki.brain.models import AnalystView, ChatTurn, ExecutionRecord
+from bunseki.brain.streaming import streaming_answer
 from bunseki.errors import ModelError, ToolRetry
 from bunseki.sandbox import ExecutionResult
 from bunseki.state import RESET
@@ -157,7 +158,8 @@ def report(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, A
     emit({"event": "node_started", "node": "report", "loop": state.loop_count})
     current = view(state, context)
     try:
-        final = context.brain.write_report(current)
+        with streaming_answer(emit):  # a streaming model's conclusion reaches listeners as it is written
+            final = context.brain.write_report(current)
     except ModelError as exc:
         emit({"event": "error", "node": "report", "error": str(exc)})
         final = fallback_report(current, problem=str(exc))

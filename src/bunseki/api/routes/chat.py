@@ -21,7 +21,9 @@ router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 4
 STREAM = {
     "description": "With `Accept: text/event-stream`: progress events (turn_started, node_started, decision, "
     "code, execution, tool, node_finished, report, turn_finished), then one `result` event whose data is the "
-    "ChatResponse, or one `error` event whose data is a problem document.",
+    "ChatResponse, or one `error` event whose data is a problem document. While a model that streams writes "
+    'the answer, `answer_delta` events carry its text as it comes ({"text": ...}); `answer_reset` means '
+    "the text so far was discarded (the model is asked again). The `result` event's message is the authority.",
     "content": {"text/event-stream": {"schema": {"type": "string"}}},
 }
 
