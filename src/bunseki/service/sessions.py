@@ -40,7 +40,8 @@ from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
-from bunseki.service.owners import alive, process_owner
+from bunseki.service.owners import process_owner
+from bunseki.service.replicas import behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.service.views import MessageView, SessionView
@@ -93,6 +94,8 @@ class AnalysisService(DataOperations):
         # each with the position of the session's last step when it was built.
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
+        self._holders: dict[str, int] = {}  # the thread holding a session's lock
+        self._seen: dict[str, int] = {}  # the last turn each open runtime took part in (replicas.behind)
         self._guard = threading.Lock()
         self.pool = SandboxPool(self.settings) if warm and self.settings.sandbox_pool_size > 0 else None
         self._adopted: dict[str, Sandbox] = {}  # new sessions' sandboxes from the pool, until their first turn
@@ -265,6 +268,10 @@ class AnalysisService(DataOperations):
             self._refuse_if_running_elsewhere(session_id)
             history = self._history(session_id)
             turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
+            with self._guard:
+                if self._seen.get(session_id) == turn.number - 1:  # no other replica's turn came in between
+                    self._seen[session_id] = turn.number
+            runtime = self._runtime(record)  # reopened if the store moved on meanwhile
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
                 on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
@@ -320,19 +327,25 @@ class AnalysisService(DataOperations):
             lock = self._locks.setdefault(session_id, threading.Lock())
         if not lock.acquire(blocking=False):
             raise SessionBusy("this session is answering another message; wait for it to finish")
+        with self._guard:
+            self._holders[session_id] = threading.get_ident()
         try:
             yield
         finally:
+            with self._guard:
+                self._holders.pop(session_id, None)
             lock.release()
 
     def _runtime(self, record: SessionRecord) -> SessionRuntime:
         """The open runtime of a session, opening it (and closing the least recent) as needed."""
+        self._drop_if_behind(record.id)
         with self._guard:
             runtime = self._open.get(record.id)
             if runtime is not None:
                 self._open.move_to_end(record.id)
                 return runtime
         self._mark_interrupted(record.id)
+        seen = mark_of(self.store, record.id).turn  # before the state is read: a later turn makes it behind
         table, state = self._load_state(record, take=True)
         with self._guard:
             adopted = self._adopted.pop(record.id, None)
@@ -352,6 +365,7 @@ class AnalysisService(DataOperations):
             runtime.start()
         with self._guard:
             self._open[record.id] = runtime
+            self._seen[record.id] = seen
             idle = [key for key in self._open if key != record.id and not self._busy(key)]
             closing = [self._open.pop(key) for key in idle[: max(0, len(self._open) - self.max_open)]]
         for runtime_ in closing:  # only idle ones: a session in a turn keeps its sandbox
@@ -397,9 +411,29 @@ class AnalysisService(DataOperations):
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
+        self._drop_if_behind(record.id)
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
+
+    def _drop_if_behind(self, session_id: str) -> None:
+        """Close the open runtime if another replica committed a turn or a data change since it saw the
+        session (the next use rebuilds it from the store); not while another thread of ours uses it."""
+        with self._guard:
+            runtime, seen = self._open.get(session_id), self._seen.get(session_id)
+        if runtime is None or self._used_elsewhere(session_id):
+            return
+        if not behind(mark_of(self.store, session_id), seen_turn=seen, data_position=runtime.data_state.position):
+            return
+        with self._guard:
+            if self._open.get(session_id) is not runtime or self._used_elsewhere(session_id):
+                return
+            del self._open[session_id]
+        runtime.close()
+
+    def _used_elsewhere(self, session_id: str) -> bool:
+        holder = self._holders.get(session_id)
+        return holder is not None and holder != threading.get_ident()
 
     def _discard(self, session_id: str) -> None:
         """Close a runtime whose turn broke off: the next turn rebuilds it from the store."""
@@ -461,13 +495,13 @@ class AnalysisService(DataOperations):
         for turn in self.store.running_turns(session_id):
             if turn.owner == self._me:
                 self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
-            elif turn.owner and alive(turn.owner):
+            elif may_still_run(turn, self.settings):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
         """Turns recorded as running by a process that is gone are over: say so."""
         for turn in self.store.running_turns(session_id):
-            if turn.owner and alive(turn.owner):
+            if may_still_run(turn, self.settings):
                 continue
             self.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
             self.store.add_message(
