@@ -93,9 +93,9 @@ class AnalysisService(DataOperations):
         # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
         # each with the position of the session's last step when it was built.
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
         self._holders: dict[str, int] = {}  # the thread holding a session's lock
         self._seen: dict[str, int] = {}  # the last turn each open runtime took part in (replicas.behind)
+        self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self.pool = SandboxPool(self.settings) if warm and self.settings.sandbox_pool_size > 0 else None
         self._adopted: dict[str, Sandbox] = {}  # new sessions' sandboxes from the pool, until their first turn
@@ -338,14 +338,13 @@ class AnalysisService(DataOperations):
 
     def _runtime(self, record: SessionRecord) -> SessionRuntime:
         """The open runtime of a session, opening it (and closing the least recent) as needed."""
-        self._drop_if_behind(record.id)
+        self._follow_store(record.id)
         with self._guard:
             runtime = self._open.get(record.id)
             if runtime is not None:
                 self._open.move_to_end(record.id)
                 return runtime
         self._mark_interrupted(record.id)
-        seen = mark_of(self.store, record.id).turn  # before the state is read: a later turn makes it behind
         table, state = self._load_state(record, take=True)
         with self._guard:
             adopted = self._adopted.pop(record.id, None)
@@ -365,7 +364,6 @@ class AnalysisService(DataOperations):
             runtime.start()
         with self._guard:
             self._open[record.id] = runtime
-            self._seen[record.id] = seen
             idle = [key for key in self._open if key != record.id and not self._busy(key)]
             closing = [self._open.pop(key) for key in idle[: max(0, len(self._open) - self.max_open)]]
         for runtime_ in closing:  # only idle ones: a session in a turn keeps its sandbox
@@ -411,25 +409,34 @@ class AnalysisService(DataOperations):
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
-        self._drop_if_behind(record.id)
+        self._follow_store(record.id)
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
 
-    def _drop_if_behind(self, session_id: str) -> None:
+    def _follow_store(self, session_id: str) -> None:
         """Close the open runtime if another replica committed a turn or a data change since it saw the
-        session (the next use rebuilds it from the store); not while another thread of ours uses it."""
+        session (the next use rebuilds it from the store), unless another thread of ours is using it.
+
+        Called holding the session's lock, it also notes what a runtime opened next will have seen.
+        """
         with self._guard:
             runtime, seen = self._open.get(session_id), self._seen.get(session_id)
-        if runtime is None or self._used_elsewhere(session_id):
+        ours = self._holders.get(session_id) == threading.get_ident()
+        if (runtime is None and not ours) or (runtime is not None and self._used_elsewhere(session_id)):
             return
-        if not behind(mark_of(self.store, session_id), seen_turn=seen, data_position=runtime.data_state.position):
+        mark = mark_of(self.store, session_id)  # before any state is read: a later turn makes it behind
+        if runtime is not None and not behind(mark, seen_turn=seen, data_position=runtime.data_state.position):
             return
         with self._guard:
-            if self._open.get(session_id) is not runtime or self._used_elsewhere(session_id):
-                return
-            del self._open[session_id]
-        runtime.close()
+            if runtime is not None:
+                if self._open.get(session_id) is not runtime or self._used_elsewhere(session_id):
+                    return
+                del self._open[session_id]
+            if ours:
+                self._seen[session_id] = mark.turn
+        if runtime is not None:
+            runtime.close()
 
     def _used_elsewhere(self, session_id: str) -> bool:
         holder = self._holders.get(session_id)
