@@ -436,7 +436,12 @@ class AnalysisService(DataOperations):
             if ours:
                 self._seen[session_id] = mark.turn
         if runtime is not None:
-            runtime.close()
+            self._let_go(runtime)
+
+    def _let_go(self, runtime: SessionRuntime) -> None:
+        """Forget a runtime the store moved past. Its sandbox is this process's own, and holds variables of
+        turns before the other replica's: stop it (a backend whose sandbox every replica shares must not)."""
+        runtime.close()
 
     def _used_elsewhere(self, session_id: str) -> bool:
         holder = self._holders.get(session_id)
