@@ -25,8 +25,9 @@ from tests.scale.replicas_support import CELL, HANG, PREFIX, Deployment, Replica
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-# Where the replicas' sandboxes run. Today: each replica's own child processes. The Ray backend joins
-# as one more parameter whose environment names the test cluster (BUNSEKI_RAY_ADDRESS).
+# Where the replicas' sandboxes run: the settings every replica gets. Today, each replica's own child
+# processes. For Ray, a module inside the cluster's network namespace imports these tests and overrides
+# this fixture with {"BUNSEKI_SANDBOX_BACKEND": "ray", "BUNSEKI_RAY_ADDRESS": <the test cluster>}.
 @pytest.fixture(params=["local"])
 def backend(request: pytest.FixtureRequest) -> dict[str, str]:
     return {"BUNSEKI_SANDBOX_BACKEND": str(request.param)}

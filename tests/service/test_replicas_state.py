@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 
+from bunseki.brain.base import Brain
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
 from bunseki.samples import SALES_CSV
+from bunseki.service import AnalysisService
 from bunseki.service.owners import process_owner
 from bunseki.service.replicas import Mark, behind, longest_turn_s, may_still_run
 from bunseki.settings import Settings
@@ -77,12 +80,30 @@ def test_a_replica_sees_the_variables_a_turn_through_the_other_committed(open_se
     assert a.run_turn(session.id, f"{CELL}print(y)").executions[-1].stdout.strip() == "1"
 
 
-def test_behind_when_a_turn_or_a_data_change_came_from_elsewhere() -> None:
-    mark = Mark(turn=3, data_position=7)
-    assert not behind(mark, seen_turn=3, data_position=7)
-    assert behind(mark, seen_turn=2, data_position=7)  # a turn it did not take part in
-    assert behind(mark, seen_turn=3, data_position=5)  # a step (reset, restore, filter) it did not apply
-    assert behind(mark, seen_turn=None, data_position=7)  # never told: assume the worst
+def test_behind_when_a_turn_a_data_change_or_a_model_came_from_elsewhere() -> None:
+    mark = Mark(turn=3, data_position=7, model="offline")
+    assert not behind(mark, seen=Mark(3, 0, "offline"), data_position=7)  # the runtime's own position counts
+    assert behind(mark, seen=Mark(2, 7, "offline"), data_position=7)  # a turn it did not take part in
+    assert behind(mark, seen=Mark(3, 7, "offline"), data_position=5)  # a step (reset, restore, filter) it missed
+    assert behind(mark, seen=Mark(3, 7, "openai:gpt-4o-mini"), data_position=7)  # another model since
+    assert behind(mark, seen=None, data_position=7)  # never told: assume the worst
+
+
+def test_a_model_chosen_through_one_replica_answers_through_the_other(service_settings: Settings) -> None:
+    asked: dict[str, list[str]] = {"a": [], "b": []}
+
+    def brains(name: str) -> Callable[[str], Brain]:
+        return lambda spec: asked[name].append(spec) or OfflineBrain()
+
+    with (
+        AnalysisService(service_settings, brains=brains("a")) as a,
+        AnalysisService(service_settings, brains=brains("b")) as b,
+    ):
+        session = a.create_session(SALES_CSV)
+        assert a.run_turn(session.id, "売上金額の合計は？").status == "finalized"
+        b.set_model(session.id, "offline:another")
+        assert a.run_turn(session.id, "売上金額の合計は？").status == "finalized"
+        assert asked["a"][-1] == "offline:another"  # A's open session took the new model's brain
 
 
 def running(owner: str | None, started_at: datetime) -> TurnRecord:

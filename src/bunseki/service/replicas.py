@@ -14,32 +14,36 @@ from datetime import UTC, datetime, timedelta
 
 from bunseki.service.owners import alive
 from bunseki.settings import Settings
-from bunseki.store import Store, TurnRecord
+from bunseki.store import SessionRecord, Store, TurnRecord
 
 OWNER_GRACE_S = 60.0  # recording a turn's end takes a moment after its last cell or model call
 
 
 @dataclass(frozen=True)
 class Mark:
-    """Where a session's committed history stands: its last turn and its last data-changing step."""
+    """Where a session's committed history stands: its last turn, its last data-changing step, its model."""
 
     turn: int
     data_position: int
+    model: str
 
 
-def mark_of(store: Store, session_id: str) -> Mark:
-    turns = store.list_turns(session_id)
-    steps = store.list_steps(session_id)
+def mark_of(store: Store, session: SessionRecord) -> Mark:
+    turns = store.list_turns(session.id)
+    steps = store.list_steps(session.id)
     return Mark(
         turn=turns[-1].number if turns else 0,
         data_position=max((step.position for step in steps if step.changes_data), default=0),
+        model=session.model,
     )
 
 
-def behind(mark: Mark, *, seen_turn: int | None, data_position: int) -> bool:
-    """A runtime is behind the store when a turn began that it did not take part in, or the data moved
-    past its state: its sandbox's variables or its ``df`` could then differ from what was committed."""
-    return seen_turn != mark.turn or data_position != mark.data_position
+def behind(mark: Mark, *, seen: Mark | None, data_position: int) -> bool:
+    """A runtime is behind the store when a turn began that it did not take part in, the data moved past
+    its state, or the session was given another model: its sandbox's variables, its ``df`` or its brain
+    could then differ from what was committed. (``seen``: the mark it was opened at, turns it took part
+    in added; its data position is the runtime's own state's.)"""
+    return seen is None or (seen.turn, seen.model, data_position) != (mark.turn, mark.model, mark.data_position)
 
 
 def longest_turn_s(settings: Settings) -> float:

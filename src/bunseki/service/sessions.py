@@ -41,7 +41,7 @@ from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
 from bunseki.service.owners import process_owner
-from bunseki.service.replicas import behind, mark_of, may_still_run
+from bunseki.service.replicas import Mark, behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.service.views import MessageView, SessionView
@@ -94,7 +94,7 @@ class AnalysisService(DataOperations):
         # each with the position of the session's last step when it was built.
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
         self._holders: dict[str, int] = {}  # the thread holding a session's lock
-        self._seen: dict[str, int] = {}  # the last turn each open runtime took part in (replicas.behind)
+        self._seen: dict[str, Mark] = {}  # the store as each open runtime last saw it (replicas.behind)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self.pool = SandboxPool(self.settings) if warm and self.settings.sandbox_pool_size > 0 else None
@@ -269,8 +269,9 @@ class AnalysisService(DataOperations):
             history = self._history(session_id)
             turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
             with self._guard:
-                if self._seen.get(session_id) == turn.number - 1:  # no other replica's turn came in between
-                    self._seen[session_id] = turn.number
+                seen = self._seen.get(session_id)
+                if seen is not None and seen.turn == turn.number - 1:  # no other replica's turn came in between
+                    self._seen[session_id] = dataclasses.replace(seen, turn=turn.number)
             runtime = self._runtime(record)  # reopened if the store moved on meanwhile
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
@@ -338,7 +339,7 @@ class AnalysisService(DataOperations):
 
     def _runtime(self, record: SessionRecord) -> SessionRuntime:
         """The open runtime of a session, opening it (and closing the least recent) as needed."""
-        self._follow_store(record.id)
+        self._follow_store(record)
         with self._guard:
             runtime = self._open.get(record.id)
             if runtime is not None:
@@ -409,24 +410,25 @@ class AnalysisService(DataOperations):
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
-        self._follow_store(record.id)
+        self._follow_store(record)
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
 
-    def _follow_store(self, session_id: str) -> None:
+    def _follow_store(self, record: SessionRecord) -> None:
         """Close the open runtime if another replica committed a turn or a data change since it saw the
         session (the next use rebuilds it from the store), unless another thread of ours is using it.
 
         Called holding the session's lock, it also notes what a runtime opened next will have seen.
         """
+        session_id = record.id
         with self._guard:
             runtime, seen = self._open.get(session_id), self._seen.get(session_id)
         ours = self._holders.get(session_id) == threading.get_ident()
         if (runtime is None and not ours) or (runtime is not None and self._used_elsewhere(session_id)):
             return
-        mark = mark_of(self.store, session_id)  # before any state is read: a later turn makes it behind
-        if runtime is not None and not behind(mark, seen_turn=seen, data_position=runtime.data_state.position):
+        mark = mark_of(self.store, record)  # before any state is read: a later turn makes it behind
+        if runtime is not None and not behind(mark, seen=seen, data_position=runtime.data_state.position):
             return
         with self._guard:
             if runtime is not None:
@@ -434,7 +436,7 @@ class AnalysisService(DataOperations):
                     return
                 del self._open[session_id]
             if ours:
-                self._seen[session_id] = mark.turn
+                self._seen[session_id] = mark
         if runtime is not None:
             self._let_go(runtime)
 
