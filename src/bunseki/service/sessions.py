@@ -43,7 +43,8 @@ from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
-from bunseki.service.owners import alive, process_owner
+from bunseki.service.owners import process_owner
+from bunseki.service.replicas import Mark, behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.service.views import MessageView, SessionView, TurnView
@@ -104,6 +105,8 @@ class AnalysisService(DataOperations):
         # Data states rebuilt for sessions without an open runtime (a page showing one asks often),
         # each with the position of the session's last step when it was built.
         self._rebuilt: OrderedDict[str, tuple[int, LoadedTable, DataState]] = OrderedDict()
+        self._holders: dict[str, int] = {}  # the thread holding a session's lock
+        self._seen: dict[str, Mark] = {}  # the store as each open runtime last saw it (replicas.behind)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._owns_backend = backend is None
@@ -268,6 +271,11 @@ class AnalysisService(DataOperations):
             self._refuse_if_running_elsewhere(session_id)
             history = self._history(session_id)
             turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
+            with self._guard:
+                seen = self._seen.get(session_id)
+                if seen is not None and seen.turn == turn.number - 1:  # no other replica's turn came in between
+                    self._seen[session_id] = dataclasses.replace(seen, turn=turn.number)
+            runtime = self._runtime(record)  # reopened if the store moved on meanwhile
             self.store.add_message(session_id=session_id, role="user", content=message, turn_id=turn.id)
             if on_event:
                 on_event({"event": "turn_started", "turn": turn.number, "data_state": runtime.data_state.describe()})
@@ -354,13 +362,18 @@ class AnalysisService(DataOperations):
             lock = self._locks.setdefault(session_id, threading.Lock())
         if not lock.acquire(blocking=False):
             raise SessionBusy("this session is answering another message; wait for it to finish")
+        with self._guard:
+            self._holders[session_id] = threading.get_ident()
         try:
             yield
         finally:
+            with self._guard:
+                self._holders.pop(session_id, None)
             lock.release()
 
     def _runtime(self, record: SessionRecord) -> SessionRuntime:
         """The open runtime of a session, opening it (and closing the least recent) as needed."""
+        self._follow_store(record)
         with self._guard:
             runtime = self._open.get(record.id)
             if runtime is not None:
@@ -425,9 +438,44 @@ class AnalysisService(DataOperations):
 
     def _current_state(self, record: SessionRecord) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
+        self._follow_store(record)
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
+
+    def _follow_store(self, record: SessionRecord) -> None:
+        """Close the open runtime if another replica committed a turn or a data change since it saw the
+        session (the next use rebuilds it from the store), unless another thread of ours is using it.
+
+        Called holding the session's lock, it also notes what a runtime opened next will have seen.
+        """
+        session_id = record.id
+        with self._guard:
+            runtime, seen = self._open.get(session_id), self._seen.get(session_id)
+        ours = self._holders.get(session_id) == threading.get_ident()
+        if (runtime is None and not ours) or (runtime is not None and self._used_elsewhere(session_id)):
+            return
+        mark = mark_of(self.store, record)  # before any state is read: a later turn makes it behind
+        if runtime is not None and not behind(mark, seen=seen, data_position=runtime.data_state.position):
+            return
+        with self._guard:
+            if runtime is not None:
+                if self._open.get(session_id) is not runtime or self._used_elsewhere(session_id):
+                    return
+                del self._open[session_id]
+            if ours:
+                self._seen[session_id] = mark
+        if runtime is not None:
+            self._let_go(runtime)
+
+    def _let_go(self, runtime: SessionRuntime) -> None:
+        """Forget a runtime the store moved past. Its sandbox is this process's own, and holds variables of
+        turns before the other replica's: stop it (a backend whose sandbox every replica shares must not)."""
+        runtime.close()
+
+    def _used_elsewhere(self, session_id: str) -> bool:
+        holder = self._holders.get(session_id)
+        return holder is not None and holder != threading.get_ident()
 
     def _discard(self, session_id: str) -> None:
         """Close a runtime whose turn broke off: the next turn rebuilds it from the store."""
@@ -496,13 +544,13 @@ class AnalysisService(DataOperations):
         for turn in self.store.running_turns(session_id):
             if turn.owner == self._me:
                 self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
-            elif turn.owner and alive(turn.owner):
+            elif may_still_run(turn, self.settings):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
         """Turns recorded as running by a process that is gone are over: say so."""
         for turn in self.store.running_turns(session_id):
-            if turn.owner and alive(turn.owner):
+            if may_still_run(turn, self.settings):
                 continue
             self.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
             self.store.add_message(

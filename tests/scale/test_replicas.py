@@ -1,0 +1,140 @@
+"""Two ``bunseki serve`` replicas over one PostgreSQL and one workspace root serve the same sessions.
+
+A question through one continues the state a question through the other committed; progress streams
+from either; a replica killed mid-turn loses nothing committed and leaves nothing half-applied.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pandas as pd
+import pytest
+from sqlalchemy import Engine
+
+from bunseki.samples import SALES_CSV
+from bunseki.settings import Settings
+from bunseki.store import Store
+from tests.scale.replicas_support import CELL, HANG, PREFIX, Deployment, Replica, processes_in
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+
+# Where the replicas' sandboxes run: the settings every replica gets. Today, each replica's own child
+# processes. For Ray, a module inside the cluster's network namespace imports these tests and overrides
+# this fixture with {"BUNSEKI_SANDBOX_BACKEND": "ray", "BUNSEKI_RAY_ADDRESS": <the test cluster>}.
+@pytest.fixture(params=["local"])
+def backend(request: pytest.FixtureRequest) -> dict[str, str]:
+    return {"BUNSEKI_SANDBOX_BACKEND": str(request.param)}
+
+
+@pytest.fixture
+def postgres_url(postgres_admin: Engine) -> Iterator[str]:
+    """An empty PostgreSQL database for this test's replicas (skipped without BUNSEKI_TEST_POSTGRES_URL)."""
+    name = f"test_{uuid.uuid4().hex}"
+    with postgres_admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    yield postgres_admin.url.set(database=name).render_as_string(hide_password=False)
+    with postgres_admin.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def deployment(
+    postgres_url: str, workspace_root: Path, backend: dict[str, str], tmp_path: Path
+) -> Iterator[Deployment]:
+    deployed = Deployment(postgres_url, workspace_root, backend, tmp_path)
+    yield deployed
+    deployed.stop()
+
+
+@pytest.fixture
+def replicas(deployment: Deployment) -> tuple[Replica, Replica]:
+    key = deployment.create_key("alice")  # one user table: a key made once opens both replicas
+    return deployment.start(key), deployment.start(key)
+
+
+def total(frame: pd.DataFrame) -> str:
+    return f"{frame['売上金額'].sum():,}"
+
+
+def printed(answer: dict[str, Any]) -> str:
+    """What the turn's last cell printed."""
+    cells = [step for step in answer["steps_executed"] if step["step_type"] == "code"]
+    assert cells, answer
+    return str(cells[-1]["result"]["stdout"]).strip()
+
+
+def test_a_session_continues_through_either_replica(replicas: tuple[Replica, Replica], sales: pd.DataFrame) -> None:
+    a, b = replicas
+    kanto = sales[sales["地域"] == "関東"]
+    session = a.upload(SALES_CSV)
+    assert a.ask(session, "地域は関東だけにして")["status"] == "finalized"
+
+    streamed = b.ask_streaming(session, "売上金額の合計は？")  # B continues from A's filter, and streams
+    names = [name for name, _ in streamed]
+    assert names[0] == "turn_started" and "code" in names and names[-1] == "result"
+    assert total(kanto) in streamed[-1][1]["message"]
+
+    made = a.request("POST", f"/{session}/snapshots", json={"name": "関東"})
+    assert made.status_code == 201, made.text
+    assert [(s["name"], s["rows"]) for s in b.get(f"/{session}/snapshots")] == [("関東", len(kanto))]
+
+    # a data change through B: A, which has the session open on the filtered data, must follow it
+    assert b.request("POST", f"/{session}/reset").status_code == 200
+    assert a.get(f"/{session}")["dataset"]["rows"] == len(sales)
+    streamed = a.ask_streaming(session, "売上金額の合計は？")
+    assert total(sales) in streamed[-1][1]["message"]
+
+    # variables a turn through one replica committed are there for a turn through the other
+    assert printed(a.ask(session, f"{CELL}x = 41\nprint(x)")) == "41"
+    assert printed(b.ask(session, f"{CELL}x += 1\nprint(x)")) == "42"
+    assert printed(a.ask(session, f"{CELL}print(x)")) == "42"
+    assert [m["role"] for m in a.get(f"/{session}/messages")] == ["user", "assistant"] * 6
+
+
+def test_a_replica_killed_mid_turn_loses_nothing_committed(
+    replicas: tuple[Replica, Replica], deployment: Deployment, sales: pd.DataFrame
+) -> None:
+    a, b = replicas
+    kanto = sales[sales["地域"] == "関東"]
+    session = a.upload(SALES_CSV)
+    assert a.ask(session, "地域は関東だけにして")["status"] == "finalized"
+    assert printed(a.ask(session, f"{CELL}kept = 7\nprint(kept)")) == "7"
+    workspace = _workspace(deployment, session)
+
+    headers = {**a.headers, "Accept": "text/event-stream"}
+    with httpx.stream(
+        "POST", f"{a.url}{PREFIX}/{session}/chat", json={"message": HANG}, headers=headers, timeout=180
+    ) as response:
+        assert response.status_code == 200
+        assert any(line == "event: code" for line in response.iter_lines()), "the hanging cell never started"
+        time.sleep(0.5)  # let the cell get into its sleep, past the line that sets half_applied
+        a.kill()
+    if deployment.settings["BUNSEKI_SANDBOX_BACKEND"] == "local":
+        assert processes_in(workspace) == [], "the killed replica's sandbox outlived it"
+
+    messages = b.get(f"/{session}/messages")  # B sees the turn A was running as interrupted, in words
+    assert [m["role"] for m in messages] == ["user", "assistant"] * 3
+    assert messages[-2]["content"] == HANG and "中断" in messages[-1]["content"]
+    steps = b.get(f"/{session}/steps")
+    assert [s["step_type"] for s in steps] == ["filter_data", "code"]  # nothing of the killed turn
+    assert b.get(f"/{session}")["dataset"]["rows"] == len(kanto)
+
+    assert total(kanto) in b.ask(session, "売上金額の合計は？")["message"]
+    after = b.ask(session, f"{CELL}print(kept, globals().get('half_applied', 'not applied'))")
+    assert printed(after) == "7 not applied"
+
+
+def _workspace(deployment: Deployment, session: str) -> str:
+    settings = Settings(database_url=deployment.database_url, workspace_root=deployment.workspace_root)
+    store = Store.from_settings(settings)
+    try:
+        return store.get_session(session).workspace
+    finally:
+        store.close()
