@@ -51,6 +51,9 @@ class LosingBackend:
     def reset(self, session_id: str) -> None:
         self.inner.reset(session_id)
 
+    def release(self, session_id: str) -> None:
+        self.stop(session_id)
+
     def stop(self, session_id: str) -> None:
         self.stopped.append(session_id)
         self.inner.stop(session_id)

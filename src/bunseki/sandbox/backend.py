@@ -57,6 +57,11 @@ class SandboxBackend(Protocol):
         """Drop the session's interpreter state; the next cell starts clean."""
         ...
 
+    def release(self, session_id: str) -> None:
+        """This process is done with the session's sandbox for now. A backend whose sandboxes are this
+        process's children stops it; a shared one (Ray) leaves it to other replicas and to idle eviction."""
+        ...
+
     def stop(self, session_id: str) -> None:
         """End the session's sandbox (its workspace and saved state stay)."""
         ...
@@ -106,3 +111,7 @@ class SessionSandbox:
     def close(self) -> None:
         """Stop the sandbox; the workspace and the saved state stay."""
         self.backend.stop(self.session_id)
+
+    def release(self) -> None:
+        """Let go of the sandbox without ending it for other replicas (see `SandboxBackend.release`)."""
+        self.backend.release(self.session_id)

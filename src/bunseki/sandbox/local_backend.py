@@ -105,6 +105,9 @@ class LocalBackend:
         for place in places:
             shutil.rmtree(workspaces.internal(place, "state"), ignore_errors=True)
 
+    def release(self, session_id: str) -> None:
+        self.stop(session_id)  # a child of this process: nobody else can use it
+
     def stop(self, session_id: str) -> None:
         with self._lock:
             held = self._held.pop(session_id, None)

@@ -120,7 +120,7 @@ class SessionRuntime:
         self.sandbox.start()
 
     def close(self) -> None:
-        self.sandbox.close()
+        self.sandbox.release()  # under Ray the session's actor may be serving another replica
 
     def sync(self, *, force: bool = False) -> None:
         """Give the sandbox the current data as ``df`` if it does not hold it already."""
