@@ -14,6 +14,7 @@ on for this process (``RAY_AUTH_MODE=token``) so that the driver presents it. On
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import pickle
@@ -297,4 +298,7 @@ def _actor_setting_names(settings: Settings) -> set[str]:
 def _token_auth_from_environment() -> None:
     """Present RAY_AUTH_TOKEN to the cluster: Ray sends it only in token mode, which it reads from the env."""
     if os.environ.get("RAY_AUTH_TOKEN") and not os.environ.get("RAY_AUTH_MODE"):
+        raylet: Any = importlib.import_module("ray._raylet")  # not in Ray's type stubs
         os.environ["RAY_AUTH_MODE"] = "token"
+        raylet.Config.initialize("")  # Ray read its configuration at import: read it again (as `ray start` does)
+        raylet.AuthenticationTokenLoader.instance().reset_cache()

@@ -25,6 +25,7 @@ from ray.cluster_utils import Cluster
 from bunseki.sandbox import new_workspace
 from bunseki.sandbox.ray_backend import RayBackend
 from bunseki.settings import Settings
+from tests.scale.conftest import processes_of_the_run
 
 HEALTH_CHECKS = {
     "health_check_period_ms": 500,
@@ -128,26 +129,8 @@ def wait_until(condition: Any, what: str, bound_s: float = 60.0) -> None:
 
 
 def leftover_processes(scratch: Path) -> list[str]:
-    """Processes of this test run other than ourselves: in our network namespace, or naming our files."""
-    own_netns = os.readlink("/proc/self/ns/net")
-    marker = str(scratch).encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            environ = Path(f"/proc/{entry}/environ").read_bytes()
-            netns = os.readlink(f"/proc/{entry}/ns/net")
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except OSError:  # gone meanwhile
-            continue
-        if state == b"Z":
-            continue
-        if netns == own_netns or marker in cmdline or marker in environ:
-            command = cmdline.replace(b"\0", b" ").decode(errors="replace")[:120]
-            found.append(f"{entry}: {command}")
-    return found
+    """Processes of this run other than ourselves: in our network namespace, or naming our files."""
+    return processes_of_the_run(scratch, netns=os.readlink("/proc/self/ns/net"))
 
 
 def _wait_for_leftovers(scratch: Path, bound_s: float = 20.0) -> list[str]:
