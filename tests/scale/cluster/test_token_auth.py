@@ -70,6 +70,8 @@ def test_a_token_cluster_refuses_a_driver_without_the_token_and_admits_the_backe
         assert head.stdin is not None
         head.stdin.close()
         head.wait(timeout=120)
+        if head.stdout is not None:
+            head.stdout.close()
 
     assert without.returncode != 0
     assert "connected" not in without_out
