@@ -1,5 +1,6 @@
 """A three-node Ray cluster on this machine (head, two sandbox workers), for the whole inner run.
 
+It runs with Ray's token authentication, as the docs tell operators to.
 The head advertises no ``bunseki_sandbox``, so sandboxes can only land on the workers. Health checks
 are tuned (scale.md §4) so a killed node is declared dead in about two seconds, not fifteen. The
 workspace root and the SQLite database (fencing epochs) live on one path all "nodes" share. After the
@@ -9,6 +10,7 @@ run, no Ray or sandbox process may be left: the fixture's teardown checks /proc 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -23,7 +25,7 @@ import ray
 from ray.cluster_utils import Cluster
 
 from bunseki.sandbox import new_workspace
-from bunseki.sandbox.ray_backend import RayBackend
+from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
 from bunseki.settings import Settings
 from tests.scale.conftest import processes_of_the_run
 
@@ -67,6 +69,12 @@ def ray_cluster() -> Iterator[LocalCluster]:
     scratch = Path(os.environ.get("RAY_TMPDIR") or tempfile.mkdtemp(prefix="bkray-"))
     os.environ["RAY_TMPDIR"] = str(scratch)  # Ray's files (and its "current cluster" file) stay ours
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    # Token authentication on (scale.md §6): the nodes start with the token, and this driver presents
+    # it the way the backend does when only RAY_AUTH_TOKEN is set.
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+    os.environ.pop("RAY_AUTH_MODE", None)
+    _token_auth_from_environment()
+    assert os.environ["RAY_AUTH_MODE"] == "token"
     root = scratch / "shared"
     root.mkdir(exist_ok=True)
     for directory in (scratch, root):
