@@ -189,5 +189,6 @@ def _read_transfer(path: Path) -> Any:
 
 
 def call_timeout(settings: Settings, timeout: float | None) -> float:
-    """How long the backend waits for a cell's reply: the sandbox's own limit, its grace, and room."""
-    return (timeout or settings.sandbox_timeout_s) + GRACE_S + 30.0
+    """How long the backend waits for a cell's reply: the sandbox's own bound twice (a call of another
+    replica may run first: the actor takes one at a time), and room."""
+    return 2 * ((timeout or settings.sandbox_timeout_s) + GRACE_S) + 30.0

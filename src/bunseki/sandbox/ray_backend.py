@@ -41,6 +41,7 @@ Handle = Any  # a ray.actor.Handle: Ray's typing of actor methods does not reach
 
 RESOURCE = "bunseki_sandbox"
 RESTART_WAIT_S = 60.0  # how long the next call waits for a session whose node died
+START_WAIT_S = 300.0  # a new actor may queue behind others: a node starts its workers a few at a time
 SMALL_CALL_S = 120.0
 TRANSFER = ".bunseki-transfer"  # under the workspace root, beside (not in) the workspaces: no sandbox sees it
 ACTOR_SETTINGS = ("open_sessions", "session_idle_s", "workspace_root")
@@ -74,7 +75,7 @@ class RayBackend:
 
     def ensure(self, session_id: str, workspace: Path) -> None:
         self._workspaces[session_id] = Path(workspace).resolve()
-        self._wait_ready(session_id, self._create(session_id))
+        self._wait_ready(session_id, self._create(session_id), START_WAIT_S)
 
     def execute(
         self, session_id: str, code: str, *, timeout: float | None = None, check_policy: bool = True
@@ -211,22 +212,27 @@ class RayBackend:
         current = self._lookup(session_id)
         return current is not None and current._actor_id == handle._actor_id
 
-    def _wait_ready(self, session_id: str, handle: Handle) -> dict[str, Any]:
-        """Ask the actor who it is until it answers: through a restart on another node, within a bound."""
-        deadline = time.monotonic() + self.restart_wait_s
+    def _wait_ready(self, session_id: str, handle: Handle, bound_s: float | None = None) -> dict[str, Any]:
+        """Ask the actor who it is until it answers: while it starts (queued behind others on a busy
+        node) or restarts on another node; within ``bound_s`` (default: the restart wait)."""
+        bound_s = self.restart_wait_s if bound_s is None else bound_s
+        deadline = time.monotonic() + bound_s
         pause = 0.05
+        asked: Any = None  # the pending question: asked once, waited for across timeouts
         while True:
+            asked = asked if asked is not None else handle.info.remote()
             try:
-                info: dict[str, Any] = _get(handle.info.remote(), timeout=SMALL_CALL_S)
-            except ActorUnavailableError:  # restarting (its node died): ask again soon
+                info: dict[str, Any] = _get(asked, timeout=max(0.1, min(deadline - time.monotonic(), 10.0)))
+            except GetTimeoutError:  # still starting: keep waiting for the same answer
                 pass
+            except ActorUnavailableError:  # restarting (its node died): ask again soon
+                asked = None
             except RayActorError as exc:
+                asked = None
                 if getattr(exc, "actor_init_failed", False):
                     self._handles.pop(session_id, None)
                     raise SandboxStartError(f"the sandbox of session {session_id} did not start: {exc}") from exc
-                if self._same_actor(session_id, handle):  # dead for the moment, being restarted
-                    pass
-                else:  # ended on purpose (evicted, fenced, stopped): start it again
+                if not self._same_actor(session_id, handle):  # ended on purpose (evicted, fenced, stopped)
                     self._handles.pop(session_id, None)
                     handle = self._handle(session_id)
             else:
@@ -234,17 +240,19 @@ class RayBackend:
                     self._suspect.discard(session_id)
                     self._workspaces.setdefault(session_id, Path(info["workspace"]))
                     return info
+                asked = None
                 self._handles.pop(session_id, None)  # on its way out: wait for it to go, then start anew
                 self._wait_gone(session_id, handle)
                 handle = self._handle(session_id)
                 continue
             if time.monotonic() > deadline:
                 raise SandboxStartError(
-                    f"the sandbox of session {session_id} did not come back within {self.restart_wait_s:g} s "
-                    "after its node was lost; try again in a moment"
+                    f"the sandbox of session {session_id} did not answer within {bound_s:g} s (starting, or "
+                    "restarting after its node was lost); try again in a moment"
                 )
-            time.sleep(pause)
-            pause = min(pause * 2, 2.0)
+            if asked is None:
+                time.sleep(pause)
+                pause = min(pause * 2, 2.0)
 
     def _call(self, session_id: str, method: str, args: tuple[Any, ...], wait: float) -> dict[str, Any]:
         """One at-most-once call; a refusal by an instance on its way out is started again once."""
