@@ -7,12 +7,14 @@ import os
 import signal
 import threading
 
+import pandas as pd
+
 from bunseki.errors import SandboxLost
 from bunseki.sandbox.inside import procs
 from bunseki.sandbox.ray_backend import RayBackend
 from tests.scale.cluster.conftest import LocalCluster, SessionOpener, wait_until
 
-CELLS = ["df = pd.DataFrame({'x': range(1000)})", "df['y'] = df.x * 2", "total = int(df.y.sum())"]
+CELLS = ["df['y'] = df.x * 2", "total = int(df.y.sum())"]
 
 
 def test_a_node_killed_mid_cell_loses_that_cell_and_the_session_restarts_elsewhere(
@@ -20,9 +22,10 @@ def test_a_node_killed_mid_cell_loses_that_cell_and_the_session_restarts_elsewhe
 ) -> None:
     backend = RayBackend(ray_cluster.settings())
     session_id, workspace = sessions.open(backend)
+    backend.load_frame(session_id, pd.DataFrame({"x": range(1000)}))  # data loaded, then two cells
     for code in CELLS:
         assert backend.execute(session_id, code).success
-    wait_until(lambda: backend.saved_cell(session_id) >= len(CELLS), "the save of the third cell")
+    wait_until(lambda: backend.saved_cell(session_id) >= len(CELLS), "the save of the second cell")
     before = backend.info(session_id)
     doomed = ray_cluster.worker(before["node_id"])
 
