@@ -94,16 +94,15 @@ class SessionActor:
 
     def load_frame(self, path: str, name: str) -> dict[str, Any]:
         """Bind the frame the backend left at ``path`` (outside every workspace) to ``name``."""
-        with self.lock:
+        with self.lock:  # the backend removes the file afterwards (it may hand it to a new instance)
+            refused = self._refusal()
+            if refused is not None:
+                return refused
             try:
-                refused = self._refusal()
-                if refused is not None:
-                    return refused
                 self.sandbox.load_frame(_read_transfer(Path(path)), name)
-                return {"result": None}
             finally:
-                Path(path).unlink(missing_ok=True)
                 self.last_call = time.monotonic()
+            return {"result": None}
 
     def reset(self) -> dict[str, Any]:
         """Forget the interpreter state, the saved one too: the next cell starts clean."""

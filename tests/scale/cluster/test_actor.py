@@ -55,6 +55,11 @@ def test_a_session_lands_on_a_sandbox_worker_and_answers(
     refused = backend.execute(session_id, "import socket")
     assert refused.error_type == "PolicyViolation"
 
+    backend.reset(session_id)
+    forgotten = backend.execute(session_id, "print(len(df))")
+    assert forgotten.error_type == "NameError"
+    assert backend.saved_cell(session_id) == -1  # the saved state went too
+
     health = backend.health()
     assert health.backend == "ray"
     assert health.ok
