@@ -5,9 +5,7 @@ The Ray backend is imported only when chosen, so a default install never needs R
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
-from typing import cast
 
 from bunseki.errors import ConfigurationError
 from bunseki.sandbox.backend import SandboxBackend
@@ -30,14 +28,6 @@ def create(settings: Settings, *, warm: bool) -> SandboxBackend:
             "BUNSEKI_SANDBOX_BACKEND=ray needs the cluster's address: set BUNSEKI_RAY_ADDRESS to the Ray head's "
             "host:port (and RAY_AUTH_TOKEN when the cluster uses token authentication)"
         )
-    # By name: the module imports Ray at its top, and only this branch may load it.
-    try:
-        module = importlib.import_module("bunseki.sandbox.ray_backend")
-    except ModuleNotFoundError as exc:
-        if exc.name != "bunseki.sandbox.ray_backend":
-            raise
-        raise ConfigurationError(
-            "this Bunseki has no Ray backend (bunseki.sandbox.ray_backend is missing): install a release that has "
-            "it, or set BUNSEKI_SANDBOX_BACKEND=local"
-        ) from exc
-    return cast(SandboxBackend, module.RayBackend(settings))
+    from bunseki.sandbox.ray_backend import RayBackend  # imports Ray: only this branch may load it
+
+    return RayBackend(settings)

@@ -277,3 +277,16 @@ class KnowledgeTurn(Base):
     question: Mapped[str] = mapped_column(Text)
     answer: Mapped[Json]
     created_at: Mapped[Created]
+
+
+class SessionEpoch(Base):
+    """The fencing epoch of a session's sandbox: taken by every (re)start, checked before every write.
+
+    No foreign key: the sandbox backend fences any session id it serves, stored session or not."""
+
+    __tablename__ = "session_epochs"
+
+    session_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    epoch: Mapped[int]
+    holder: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[Timestamp]

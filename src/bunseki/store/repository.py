@@ -18,6 +18,7 @@ from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel
 from sqlalchemy import Select, delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import InstrumentedAttribute, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
@@ -34,6 +35,7 @@ from bunseki.store.models import (
     KnowledgeTurn,
     Message,
     Report,
+    SessionEpoch,
     Snapshot,
     Step,
     Turn,
@@ -630,6 +632,25 @@ class Store:
             row = _conversation_row(db, conversation_id, user_id=user_id)
             db.execute(delete(KnowledgeTurn).where(KnowledgeTurn.conversation_id == conversation_id))
             db.delete(row)
+
+    # --- fencing (the Ray backend's session actors) ---
+
+    def take_epoch(self, session_id: str, holder: str) -> int:
+        """Start a new epoch of the session's sandbox for ``holder``; returns it (1, 2, …), atomically."""
+        now = utcnow()
+        with self._transaction() as db:
+            dialect = postgresql if db.get_bind().dialect.name == "postgresql" else sqlite
+            upsert = dialect.insert(SessionEpoch).values(session_id=session_id, epoch=1, holder=holder, updated_at=now)
+            upsert = upsert.on_conflict_do_update(
+                index_elements=[SessionEpoch.session_id],
+                set_={"epoch": SessionEpoch.epoch + 1, "holder": holder, "updated_at": now},
+            )
+            return int(db.execute(upsert.returning(SessionEpoch.epoch)).scalar_one())
+
+    def current_epoch(self, session_id: str) -> int:
+        """The session's newest epoch; 0 when no sandbox of it ever started."""
+        with self._transaction() as db:
+            return db.scalar(select(SessionEpoch.epoch).where(SessionEpoch.session_id == session_id)) or 0
 
     @contextmanager
     def _transaction(self) -> Iterator[OrmSession]:

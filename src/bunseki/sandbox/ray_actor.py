@@ -1,0 +1,193 @@
+"""The Ray actor behind one session: the same local `Sandbox`, placed on a sandbox node, fenced.
+
+`RayBackend` creates one detached named actor of this class per session. Its ``__init__`` runs at
+every start and restart (Ray re-runs it on another node when the node dies): it takes a new fencing
+epoch from the store, then starts the sandbox, which restores the state saved in the (shared)
+workspace after the last committed cell. Before every call that can write state it checks that its
+epoch is still the newest; an instance that finds a newer one (its replacement started elsewhere)
+refuses, closes its sandbox and ends itself. Idle for ``session_idle_s``, it ends itself too; the
+workspace keeps the state and the next call of the backend starts it again.
+
+Replies are small dicts: ``{"result": …}`` or ``{"refused": "fenced"|"evicted"|"stopped", …}``.
+Only `bunseki.sandbox.ray_backend` imports this module (it imports ray).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import stat
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import ray
+
+from bunseki.errors import ConfigurationError, SandboxError
+from bunseki.sandbox import workspace as layout
+from bunseki.sandbox.inside import snapshot
+from bunseki.sandbox.session import GRACE_S, Sandbox
+from bunseki.settings import Settings
+from bunseki.store import Store
+
+LEAVE_DELAY_S = 0.5  # lets the refusing reply reach the caller before the actor ends itself
+
+
+class SessionActor:
+    """One session's sandbox inside a Ray actor (methods run one at a time: a sync actor)."""
+
+    def __init__(self, session_id: str, workspace: str, settings: dict[str, Any], database: str) -> None:
+        # The settings come explicitly from the backend, already validated; nothing is read from this
+        # worker's environment, which carries Ray's own variables.
+        self.settings = Settings.model_construct(**settings)
+        self.session_id = session_id
+        self.store = Store(database, migrate=False)
+        context = ray.get_runtime_context()
+        self.node_id = context.get_node_id()
+        self.reconstructed = context.was_current_actor_reconstructed
+        self.epoch = self.store.take_epoch(session_id, f"{self.node_id}/{os.getpid()}")
+        self.closing: str | None = None
+        self.last_call = time.monotonic()
+        self.lock = threading.RLock()
+        self.sandbox = Sandbox(Path(workspace), settings=self.settings)
+        self.sandbox.start()  # restores the state saved after the last committed cell
+        if self.sandbox.work_dir != self.sandbox.workspace:
+            self.sandbox.close()
+            raise ConfigurationError(
+                f"The sandbox user cannot reach {workspace}, so its state would stay on this node "
+                "and be lost with it: put BUNSEKI_WORKSPACE_ROOT on shared storage the sandbox user can reach."
+            )
+        threading.Thread(target=self._evict_when_idle, name="idle-eviction", daemon=True).start()
+
+    # --- calls ---
+
+    def info(self) -> dict[str, Any]:
+        """Where and what this instance is; no state changes, so no fencing."""
+        with self.lock:
+            self.last_call = time.monotonic()
+            return {
+                "node_id": self.node_id,
+                "pid": os.getpid(),
+                "epoch": self.epoch,
+                "workspace": str(self.sandbox.workspace),
+                "sandbox_pid": self.sandbox.pid,
+                "restored_cell": self.sandbox.ready.get("restored_cell", 0),
+                "restored": list(self.sandbox.ready.get("restored", [])),
+                "tier": self.sandbox.isolation.tier,
+                "reconstructed": self.reconstructed,
+                "closing": self.closing,
+            }
+
+    def execute(self, code: str, timeout: float | None, check_policy: bool) -> dict[str, Any]:
+        with self.lock:
+            refused = self._refusal()
+            if refused is not None:
+                return refused
+            try:
+                result = self.sandbox.run(code, timeout=timeout, check_policy=check_policy)
+            finally:
+                self.last_call = time.monotonic()
+            return {"result": result.model_dump(mode="json")}
+
+    def load_frame(self, path: str, name: str) -> dict[str, Any]:
+        """Bind the frame the backend left at ``path`` (outside every workspace) to ``name``."""
+        with self.lock:  # the backend removes the file afterwards (it may hand it to a new instance)
+            refused = self._refusal()
+            if refused is not None:
+                return refused
+            try:
+                self.sandbox.load_frame(_read_transfer(Path(path)), name)
+            finally:
+                self.last_call = time.monotonic()
+            return {"result": None}
+
+    def reset(self) -> dict[str, Any]:
+        """Forget the interpreter state, the saved one too: the next cell starts clean."""
+        with self.lock:
+            refused = self._refusal()
+            if refused is not None:
+                return refused
+            self.sandbox.close()
+            for name in ("state", "inputs"):
+                directory = layout.internal(self.sandbox.work_dir, name)
+                shutil.rmtree(directory, ignore_errors=True)
+            self.sandbox.start()
+            self.last_call = time.monotonic()
+            return {"result": None}
+
+    def saved_cell(self) -> int:
+        """The cell the newest committed state snapshot was taken after (-1: none yet)."""
+        state = str(layout.internal(self.sandbox.work_dir, "state"))
+        generation = snapshot.current_generation(state)
+        if generation < 0:
+            return -1
+        with open(os.path.join(state, str(generation), "manifest.json"), encoding="utf-8") as handle:
+            return int(json.load(handle)["cell"])
+
+    def shutdown(self) -> None:
+        """End this session's actor for good, after any cell under way (its state stays)."""
+        with self.lock:
+            self._close("stopped")
+
+    # --- fencing and the end ---
+
+    def _refusal(self) -> dict[str, Any] | None:
+        if self.closing is not None:
+            return {"refused": self.closing}
+        newest = self.store.current_epoch(self.session_id)
+        if newest != self.epoch:
+            self._close("fenced")
+            return {
+                "refused": "fenced",
+                "message": f"epoch {self.epoch} of session {self.session_id} was superseded by epoch {newest}",
+            }
+        self.last_call = time.monotonic()
+        return None
+
+    def _close(self, why: str) -> None:
+        """Stop the sandbox now; end the actor (never to be restarted) once this call has answered."""
+        if self.closing is not None:
+            return
+        self.closing = why
+        self.sandbox.close()
+        self.store.close()
+        threading.Thread(target=_leave, args=(LEAVE_DELAY_S,), name="leave", daemon=True).start()
+
+    def _evict_when_idle(self) -> None:
+        idle = self.settings.session_idle_s
+        period = min(max(idle / 4, 0.2), 30.0)
+        while True:
+            time.sleep(period)
+            with self.lock:
+                if self.closing is not None:
+                    return
+                if time.monotonic() - self.last_call >= idle:
+                    self._close("evicted")
+                    return
+
+
+def _leave(delay: float) -> None:
+    time.sleep(delay)
+    ray.kill(ray.get_runtime_context().current_actor, no_restart=True)
+
+
+def _read_transfer(path: Path) -> Any:
+    """Read the backend's frame file: ours only (same uid, not writable by others, no link)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise SandboxError(f"the frame to load is not at {path}: {exc}") from exc
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if info.st_uid != os.geteuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            raise SandboxError(f"refusing to load {path}: it is not the backend's own file")
+        return pickle.load(handle)  # noqa: S301 (the backend wrote it a moment ago; no sandbox can reach it)
+
+
+def call_timeout(settings: Settings, timeout: float | None) -> float:
+    """How long the backend waits for a cell's reply: the sandbox's own bound twice (a call of another
+    replica may run first: the actor takes one at a time), and room."""
+    return 2 * ((timeout or settings.sandbox_timeout_s) + GRACE_S) + 30.0

@@ -1,0 +1,148 @@
+"""A three-node Ray cluster on this machine (head, two sandbox workers), for the whole inner run.
+
+It runs with Ray's token authentication, as the docs tell operators to.
+The head advertises no ``bunseki_sandbox``, so sandboxes can only land on the workers. Health checks
+are tuned (scale.md §4) so a killed node is declared dead in about two seconds, not fifteen. The
+workspace root and the SQLite database (fencing epochs) live on one path all "nodes" share. After the
+run, no Ray or sandbox process may be left: the fixture's teardown checks /proc and fails otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+from ray.cluster_utils import Cluster
+
+from bunseki.sandbox import new_workspace
+from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
+from bunseki.settings import Settings
+from tests.scale.conftest import processes_of_the_run
+
+HEALTH_CHECKS = {
+    "health_check_period_ms": 500,
+    "health_check_failure_threshold": 3,
+    "health_check_timeout_ms": 500,
+    "health_check_initial_delay_ms": 0,
+}
+OBJECT_STORE = 80 * 1024 * 1024
+SANDBOX_SLOTS = {"bunseki_sandbox": 20}
+
+
+@dataclass
+class LocalCluster:
+    cluster: Cluster
+    root: Path  # the shared workspace root (and the SQLite database of the fencing epochs)
+    workers: list[Any] = field(default_factory=list)  # ray._private.node.Node
+
+    def settings(self, **changes: Any) -> Settings:
+        values: dict[str, Any] = {
+            "workspace_root": self.root,
+            "sandbox_backend": "ray",
+            "ray_address": self.cluster.address,
+            "sandbox_timeout_s": 60,
+        }
+        return Settings(**(values | changes))
+
+    def head_id(self) -> str:
+        return str(self.cluster.head_node.node_id)  # type: ignore[attr-defined]
+
+    def worker_ids(self) -> set[str]:
+        return {node.node_id for node in self.workers}
+
+    def worker(self, node_id: str) -> Any:
+        return next(node for node in self.workers if node.node_id == node_id)
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[LocalCluster]:
+    scratch = Path(os.environ.get("RAY_TMPDIR") or tempfile.mkdtemp(prefix="bkray-"))
+    os.environ["RAY_TMPDIR"] = str(scratch)  # Ray's files (and its "current cluster" file) stay ours
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    # Token authentication on (scale.md §6): the nodes start with the token, and this driver presents
+    # it the way the backend does when only RAY_AUTH_TOKEN is set.
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+    os.environ.pop("RAY_AUTH_MODE", None)
+    _token_auth_from_environment()
+    assert os.environ["RAY_AUTH_MODE"] == "token"
+    root = scratch / "shared"
+    root.mkdir(exist_ok=True)
+    for directory in (scratch, root):
+        directory.chmod(0o711)  # the sandbox user walks down to its workspace
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={
+            "num_cpus": 1,
+            "include_dashboard": False,
+            "object_store_memory": OBJECT_STORE,
+            "_system_config": HEALTH_CHECKS,
+        },
+    )
+    test_cluster = LocalCluster(cluster=cluster, root=root)
+    try:
+        for _ in range(2):
+            node = cluster.add_node(num_cpus=1, resources=SANDBOX_SLOTS, object_store_memory=OBJECT_STORE)
+            test_cluster.workers.append(node)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, namespace="bunseki", log_to_driver=False)
+        yield test_cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()  # type: ignore[no-untyped-call]
+    leftovers = _wait_for_leftovers(scratch)
+    shutil.rmtree(scratch, ignore_errors=True)
+    assert leftovers == [], f"processes left after the cluster tests: {leftovers}"
+
+
+@pytest.fixture
+def sessions(ray_cluster: LocalCluster) -> Iterator[SessionOpener]:
+    opener = SessionOpener(ray_cluster)
+    yield opener
+    for backend, session_id in opener.opened:
+        backend.stop(session_id)
+
+
+class SessionOpener:
+    """Starts sessions (each on a fresh workspace) and stops them after the test."""
+
+    def __init__(self, ray_cluster: LocalCluster) -> None:
+        self.ray_cluster = ray_cluster
+        self.opened: list[tuple[RayBackend, str]] = []
+
+    def open(self, backend: RayBackend) -> tuple[str, Path]:
+        session_id = uuid.uuid4().hex
+        workspace = new_workspace(self.ray_cluster.root)
+        backend.ensure(session_id, workspace)
+        self.opened.append((backend, session_id))
+        return session_id, workspace
+
+
+def wait_until(condition: Any, what: str, bound_s: float = 60.0) -> None:
+    """Poll ``condition`` until it holds; fail after ``bound_s`` (a bound for hangs, not a timing check)."""
+    deadline = time.monotonic() + bound_s
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not happen within {bound_s:g} s")
+        time.sleep(0.05)
+
+
+def leftover_processes(scratch: Path) -> list[str]:
+    """Processes of this run other than ourselves: in our network namespace, or naming our files."""
+    return processes_of_the_run(scratch, netns=os.readlink("/proc/self/ns/net"))
+
+
+def _wait_for_leftovers(scratch: Path, bound_s: float = 20.0) -> list[str]:
+    deadline = time.monotonic() + bound_s
+    while (found := leftover_processes(scratch)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return found

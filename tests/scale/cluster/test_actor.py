@@ -1,0 +1,115 @@
+"""A session's sandbox as a Ray actor: placed on a sandbox worker, answering cells, found by any driver."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bunseki.sandbox import new_workspace
+from bunseki.sandbox.ray_backend import RayBackend
+from tests.scale.cluster.conftest import LocalCluster
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+
+
+@pytest.fixture(scope="module")
+def session(ray_cluster: LocalCluster) -> Iterator[tuple[RayBackend, str]]:
+    """One session for this module's tests (an actor start costs seconds on a loaded machine)."""
+    backend = RayBackend(ray_cluster.settings())
+    session_id = uuid.uuid4().hex
+    backend.ensure(session_id, new_workspace(ray_cluster.root))
+    yield backend, session_id
+    backend.stop(session_id)
+
+
+def test_a_session_lands_on_a_sandbox_worker_and_answers(
+    ray_cluster: LocalCluster, session: tuple[RayBackend, str]
+) -> None:
+    backend, session_id = session
+
+    info = backend.info(session_id)
+    assert info["node_id"] in ray_cluster.worker_ids()
+    assert info["node_id"] != ray_cluster.head_id()
+    assert info["tier"] == "bwrap"
+
+    frame = pd.DataFrame(np.arange(15).reshape(5, 3), columns=["a", "b", "c"])
+    backend.load_frame(session_id, frame)
+    summed = backend.execute(session_id, "print(int(df['b'].sum()))")
+    assert summed.success, summed.error
+    assert summed.stdout == "35\n"
+    described = backend.execute(session_id, "df.describe()")
+    assert described.tables[0].columns == ["a", "b", "c"]
+
+    failed = backend.execute(session_id, "1 / 0")
+    assert not failed.success
+    assert failed.error_type == "ZeroDivisionError"
+    refused = backend.execute(session_id, "import socket")
+    assert refused.error_type == "PolicyViolation"
+
+    backend.reset(session_id)
+    forgotten = backend.execute(session_id, "print(len(df))")
+    assert forgotten.error_type == "NameError"
+    assert backend.saved_cell(session_id) == -1  # the saved state went too
+
+    health = backend.health()
+    assert health.backend == "ray"
+    assert health.ok
+    assert health.sessions >= 1
+    assert health.detail["sandbox_nodes"] == 2
+
+
+def test_generated_code_sees_no_ray_variable_token_or_address(
+    ray_cluster: LocalCluster, session: tuple[RayBackend, str]
+) -> None:
+    backend, session_id = session
+
+    result = backend.execute(session_id, "import os; print(sorted(os.environ))", check_policy=False)
+
+    assert result.success, result.error
+    assert result.stdout is not None
+    seen = ast.literal_eval(result.stdout.strip())
+    assert [name for name in seen if name.startswith("RAY") or "TOKEN" in name] == []
+    assert os.environ["RAY_AUTH_TOKEN"] not in result.stdout
+    assert ray_cluster.cluster.address not in result.stdout
+    assert ray_cluster.cluster.address.split(":")[1] not in result.stdout
+    # the actor around it does carry Ray's variables: the check above could fail
+    actor_environ = Path(f"/proc/{backend.info(session_id)['pid']}/environ").read_bytes()
+    assert b"RAY_AUTH_TOKEN=" in actor_environ
+
+
+def test_a_second_driver_finds_the_session_by_name_and_continues_it(
+    ray_cluster: LocalCluster, session: tuple[RayBackend, str]
+) -> None:
+    backend, session_id = session
+    assert backend.execute(session_id, "n = 41").success
+
+    script = (
+        "import sys\n"
+        "from bunseki.sandbox.ray_backend import RayBackend\n"
+        "from bunseki.settings import Settings\n"
+        "backend = RayBackend(Settings(workspace_root=sys.argv[1], ray_address=sys.argv[2], sandbox_backend='ray'))\n"
+        "result = backend.execute(sys.argv[3], 'n += 1\\nprint(n)')\n"
+        "print(result.stdout.strip(), backend.info(sys.argv[3])['pid'])\n"
+    )
+    # Only the token, as an operator sets it: the backend switches Ray's token mode on by itself.
+    environment = {**os.environ, "PYTHONPATH": str(SRC)}
+    environment.pop("RAY_AUTH_MODE")
+    arguments = [str(ray_cluster.root), ray_cluster.cluster.address, session_id]
+    second = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, env=environment, timeout=300
+    )
+
+    assert second.returncode == 0, second.stderr[-2000:]
+    answer, pid = second.stdout.split()
+    assert answer == "42"
+    assert int(pid) == backend.info(session_id)["pid"]  # the same actor, not a second one
+    assert backend.execute(session_id, "print(n)").stdout == "42\n"

@@ -1,0 +1,78 @@
+"""Runs the Ray cluster tests (``cluster/``) inside a private network namespace and checks their outcome.
+
+Ray listens on every interface of its network namespace; a fresh namespace with only loopback keeps
+the test cluster's ports off this machine's interfaces. Creating one needs root (CI runs as root) or
+unprivileged user namespaces (``unshare -rn``). Every inner test must pass (none skipped), and no
+process of the run may be left afterwards.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.scale.conftest import processes_of_the_run
+
+ROOT = Path(__file__).resolve().parents[2]
+INNER = Path(__file__).parent / "cluster"
+INNER_RUN = 'ip link set lo up && exec "$0" -m pytest tests/scale/cluster -q -p no:cacheprovider'
+
+
+def inner_test_count() -> int:
+    count = 0
+    for path in sorted(INNER.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        count += sum(isinstance(node, ast.FunctionDef) and node.name.startswith("test_") for node in tree.body)
+    return count
+
+
+def private_netns() -> list[str] | None:
+    """The command prefix that runs a command in a new network namespace here, or None."""
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return None
+    if os.geteuid() == 0:
+        return ["unshare", "--net", "--"]
+    probe = subprocess.run(["unshare", "-rn", "--", "true"], capture_output=True, check=False)
+    return ["unshare", "-rn", "--"] if probe.returncode == 0 else None
+
+
+def test_the_inner_counting_sees_every_cluster_test() -> None:
+    assert inner_test_count() >= 8
+
+
+def test_the_ray_cluster_tests_pass_inside_a_private_network_namespace() -> None:
+    pytest.importorskip("ray", reason="Ray is not installed: pip install 'bunseki[ray]' (make setup does)")
+    prefix = private_netns()
+    if prefix is None:
+        pytest.skip("a private network namespace needs root or unprivileged user namespaces (unshare -rn)")
+    scratch = Path(tempfile.mkdtemp(prefix="bkray-"))
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "RAY_TMPDIR": str(scratch)}
+    try:
+        run = subprocess.run(
+            [*prefix, "sh", "-c", INNER_RUN, sys.executable],
+            cwd=ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            check=False,
+        )
+        leftovers = processes_of_the_run(scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    passed = re.search(r"(\d+) passed", summary)
+    assert passed is not None, summary
+    assert int(passed.group(1)) == inner_test_count(), summary
+    assert not re.search(r"skipped|failed|error|deselected", summary), summary
+    assert leftovers == []
