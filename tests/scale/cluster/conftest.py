@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import subprocess
 import tempfile
 import time
 import uuid
@@ -23,10 +24,12 @@ from typing import Any
 import pytest
 import ray
 from ray.cluster_utils import Cluster
+from sqlalchemy import Engine
 
 from bunseki.sandbox import new_workspace
 from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
 from bunseki.settings import Settings
+from bunseki.store import make_engine
 from tests.scale.conftest import processes_of_the_run
 
 HEALTH_CHECKS = {
@@ -146,3 +149,22 @@ def _wait_for_leftovers(scratch: Path, bound_s: float = 20.0) -> list[str]:
     while (found := leftover_processes(scratch)) and time.monotonic() < deadline:
         time.sleep(0.2)
     return found
+
+
+@pytest.fixture(scope="session")
+def postgres_admin(ray_cluster: LocalCluster) -> Iterator[Engine]:
+    """A PostgreSQL server of this namespace's own (the host's is out of reach here), for API replicas.
+
+    It depends on the cluster so that it stops first: the cluster's teardown checks nothing is left.
+    """
+    script = Path(__file__).resolve().parents[3] / "scripts" / "postgres.sh"
+    data = ray_cluster.root.parent / "postgres"
+    environment = {**os.environ, "BUNSEKI_POSTGRES_DIR": str(data), "BUNSEKI_POSTGRES_PORT": "54331"}
+    started = subprocess.run(["bash", str(script), "start"], env=environment, capture_output=True, text=True)
+    assert started.returncode == 0, started.stderr
+    engine = make_engine(started.stdout.strip())
+    try:
+        yield engine.execution_options(isolation_level="AUTOCOMMIT")
+    finally:
+        engine.dispose()
+        subprocess.run(["bash", str(script), "stop"], env=environment, capture_output=True, check=False)
