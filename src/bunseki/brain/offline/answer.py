@@ -140,6 +140,16 @@ def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    tied = result.get("tied") or []
+    if not tied:
+        return _group_text(plan, result, language)
+    names = ("、" if language == "ja" else ", ").join(map(str, tied))
+    if language == "ja":
+        return _group_text(plan, result, language) + f"（{names} も同じ値で並んでいます）"
+    return _group_text(plan, result, language) + f" ({names} tie with the last one shown.)"
+
+
+def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
         return "該当するデータがありません。" if language == "ja" else "No rows match."
@@ -200,7 +210,7 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
     stat = _stat_word(plan, language)
     what = plan.target or ("件数" if language == "ja" else "rows")
-    direction = _direction(result.get("slope"), language)
+    direction = _direction(result, plan, language)
     if language == "ja":
         extremes = [
             f"{_label(peak[0], plan, language)} に最大（{_n(peak[1])}）",
@@ -224,13 +234,26 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return text + direction + _leading_group(plan, result, language)
 
 
-def _direction(slope: Any, language: Language) -> str:
-    """The overall direction, from the fitted slope the code printed."""
-    if not isinstance(slope, int | float) or slope == 0:
+FLAT = 0.02  # a fitted change over the whole span under 2 % of the mean level reads as flat
+GRAIN = {
+    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年", "weekday": "曜日"},
+    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year", "weekday": "weekday"},
+}
+
+
+def _direction(result: dict[str, Any], plan: Plan, language: Language) -> str:
+    """The overall direction from the slope fitted over the period totals, with the slope and its grain."""
+    slope, values = result.get("slope"), [v for _, v in result.get("values") or [] if isinstance(v, int | float)]
+    if not isinstance(slope, int | float) or len(values) < 2 or plan.time_unit == "weekday":
         return ""
+    level = abs(sum(values) / len(values))
+    flat = level > 0 and abs(slope) * (len(values) - 1) < FLAT * level
+    grain = GRAIN[language].get(plan.time_unit or "M", "")
     if language == "ja":
-        return "全体として増加傾向です。" if slope > 0 else "全体として減少傾向です。"
-    return " Overall it is increasing." if slope > 0 else " Overall it is decreasing."
+        word = "横ばい" if flat else ("増加傾向" if slope > 0 else "減少傾向")
+        return f"全体として{word}です（{grain}ごとの値に当てはめた直線の傾き {_n(slope)}/{grain}）。"
+    word = "flat" if flat else ("increasing" if slope > 0 else "decreasing")
+    return f" Overall it is {word} (slope of a line fitted to the values per {grain}: {_n(slope)} per {grain})."
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:

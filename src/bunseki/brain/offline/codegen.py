@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from bunseki.brain.models import RESULT_MARKER
+from bunseki.brain.offline import years
 from bunseki.brain.offline.plan import Filter, Plan
 from bunseki.data.summary import DataFrameInfo
 
@@ -59,6 +60,8 @@ MAX_LINES = 8
 
 def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
+    if plan.options.get(years.OPTION):  # a year column stands for the dates: read it as dates
+        info = years.as_dates(info)[0]
     lines = [f"# {describe(plan)}", "import json", "", *_prepare(plan, info), ""]
     lines += TASKS[plan.task](plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
@@ -106,6 +109,8 @@ def describe(plan: Plan) -> str:
 def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The rows and columns the analysis works on: derived column, coercion, filters."""
     lines = ["data = df"]
+    if plan.options.get(years.OPTION):
+        lines.append(years.conversion(plan.options[years.OPTION]))
     if plan.derived:
         d = plan.derived
         if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )
@@ -129,6 +134,8 @@ def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 def _condition(item: Filter, info: DataFrameInfo) -> str:
     column = f"data[{item.column!r}]"
+    if item.other:  # two columns of the same row
+        return f"({column} {item.op} data[{item.other!r}])"
     if item.op == "between":
         low, high = item.value
         column_info = info.column(item.column)
@@ -205,6 +212,12 @@ def _describe_ratio(plan: Plan) -> str:
         return target
     if ratio.kind == "share":
         return f"{target}のうち {ratio.part_label} が占める割合" if ja else f"share of {target} from {ratio.part_label}"
+    if ratio.base_column and ratio.part_column:
+        return (
+            f"{ratio.base_label}に対する{ratio.part_label}の差（%）"
+            if ja
+            else f"{ratio.part_label} against {ratio.base_label}"
+        )
     return (
         f"{target}の{ratio.base_label}から{ratio.part_label}への変化率"
         if ja
@@ -229,6 +242,10 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         lines = [f"part = {subset(ratio.part)}", f"part_value = {amount('part')}", f"whole_value = {amount('data')}"]
         lines.append("value = 100 * part_value / whole_value if whole_value else float('nan')")
         lines.append("base_value = whole_value")
+    elif ratio.base_column and ratio.part_column:  # one measure against another over the same rows
+        call = STAT_CALL[plan.stat]
+        lines = ["base = part = data", f"base_value = float(data[{ratio.base_column!r}].{call}())"]
+        lines.append(f"part_value = float(data[{ratio.part_column!r}].{call}())")
     else:
         lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
         lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
@@ -262,6 +279,10 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
     shown = "grouped"
     if plan.top_n:
         lines.append(f"shown = grouped.head({plan.top_n})")
+        # groups level with the last one shown are named too: a cut through a tie is arbitrary
+        lines.append(
+            "tied = [str(k) for k, v in grouped.iloc[len(shown):].items() if len(shown) and v == shown.iloc[-1]]"
+        )
         shown = "shown"
     lines.append(f"print({shown}.to_string())")
     lines += [
@@ -273,6 +294,8 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
         f"    'top_n': {plan.top_n!r}, 'ascending': {plan.ascending!r},",
         "}",
     ]
+    if plan.top_n:
+        lines.append("result['tied'] = tied")
     lines += _bar_chart(plan, "grouped")
     return lines
 

@@ -15,12 +15,13 @@ from datetime import date
 import pandas as pd
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import dates
+from bunseki.brain.offline import dates, years
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio
+from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio, yes_no
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
+from bunseki.brain.offline.relations import column_comparisons, equalities
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
     ADDITIVE,
@@ -42,9 +43,9 @@ KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"
 RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
-    r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?(\d+(?:\.\d+)?)"
+    r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?(\d+(?:\.\d+)?)"
 )
-Z_THRESHOLD = re.compile(r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
+Z_THRESHOLD = re.compile(r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
 COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
@@ -108,9 +109,12 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     top_n, top_spans, ascending = _top(text, lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
-    group_by, time_unit = _grouping(text, lowered, mentions, info)
+    named = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
+    group_by, time_unit = _grouping(text, _blank(lowered, named), mentions, info)
     if derived and derived.expression and group_by in (derived.left, derived.right):
         group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
+    if group_by and _agent_by(lowered, mentions, info, group_by):
+        group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
     filters += flag_filters(text, mentions, info, filters, group_by)
     numeric_default = derived.name if derived else None
     filters += number_filters(
@@ -121,6 +125,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         taken=period_spans + top_spans + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
+    filters += column_comparisons(text, mentions, info)
+    filters += equalities(text, mentions, info, filters)
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
     stats = sorted(
         (match.start(), stat)
@@ -150,21 +156,34 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         ascending,
         derived,
     )
+    if any(dates.is_fiscal(period.label) for period in periods):
+        reading.assumptions.append(
+            "年度は4月〜翌年3月の会計年度として集計しました。"
+            if language == "ja"
+            else "A fiscal year (年度) is taken as April to March."
+        )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
     reading.value_spans = [(value.start, value.end) for value in values]
     if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
-    reading.ratio = ratio(text, filters, periods, date_column)
+    if reading.group_by is None and "which" in words and (few := _which_number(lowered, mentions, info)):
+        reading.group_by, reading.entity_question = few, True  # "which party size…": a whole number with few values
+    numeric_mentions = [m for m in mentions if is_number(info, m.column) and m.column != date_column]
+    reading.ratio = ratio(text, filters, periods, date_column, numeric_mentions)
     return reading
 
 
 def plan_question(question: str, info: DataFrameInfo, language: Language) -> Plan | Clarification:
     """The analysis a question asks for, or what to ask back when it cannot be told."""
+    info, year = years.as_dates(info)  # year = 2010…2020 without a date column: the time axis
     reading = read(question, info, language)
     task = _task(reading, info)
     if isinstance(task, Clarification):
         return task
-    return _build(task, reading, info)
+    planned = _build(task, reading, info)
+    if year and isinstance(planned, Plan):
+        planned.options[years.OPTION] = year
+    return planned
 
 
 def _task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
@@ -206,7 +225,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
         return "count"
     asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
-    conditioned = {f.column for f in r.filters}
+    conditioned = {c for f in r.filters for c in f.columns()}
     measured_apart = [c for c in r.numeric(info) if c not in conditioned]  # 年収が600万円以上の社員は何人: rows
     if asks_count and not measured_apart and not r.group_by and not _distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
@@ -253,7 +272,7 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     plan.assumptions = list(r.assumptions)  # _measure may have assumed the measure: the answer says so
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
-    plan.stat = _default_stat(_main_stat(r), target, plan, info)
+    plan.stat = _default_stat(_main_stat(r), target, plan, info) if target is not None else "count"
     if task == "stat":
         return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
@@ -266,14 +285,14 @@ def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     assert r.ratio is not None
     ratio = r.ratio
     split = ratio.part + ratio.base
-    split_columns = {f.column for f in split}
+    split_columns = {c for f in split for c in f.columns()}
     plan.ratio = ratio
     plan.filters = [f for f in plan.filters if f.column not in split_columns]
     if len(r.periods) == 1 and ratio.kind == "share":
         plan.filters += _period_filters(r)
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
     measures = [c for c in numeric if c not in split_columns and c != r.date_column]
-    plan.target = measures[0] if measures else None
+    plan.target = ratio.part_column or (measures[0] if measures else None)
     stat = _main_stat(r)
     plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"
     return plan
@@ -385,6 +404,13 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
     if plan.task == "top":
         plan.top_n = r.top_n or (1 if r.entity_question else 5)
         plan.ascending = r.ascending
+        column = info.column(group)
+        if r.top_n and column is not None and 0 < column.unique < r.top_n:  # ベスト10 of 4 stores: all of them
+            plan.assumptions.append(
+                f"上位{r.top_n}件が求められましたが、{group}は{column.unique}種類しかないため、すべてを示します。"
+                if r.language == "ja"
+                else f"The top {r.top_n} were asked for, but {group} has only {column.unique} values: all are shown."
+            )
     elif plan.task == "group" and (_wants_one(r) or r.entity_question):
         plan.top_n = 1
         plan.ascending = _wants_smallest(r)
@@ -446,10 +472,14 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     """The numeric column the question is about; asks when it cannot be told."""
     grouping = {r.group_by, r.date_column}
     candidates = [column for column in numeric if column not in grouping] or numeric
-    skip = {column for column in grouping if column} | {f.column for f in r.filters}
+    skip = {column for column in grouping if column} | {c for f in r.filters for c in f.columns()}
     chosen = candidates[0] if candidates else None
-    if chosen is None and task in ("top", "group", "share", "trend") and _count_words(r):
-        return None  # counting rows per group or per period
+    if (
+        chosen is None
+        and task in ("top", "group", "share", "trend")
+        and (_count_words(r) or _QUANTITY.search(r.lowered))
+    ):
+        return None  # counting rows per group or per period: "the most returns", 受診が一番多かった
     derived = chosen is not None and chosen not in info.columns  # 客単価: computed from two named columns
     unusable = (
         None
@@ -488,7 +518,17 @@ def _assume_measure(r: Reading, column: str) -> str:
 
 
 def _count_words(r: Reading) -> bool:
-    return bool(re.search(r"件数|何件|人数|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
+    return bool(
+        re.search(
+            r"件数|何件|人数|数が多|多い順|回数|頻度|よく使|多く使|人気|how many|count|number of|frequen|often|"
+            r"most common|least common|popular",
+            r.lowered,
+        )
+    )
+
+
+# With no measure named, "the most", 一番多い, the busiest are about how many rows, not a sum of some column.
+_QUANTITY = re.compile(r"多い|多かった|少ない|少なかった|\bmost\b|\bfewest\b|\bleast\b|\bbusiest\b|\bquietest\b")
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
@@ -556,7 +596,11 @@ def _grouping(
             or GROUP_BEFORE.search(lowered[before : mention.start])
             or EACH_BEFORE.search(text[before : mention.start])
         )
-        if marked and (column.kind != "number" or column.unique <= 30):
+        ranked_by = column.kind == "number" and any(  # "top 2 stores by sales": sales ranks the stores
+            (other := info.column(m.column)) is not None and other.kind != "number" and 0 < mention.start - m.end <= 30
+            for m in mentions
+        )
+        if marked and (column.kind != "number" or (column.unique <= 30 and not ranked_by)):
             return mention.column, unit
     return None, unit
 
@@ -571,13 +615,23 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
             left, right = matcher.resolve(numerator), matcher.resolve(denominator)
             if left and right and left != right:
                 return Derived(name=word, left=left, op="/", right=right)
+    inside = [(m.start, m.end) for m in mentions]  # gdp_per_capita names a column, not a ratio
+
+    def within(match: re.Match[str], word: str) -> bool:
+        at = match.string.find(word, match.start())
+        return any(start <= at < end for start, end in inside)
+
     per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
+    if per and any(within(per, w) for w in ("あたり", "当たり", "当り")):
+        per = None
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
     lowered = text.lower()
     english = _PER_EN.search(text) if "per" in lowered or "ratio of" in lowered else None
+    if english and english.group("b") and within(english, " per "):
+        english = None
     if english:
         numerator_text = english.group("b") or english.group("c")
         denominator_text = english.group("a") or english.group("d")
@@ -585,6 +639,39 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
     return None
+
+
+def _agent_by(lowered: str, mentions: list[Mention], info: DataFrameInfo, group_by: str) -> bool:
+    """'How many orders were placed by members?': a yes/no column after a passive 'by' is a condition."""
+    column = info.column(group_by)
+    if column is None or yes_no(column.values or []) is None or not re.search(r"\bhow many\b", lowered):
+        return False
+    for mention in mentions:
+        if mention.column == group_by:
+            before = lowered[max(0, mention.start - 30) : mention.start]
+            if re.search(r"\b(?:\w+ed|made|paid|bought|written|done)\s+by\s+(?:the\s+)?$", before):
+                return True
+    return False
+
+
+def _defined_name(text: str, mentions: list[Mention], derived: Derived | None) -> tuple[int, int] | None:
+    """Where the question names the measure it defines: 'Daily range' in 'Daily range = a - b'."""
+    if derived is None or not derived.expression:
+        return None
+    first = min((m.start for m in mentions if m.column in (derived.left, derived.right)), default=None)
+    if first is None:
+        return None
+    equals = re.search(r"(?:=|＝|:=|is defined as|とは|を)\s*\(?\s*$", text[:first])
+    if equals is None:
+        return None
+    clause = max(text.rfind(mark, 0, equals.start()) for mark in (".", ",", ";", "、", "。", "?", "?", "\n"))
+    return clause + 1, equals.start()
+
+
+def _blank(text: str, span: tuple[int, int] | None) -> str:
+    if span is None:
+        return text
+    return text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
 
 
 _ORDERING = re.compile(
@@ -603,6 +690,20 @@ def _ranked_entity(text: str, mentions: list[Mention], info: DataFrameInfo) -> s
         found = list(_ORDERING.finditer(before))
         if found and mention.start - (mention.start - len(before) + found[-1].end()) <= 3:
             return mention.column
+    return None
+
+
+_WHICH = re.compile(r"\bwhich\b|\bwhat\b|どの")
+
+
+def _which_number(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
+    """'Which party size has…', 'どの人数が…': a numeric column of few values asked about as a group."""
+    for asked in _WHICH.finditer(lowered):
+        for mention in mentions:
+            column = info.column(mention.column)
+            near = 0 <= mention.start - asked.end() <= 12
+            if near and column is not None and column.kind == "number" and 1 < column.unique <= 20:
+                return mention.column
     return None
 
 
