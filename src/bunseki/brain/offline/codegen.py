@@ -275,7 +275,8 @@ def _grouped(plan: Plan) -> list[str]:
 
 def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = _grouped(plan)
-    lines.append(f"grouped = grouped.sort_values(ascending={plan.ascending!r})")
+    # stable: groups with equal values keep their name order, so a tie is cut the same way every time
+    lines.append(f"grouped = grouped.sort_values(ascending={plan.ascending!r}, kind='stable')")
     shown = "grouped"
     if plan.top_n:
         lines.append(f"shown = grouped.head({plan.top_n})")

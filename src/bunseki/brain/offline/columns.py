@@ -120,6 +120,8 @@ class ColumnMatcher:
                     haystack, needle = (text, form) if coded else (lowered, form.lower())
                     for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
                         end = start + len(form)
+                        if _inside_a_verb(form, text, end):
+                            continue
                         if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
         return _non_overlapping(found, key=lambda m: -(m.end - m.start))
@@ -172,7 +174,7 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
         parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
-        if " " in folded:  # per_dem → "dem", total_bill → "bill"; weak, so a fuller name always wins
+        if " " in folded and not identifier:  # per_dem → "dem", total_bill → "bill"; weak, so a fuller name wins
             for part in parts:
                 add(part, 0.5)
                 if not _is_plural(part):
@@ -215,6 +217,18 @@ def _value_forms(value: str) -> list[str]:
         if stem != value and len(stem) >= 2:
             forms.append(stem)
     return forms
+
+
+_HIRAGANA = re.compile(r"^[\u3041-\u309f]+$")
+_PARTICLES = "のがはをにでともやかへ"
+
+
+def _inside_a_verb(form: str, text: str, end: int) -> bool:
+    """あり in ありますか, なし in なしで済む…: a kana value followed by more kana that is not a particle."""
+    if not _HIRAGANA.match(form) or end >= len(text):
+        return False
+    following = text[end]
+    return bool(_HIRAGANA.match(following)) and following not in _PARTICLES
 
 
 def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> list[int]:

@@ -82,7 +82,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "year",
         re.compile(
-            r"(?P<y>(?:19|20)\d{2})\s*年(?P<fy>度)?|(?<![\d/-])\b(?:in|for|during|of|from|to|between|and|since|until|till|through|before|after|vs\.?|versus|than|with)\s+(?P<y2>(?:19|20)\d{2})\b(?![\d.,]|\s*(?:dollars|yen|usd|円|ドル|people|units|items))"
+            r"(?P<y>(?:19|20)\d{2})\s*年(?P<fy>度)?|(?<![\d/-])\b(?:in|for|during|of|from|to|between|and|since|"
+            r"until|till|through|before|after|vs\.?|versus|than|with)\s+(?P<y2>(?:19|20)\d{2})\b"
+            r"(?!\d|[.,]\d|\s*(?:dollars|yen|usd|円|ドル|people|units|items))",
+            re.IGNORECASE,
         ),
     ),
 ]

@@ -18,7 +18,15 @@ from bunseki.brain.models import Language
 from bunseki.brain.offline import dates, years
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
-from bunseki.brain.offline.intent import as_two_periods, asks_change, expression, flag_filters, ratio, yes_no
+from bunseki.brain.offline.intent import (
+    ASKS_PERCENT,
+    as_two_periods,
+    asks_change,
+    expression,
+    flag_filters,
+    ratio,
+    yes_no,
+)
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.relations import column_comparisons, equalities
@@ -204,7 +212,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "distribution"
     if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
         return "share"
-    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)):
+    trend_only = "trend" in words and not ASKS_PERCENT.search(r.lowered)  # "trending up or down month over month"
+    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)) and not trend_only:
         return "growth"
     if "top" in words:
         return "top"
@@ -215,7 +224,7 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
 
 SHAPE = re.compile(
     r"列数|列の数|列はいくつ|何列|何行|行数|"
-    r"\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b"
+    r"\bhow many (?:rows|records|col(?:u|o|ou)?m?n?s|cols)\b|\bnumber of (?:rows|col(?:u|o|ou)?m?n?s)\b|\bshape\b"
 )
 
 
@@ -658,14 +667,20 @@ def _defined_name(text: str, mentions: list[Mention], derived: Derived | None) -
     """Where the question names the measure it defines: 'Daily range' in 'Daily range = a - b'."""
     if derived is None or not derived.expression:
         return None
-    first = min((m.start for m in mentions if m.column in (derived.left, derived.right)), default=None)
-    if first is None:
+    for mention in mentions:
+        if mention.column not in (derived.left, derived.right):
+            continue
+        before = text[: mention.start]
+        equals = re.search(r"(?:=|＝|:=|is defined as|とは|を)\s*\(?\s*$", before)
+        named = equals or re.search(r"[(（]\s*$", before)  # "refund per day since purchase (a / b)"
+        if named is not None:
+            break
+    else:
         return None
-    equals = re.search(r"(?:=|＝|:=|is defined as|とは|を)\s*\(?\s*$", text[:first])
-    if equals is None:
-        return None
-    clause = max(text.rfind(mark, 0, equals.start()) for mark in (".", ",", ";", "、", "。", "?", "?", "\n"))
-    return clause + 1, equals.start()
+    clause = max(text.rfind(mark, 0, named.start()) for mark in (".", ",", ";", "、", "。", "?", "?", "\n"))
+    if equals is None and re.search(r"別|ごと|毎|\bby\b|\beach\b", text[clause + 1 : named.start()]):
+        return None  # 月別の客単価（金額÷客数）: the grouping is asked, not part of the name
+    return clause + 1, named.start()
 
 
 def _blank(text: str, span: tuple[int, int] | None) -> str:
@@ -795,6 +810,9 @@ _COUNTED = (
         r"(?P<order>highest|most|largest|biggest|lowest|least|fewest|smallest|coldest|warmest)\b"
     ),
 )
+_SMALL_FIRST = re.compile(
+    r"(?:少な|低|小さ|短|安)い(?:順|方|ほう|もの)?|\b(?:shortest|cheapest|fewest|lowest|smallest)\b"
+)
 _SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
 
 
@@ -806,7 +824,9 @@ def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bo
             for name, value in match.groupdict().items():
                 if value:
                     number = int(value) if value.isdigit() else kanji_number(value)
-                    return number, [match.span()], ascending or name.startswith("worst")
+                    # 短い診療科を上位3つ, "the 3 cheapest": the smallest lead when the ordering word says so
+                    smallest = bool(_SMALL_FIRST.search(lowered))
+                    return number, [match.span()], ascending or smallest or name.startswith("worst")
     for counted in _COUNTED:
         found = counted.search(lowered)
         if found:
