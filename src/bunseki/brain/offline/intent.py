@@ -172,12 +172,13 @@ def flag_filters(
         if filters.op == "==" and filters.value != value:  # both sides named (会員と非会員): the pair, in order
             pair = f"{filters.text}|{shown}"
             found[column.name] = Filter(column=column.name, op="in", value=[filters.value, value], text=pair)
-    for name, chosen in list(found.items()):
-        sides = yes_no(info.column(name).values or []) if info.column(name) else None
+    for name, single in list(found.items()):
+        flagged = info.column(name)
+        sides = yes_no(flagged.values or []) if flagged else None
         other = _OTHER_SIDE.search(text)
-        if chosen.op == "==" and sides and other:  # 在宅勤務ありの…は、なしと比べて: both sides, named one first
-            pair = [chosen.value, sides[1] if chosen.value == sides[0] else sides[0]]
-            found[name] = Filter(column=name, op="in", value=pair, text=f"{chosen.text}|{other.group('side')}")
+        if single.op == "==" and sides and other:  # 在宅勤務ありの…は、なしと比べて: both sides, named one first
+            both = [single.value, sides[1] if single.value == sides[0] else sides[0]]
+            found[name] = Filter(column=name, op="in", value=both, text=f"{single.text}|{other.group('side')}")
     return list(found.values())
 
 
@@ -249,8 +250,8 @@ def ratio(
             return found
         measures = column_change(text, numeric or []) if change else None
         if measures is not None:  # 国語に比べて数学は何％低い: one measure against another, same rows
-            base, part = measures
-            return Ratio(kind="change", base_column=base, part_column=part, base_label=base, part_label=part)
+            first, second = measures
+            return Ratio(kind="change", base_column=first, part_column=second, base_label=first, part_label=second)
     if not _SHARE.search(text) and not re.search(r"何\s*[%％]|何パーセント|percent", text, re.IGNORECASE):
         return None
     singled = [f for f in filters if f.op in ("==", "!=", ">", ">=", "<", "<=", "between") and f.column != date_column]

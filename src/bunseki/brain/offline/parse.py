@@ -117,8 +117,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     top_n, top_spans, ascending = _top(text, lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
-    named = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
-    group_by, time_unit = _grouping(text, _blank(lowered, named), mentions, info)
+    defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
+    group_by, time_unit = _grouping(text, _blank(lowered, defined), mentions, info)
     if derived and derived.expression and group_by in (derived.left, derived.right):
         group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
     if group_by and _agent_by(lowered, mentions, info, group_by):
