@@ -114,6 +114,15 @@ def test_halves_with_their_months_fiscal_quarters_and_english_halves() -> None:
     assert windows("Mar 1-7, 2024") == [("2024-03-01", "2024-03-08")]
 
 
+def test_year_over_year_is_against_the_year_before_the_named_one(shop: pd.DataFrame) -> None:
+    info = summarize(shop.assign(注文日=pd.date_range("2023-01-01", periods=12, freq="2MS")))
+    planned = plan("2024年の売上金額の前年比は？", info)
+    assert planned.ratio is not None and planned.ratio.kind == "change"
+    assert [f.value for f in planned.ratio.base] == [["2023-01-01", "2024-01-01"]]
+    rate = plan("2023年から2024年の売上金額の伸び率は？", info)
+    assert rate.ratio is not None and [f.text for f in rate.ratio.part] == ["2024年"]
+
+
 def test_a_fiscal_year_is_stated_as_an_assumption(shop: pd.DataFrame) -> None:
     planned = plan("2024年度の売上金額の合計は？", summarize(shop))
     assert any("4月" in text for text in planned.assumptions)

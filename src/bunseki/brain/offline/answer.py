@@ -319,12 +319,14 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
             f"{plan.target}の{stat}は {first_label} の {_n(first_value)} から {second_label} の {_n(second_value)} へ"
             f" {_n(result['change'])} 変化しました"
         )
-        return text + (f"（{rate:+.1f}%）。" if rate is not None else "。")
+        word = "減少" if result["change"] < 0 else "増加"  # the sign and the word say the same thing
+        return text + (f"（{rate:+.1f}%、{word}）。" if rate is not None else f"（{word}）。")
     text = (
         f"The {stat} of {plan.target} went from {_n(first_value)} in {first_label} to {_n(second_value)} in "
         f"{second_label}, a change of {_n(result['change'])}"
     )
-    return text + (f" ({rate:+.1f}%)." if rate is not None else ".")
+    word = "a decrease" if result["change"] < 0 else "an increase"
+    return text + (f" ({rate:+.1f}%, {word})." if rate is not None else f" ({word}).")
 
 
 def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:

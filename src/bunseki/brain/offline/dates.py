@@ -116,7 +116,7 @@ class Window:
 def windows(text: str, *, first: date, last: date, language: Language) -> list[Window]:
     """Date windows named in ``text`` (normalised), for data spanning ``first``…``last``."""
     found = _absolute(text, first=first, last=last, language=language)
-    found += _relative(text, last=last, language=language, taken=[w.span for w in found])
+    found += _relative(text, last=last, language=language, taken=[w.span for w in found], anchors=list(found))
     found.sort(key=lambda window: window.span[0])
     return _join_ranges(text, found, first=first, last=last, language=language)
 
@@ -213,13 +213,20 @@ def _window(
     return None
 
 
-def _relative(text: str, *, last: date, language: Language, taken: list[tuple[int, int]]) -> list[Window]:
+def _relative(
+    text: str, *, last: date, language: Language, taken: list[tuple[int, int]], anchors: list[Window] | None = None
+) -> list[Window]:
     found = []
     this_month = date(last.year, last.month, 1)
     absolute = Spans(taken)
     for pattern, kind in _RELATIVE:
         for match in pattern.finditer(text):
             if absolute.overlaps(match.span()):
+                continue
+            # 2024年の前年比, "June 2025 compared with the previous month": the one before the named window
+            anchored = _before_anchor(anchors[0], kind, language) if anchors and kind.startswith("last") else None
+            if anchored is not None:
+                found.append(Window(anchored[0], anchored[1], anchored[2], match.span()))
                 continue
             if kind == "last_month":
                 start, end = _add_months(this_month, -1), this_month
@@ -249,6 +256,22 @@ def _relative(text: str, *, last: date, language: Language, taken: list[tuple[in
         label = f"直近{count}{match.group('u') or ''}" if language == "ja" else f"the last {count} {unit}"
         found.append(Window(start, end, label, match.span()))
     return found
+
+
+def _before_anchor(anchor: Window, kind: str, language: Language) -> tuple[date, date, str] | None:
+    """The window one year (前年) or one month (前月) before ``anchor``, as long as it."""
+    if anchor.start.day != 1 or anchor.end.day != 1:
+        return None
+    months = 12 if kind == "last_year" else 1
+    start, end = _add_months(anchor.start, -months), _add_months(anchor.end, -months)
+    whole_year = start.month == 1 and end == date(start.year + 1, 1, 1)
+    if whole_year:
+        label = f"{start.year}年" if language == "ja" else str(start.year)
+    elif _add_months(start, 1) == end:
+        label = _label_month(start, language)
+    else:
+        label = f"{_label_month(start, language)}〜" if language == "ja" else f"{_label_month(start, language)} on"
+    return start, end, label
 
 
 def _join_ranges(text: str, found: list[Window], *, first: date, last: date, language: Language) -> list[Window]:

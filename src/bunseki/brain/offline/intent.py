@@ -204,7 +204,9 @@ def yes_no(values: list[str]) -> tuple[str, str] | None:
 # --- shares and changes as percentages -----------------------------------------------------
 
 ASKS_PERCENT = re.compile(
-    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction",
+    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction|"
+    r"増加率|減少率|成長率|伸び率|伸長率|変化率|増減率|前年比|前月比|前年同期比|growth rate|rate of change|"
+    r"\byoy\b|\bmom\b|year over year|month over month",
     re.IGNORECASE,
 )
 _SHARE = re.compile(r"割合|比率|構成比|シェア|占め|全体|\bshare\b|proportion|fraction|\bof all\b|\bof total\b", re.I)
