@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.offline import dates
+from bunseki.brain.offline import codegen, dates
 from bunseki.brain.offline.columns import ColumnMatcher
 from bunseki.brain.offline.parse import plan_question
 from bunseki.brain.offline.plan import Plan
@@ -142,6 +143,15 @@ def test_a_change_between_two_measures_and_a_mean_across_columns() -> None:
     averaged = plan("Compute the average of 国語, 数学 and 英語 per student; what is the highest?", info, "en")
     assert averaged.derived is not None and averaged.stat == "max"
     assert averaged.derived.expression == "(data['国語'] + data['数学'] + data['英語']) / 3"
+
+
+def test_the_code_for_a_change_between_two_measures_computes_it() -> None:
+    frame = pd.DataFrame({"国語": [60, 70, 80], "数学": [50, 60, 70]})
+    planned = plan("国語の平均点に比べて数学の平均点は何％低い？", summarize(frame))
+    scope: dict[str, object] = {"df": frame, "pd": pd, "np": np}
+    exec(codegen.generate(planned, summarize(frame)), scope)  # the generated analysis, on a tiny frame
+    result = scope["result"]
+    assert isinstance(result, dict) and round(result["value"], 2) == round(100 * (60 - 70) / 70, 2)
 
 
 def test_with_no_measure_named_the_most_means_the_most_rows(shop: pd.DataFrame) -> None:

@@ -246,6 +246,7 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         call = STAT_CALL[plan.stat]
         lines = ["base = part = data", f"base_value = float(data[{ratio.base_column!r}].{call}())"]
         lines.append(f"part_value = float(data[{ratio.part_column!r}].{call}())")
+        lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
     else:
         lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
         lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
