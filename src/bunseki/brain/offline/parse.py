@@ -9,6 +9,7 @@ recorded so the report can say so.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -595,6 +596,7 @@ def _grouping(
         if re.search(pattern, lowered):
             unit = name  # type: ignore[assignment]
             break
+    category_ends = sorted(m.end for m in mentions if (c := info.column(m.column)) is not None and c.kind != "number")
     for mention in mentions:
         column = info.column(mention.column)
         if column is None or column.kind == "datetime":
@@ -605,11 +607,14 @@ def _grouping(
             or GROUP_BEFORE.search(lowered[before : mention.start])
             or EACH_BEFORE.search(text[before : mention.start])
         )
-        ranked_by = column.kind == "number" and any(  # "top 2 stores by sales": sales ranks the stores
-            (other := info.column(m.column)) is not None and other.kind != "number" and 0 < mention.start - m.end <= 30
-            for m in mentions
-        )
-        if marked and (column.kind != "number" or (column.unique <= 30 and not ranked_by)):
+        if not marked:
+            continue
+        if column.kind != "number":
+            return mention.column, unit
+        # "top 2 stores by sales": a category named just before means sales ranks the stores, not groups them
+        near = bisect_left(category_ends, mention.start - 30)
+        ranked_by = near < len(category_ends) and category_ends[near] < mention.start
+        if column.unique <= 30 and not ranked_by:
             return mention.column, unit
     return None, unit
 
@@ -670,17 +675,19 @@ def _defined_name(text: str, mentions: list[Mention], derived: Derived | None) -
     for mention in mentions:
         if mention.column not in (derived.left, derived.right):
             continue
-        before = text[: mention.start]
+        before = text[max(0, mention.start - PHRASE) : mention.start]  # a window: long texts stay linear
         equals = re.search(r"(?:=|＝|:=|is defined as|とは|を)\s*\(?\s*$", before)
         named = equals or re.search(r"[(（]\s*$", before)  # "refund per day since purchase (a / b)"
         if named is not None:
             break
     else:
         return None
-    clause = max(text.rfind(mark, 0, named.start()) for mark in (".", ",", ";", "、", "。", "?", "?", "\n"))
-    if equals is None and re.search(r"別|ごと|毎|\bby\b|\beach\b", text[clause + 1 : named.start()]):
+    end = mention.start - len(before) + named.start()
+    clause = max(text.rfind(mark, max(0, end - PHRASE), end) for mark in (".", ",", ";", "、", "。", "?", "\n"))
+    clause = clause if clause >= 0 else max(-1, end - PHRASE - 1)
+    if equals is None and re.search(r"別|ごと|毎|\bby\b|\beach\b", text[clause + 1 : end]):
         return None  # 月別の客単価（金額÷客数）: the grouping is asked, not part of the name
-    return clause + 1, named.start()
+    return clause + 1, end
 
 
 def _blank(text: str, span: tuple[int, int] | None) -> str:
@@ -713,12 +720,14 @@ _WHICH = re.compile(r"\bwhich\b|\bwhat\b|どの")
 
 def _which_number(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
     """'Which party size has…', 'どの人数が…': a numeric column of few values asked about as a group."""
+    starts = [m.start for m in mentions]
     for asked in _WHICH.finditer(lowered):
-        for mention in mentions:
-            column = info.column(mention.column)
-            near = 0 <= mention.start - asked.end() <= 12
-            if near and column is not None and column.kind == "number" and 1 < column.unique <= 20:
-                return mention.column
+        index = bisect_left(starts, asked.end())
+        while index < len(mentions) and mentions[index].start - asked.end() <= 12:  # the few just after it
+            column = info.column(mentions[index].column)
+            if column is not None and column.kind == "number" and 1 < column.unique <= 20:
+                return mentions[index].column
+            index += 1
     return None
 
 

@@ -79,8 +79,8 @@ _NOT_EQUALITY = re.compile(
 )
 
 # After the number: a counter word at most, then a particle or the end (在庫が0の, 評価が5で; not 4都市).
-_EQUAL_END = re.compile(
-    r"^\s*(?:[件個人円回歳点日泊名つ]|nights?|days?|people|units|items|dollars)?\s*"
+_EQUAL_END = re.compile(  # used with match(text, pos): anchored at pos, $ at the real end
+    r"\s*(?:[件個人円回歳点日泊名つ]|nights?|days?|people|units|items|dollars)?\s*"
     r"(?:の|で|と|な|、|。|,|\?|？|$|\s+(?:and|or|in|for|with|were|was|are|is)\b)",
     re.IGNORECASE,
 )
@@ -97,7 +97,7 @@ def equalities(text: str, mentions: list[Mention], info: DataFrameInfo, existing
         number = NUMBER.search(text, mention.end, mention.end + 8)
         if number is None or number.group("percent") or not _EQUAL_BETWEEN.match(text[mention.end : number.start()]):
             continue
-        if _NOT_EQUALITY.match(text[number.end() : number.end() + 6]) or not _EQUAL_END.match(text[number.end() :]):
+        if _NOT_EQUALITY.match(text[number.end() : number.end() + 6]) or not _EQUAL_END.match(text, number.end()):
             continue
         value = parse_number(number)
         shown = text[mention.start : number.end()]
