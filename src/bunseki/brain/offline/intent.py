@@ -222,7 +222,8 @@ _BASE_BEFORE = re.compile(
 )
 
 
-_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
+# "~" between two digits is a month range inside one period (上期（1〜6月）), not a joiner of two periods
+_RANGE_WORDS = re.compile(r"から|(?<!\d)~|~(?!\d)|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
 
 
 def asks_change(text: str) -> bool:
