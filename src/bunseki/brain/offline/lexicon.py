@@ -18,7 +18,7 @@ from bunseki.brain.offline.text import fold, normalize
 CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
     # money
     ("売上", "売り上げ", "売上高", "売上金額", "販売額", "販売金額", "sales", "revenue", "turnover"),
-    ("金額", "amount", "value", "売上", "売り上げ", "売上金額"),  # a ledger's 金額 is what people call its 売上
+    ("金額", "amount", "value", "売上", "売り上げ", "売上金額", "sales", "revenue"),  # a ledger's 金額 is its 売上
     ("単価", "価格", "値段", "price", "unit price"),
     ("費用", "コスト", "経費", "cost", "expense", "spend"),
     ("料金", "手数料", "fee", "charge"),
