@@ -236,7 +236,10 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "count"
     asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
     conditioned = {c for f in r.filters for c in f.columns()}
-    measured_apart = [c for c in r.numeric(info) if c not in conditioned]  # 年収が600万円以上の社員は何人: rows
+    counted = None if _how_many_measure(r, info) else _after_how_many(r)  # "how many bills": the rows themselves
+    measured_apart = [
+        c for c in r.numeric(info) if c not in conditioned and c != counted
+    ]  # 年収が600万円以上の社員は何人
     if asks_count and not measured_apart and not r.group_by and not _distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
@@ -542,12 +545,21 @@ _QUANTITY = re.compile(r"多い|多かった|少ない|少なかった|\bmost\b|
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
-    """'how many customers' over a numeric 客数 column means its sum, not a row count."""
+    """'how many customers' over a whole-number 客数 column means its sum, not a row count."""
     match = re.search(r"how many|何人|何個|何点", r.lowered)
     if not match:
         return False
     after = [m for m in r.mentions if m.start >= match.end() and m.start - match.end() <= 3]
-    return bool(after) and is_number(info, after[0].column) and bool(ADDITIVE.search(after[0].column))
+    column = info.column(after[0].column) if after else None
+    whole = column is not None and column.kind == "number" and column.dtype.lower().startswith(("int", "uint"))
+    return whole and bool(ADDITIVE.search(after[0].column))
+
+
+def _after_how_many(r: Reading) -> str | None:
+    """The column named right after 'how many' (how many bills → total_bill)."""
+    match = re.search(r"how many", r.lowered)
+    after = [m for m in r.mentions if match and 0 <= m.start - match.end() <= 3]
+    return after[0].column if after else None
 
 
 def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
