@@ -20,6 +20,7 @@ from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
 _ASCII = re.compile(r"^[\x00-\x7f]+$")
+_ID_WORD = re.compile(r"(?:^|\s)(?:id|no|code|number|key)$|番号$|コード$|ID$", re.IGNORECASE)
 _COMMON_WORDS = {
     "the",
     "and",
@@ -75,7 +76,9 @@ class ColumnMatcher:
         self.info = info
         self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
         for column in info.column_info:
-            named_rows = column.unique > 0.5 * max(info.shape[0], 1)  # return_id names each row, not a kind
+            # return_id names each row, not a kind of thing (a measure with many values is still a measure)
+            many = column.unique > 0.5 * max(info.shape[0], 1)
+            named_rows = many and (column.kind != "number" or bool(_ID_WORD.search(fold(column.name))))
             self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name, named_rows)]
             words = fold(column.name).split()
             if (
@@ -174,7 +177,9 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
         parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
-        if " " in folded and not identifier:  # per_dem → "dem", total_bill → "bill"; weak, so a fuller name wins
+        common = [part for part in folded.split() if part in _COMMON_WORDS]
+        # per_dem → "dem"; total_bill → "bill" (only "total" dropped); weak, so a fuller name always wins
+        if (len(parts) > 1 or (parts and common)) and not identifier:
             for part in parts:
                 add(part, 0.5)
                 if not _is_plural(part):
