@@ -124,6 +124,21 @@ def test_year_over_year_is_against_the_year_before_the_named_one(shop: pd.DataFr
     assert rate.ratio is not None and [f.text for f in rate.ratio.part] == ["2024年"]
 
 
+def test_two_values_that_are_also_a_prefix_of_their_column_are_compared() -> None:
+    info = summarize(pd.DataFrame({"初診再診": ["初診", "再診"] * 3, "待ち時間": [30.0, 20.0, 32.0, 22.0, 28.0, 18.0]}))
+    planned = plan("初診と再診で平均待ち時間は何％違いますか", info)
+    assert planned.ratio is not None and planned.ratio.kind == "change"
+    assert [f.value for f in planned.ratio.base + planned.ratio.part] == ["初診", "再診"]
+
+
+def test_fiscal_year_over_year_and_is_it_increasing(shop: pd.DataFrame) -> None:
+    info = summarize(shop.assign(注文日=pd.date_range("2023-04-01", periods=12, freq="2MS")))
+    fiscal = plan("売上金額の前年度比は？", info)
+    assert fiscal.task == "growth" and [p.label for p in fiscal.periods] == ["2023年度", "2024年度"]
+    assert any("4月" in text for text in fiscal.assumptions)
+    assert plan("営業の注文件数は増えていますか", info).task == "trend"
+
+
 def test_a_fiscal_year_is_stated_as_an_assumption(shop: pd.DataFrame) -> None:
     planned = plan("2024年度の売上金額の合計は？", summarize(shop))
     assert any("4月" in text for text in planned.assumptions)

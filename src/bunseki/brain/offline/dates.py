@@ -92,7 +92,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"先月|前月|\blast month\b|\bprevious month\b"), "last_month"),
     (re.compile(r"今月|\bthis month\b"), "this_month"),
-    (re.compile(r"昨年|去年|前年|\blast year\b|\bprevious year\b"), "last_year"),
+    (re.compile(r"昨年|去年|前年(?!度)|\blast year\b|\bprevious year\b"), "last_year"),
     (re.compile(r"今年|本年|\bthis year\b"), "this_year"),
 ]
 _RECENT = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 import pandas as pd
 
@@ -49,7 +49,7 @@ from bunseki.data.summary import DataFrameInfo
 
 ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
 KNOWN_RATIOS = (("客単価", "売上", "客数"), ("単価", "売上", "数量"), ("平均単価", "売上", "数量"))
-RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
+RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
     r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?(\d+(?:\.\d+)?)"
@@ -106,9 +106,15 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     matcher = ColumnMatcher(info)
     mentions = matcher.columns(text)
     # 東京倉庫 is a value of 倉庫, not the column 倉庫: a value wins over a column name inside it.
-    named = [(v.start, v.end) for v in matcher.values(text)]
+    # 初診 is a value of 初診再診 as much as a prefix of its name: the value, so 初診と再診 compares both.
+    named = [(v.start, v.end, v.column) for v in matcher.values(text)]
     mentions = [
-        m for m in mentions if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in named)
+        m
+        for m in mentions
+        if not any(
+            s <= m.start and m.end <= e and (e - s > m.end - m.start or (column == m.column and m.score < 1))
+            for s, e, column in named
+        )
     ]
     derived = _derived(text, matcher, mentions, language)
     date_column = _date_column(info, mentions)
@@ -392,6 +398,7 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
     """Growth between two periods, or a trend by day, week, month, quarter or year."""
     if plan.task == "growth":
         plan.periods = r.periods[:2] if len(r.periods) >= 2 else _previous_periods(r, info)
+        plan.assumptions += [text for text in r.assumptions if text not in plan.assumptions]
         if len(plan.periods) < 2:
             return _ask_periods(r)
         plan.chart = "bar"
@@ -793,6 +800,28 @@ def _previous_periods(r: Reading, info: DataFrameInfo) -> list[Period]:
         end = date(last.year, last.month, 1)
         middle = (pd.Timestamp(end) - pd.DateOffset(months=1)).date()
         start = (pd.Timestamp(end) - pd.DateOffset(months=2)).date()
+    elif "前年度比" in r.lowered:  # fiscal years, April to March: the last complete one and the one before
+        end = date(last.year + (1 if last.month >= 4 else 0), 4, 1)
+        ja = r.language == "ja"
+        # the last complete fiscal year, unless the one before it has no data: then the latest, partial one
+        if end - timedelta(days=1) > last.date() and date(end.year - 3, 4, 1) >= first.date() - timedelta(days=31):
+            end = date(end.year - 1, 4, 1)
+        elif end - timedelta(days=1) > last.date():
+            r.assumptions.append(
+                "最新の年度は途中までのデータです。" if ja else "The latest fiscal year is not complete."
+            )
+        middle, start = date(end.year - 1, 4, 1), date(end.year - 2, 4, 1)
+        r.assumptions.append(
+            "年度は4月〜翌年3月の会計年度として比べました。" if ja else "Fiscal years run April to March."
+        )
+        return [
+            Period(
+                start=start.isoformat(), end=middle.isoformat(), label=f"{start.year}年度" if ja else f"FY{start.year}"
+            ),
+            Period(
+                start=middle.isoformat(), end=end.isoformat(), label=f"{middle.year}年度" if ja else f"FY{middle.year}"
+            ),
+        ]
     else:
         end = date(last.year, 1, 1) if last.month < 12 else date(last.year + 1, 1, 1)
         middle = date(end.year - 1, 1, 1)

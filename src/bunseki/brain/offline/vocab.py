@@ -43,10 +43,12 @@ TASK_WORDS: Final[dict[str, str]] = {
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
     "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
     r"\bpercent of\b|\bfraction\b",
-    "growth": r"伸び|成長率|増加率|減少率|増減|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
+    "growth": r"伸び|成長率|増加率|減少率|増減|前年度比|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
     r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
     r"\byear over year\b|\bmonth over month\b|\byoy\b|\bmom\b",
-    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|\btrend\w*|\bover time\b|\btime series\b|"
+    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|増えて(?:い|き)|減って(?:い|き)|"
+    r"\bis (?:it |\w+ )?(?:increasing|decreasing|rising|falling|growing|declining)\b|"
+    r"\btrend\w*|\bover time\b|\btime series\b|"
     r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b",
     "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
