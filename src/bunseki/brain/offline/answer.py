@@ -319,13 +319,15 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
             f"{plan.target}の{stat}は {first_label} の {_n(first_value)} から {second_label} の {_n(second_value)} へ"
             f" {_n(result['change'])} 変化しました"
         )
-        word = "減少" if result["change"] < 0 else "増加"  # the sign and the word say the same thing
+        change = result["change"]  # the sign and the word say the same thing
+        word = "減少" if change < 0 else "増加" if change > 0 else "変化なし"
         return text + (f"（{rate:+.1f}%、{word}）。" if rate is not None else f"（{word}）。")
     text = (
         f"The {stat} of {plan.target} went from {_n(first_value)} in {first_label} to {_n(second_value)} in "
         f"{second_label}, a change of {_n(result['change'])}"
     )
-    word = "a decrease" if result["change"] < 0 else "an increase"
+    change = result["change"]
+    word = "a decrease" if change < 0 else "an increase" if change > 0 else "no change"
     return text + (f" ({rate:+.1f}%, {word})." if rate is not None else f" ({word}).")
 
 
