@@ -1,4 +1,5 @@
-"""Outpatient visits, FY2023–FY2024 (Japanese headers): 受診日, 診療科, 初診再診, 年齢, 待ち時間（分）, 診療費, 紹介状, 保険種別.
+"""Outpatient visits, FY2023–FY2024 (Japanese headers): 受診日, 診療科, 初診再診, 年齢, 待ち時間（分）,
+診療費, 紹介状, 保険種別.
 
 Written before the brain was changed for them (held out): everyday wording, polite forms, 万, 年度, 上期.
 """
@@ -68,19 +69,33 @@ QUESTIONS = [
         "2024年度の上期と下期で受診件数は何％変わった？",
         "growth",
         percent(
-            lambda d: 100
-            * (len(c.window(d, D, "2024-10-01", "2025-04-01")) / len(c.window(d, D, "2024-04-01", "2024-10-01")) - 1)
+            lambda d: (
+                100
+                * (
+                    len(c.window(d, D, "2024-10-01", "2025-04-01")) / len(c.window(d, D, "2024-04-01", "2024-10-01"))
+                    - 1
+                )
+            )
         ),
     ),
     Q(
         "2024年第1四半期から第2四半期で受診件数は何％増えた？",
         "growth",
         percent(
-            lambda d: 100
-            * (len(c.window(d, D, "2024-04-01", "2024-07-01")) / len(c.window(d, D, "2024-01-01", "2024-04-01")) - 1)
+            lambda d: (
+                100
+                * (
+                    len(c.window(d, D, "2024-04-01", "2024-07-01")) / len(c.window(d, D, "2024-01-01", "2024-04-01"))
+                    - 1
+                )
+            )
         ),
     ),
-    Q("月ごとの診療費の合計は増加傾向ですか、減少傾向ですか", "trend", direction(lambda d: c.slope(d, D, "診療費", "M"))),
+    Q(
+        "月ごとの診療費の合計は増加傾向ですか、減少傾向ですか",
+        "trend",
+        direction(lambda d: c.slope(d, D, "診療費", "M")),
+    ),
     Q(
         "四半期別の平均待ち時間の推移で、一番長かった四半期は？",
         "trend",
@@ -95,7 +110,11 @@ QUESTIONS = [
         number(lambda d: (d["診療費"] / d["年齢"].replace(0, float("nan"))).mean()),
     ),
     Q("診療費を1000で割った値の中央値は？", "derived", number(lambda d: (d["診療費"] / 1000).median())),
-    Q("年齢と待ち時間の相関係数を教えてください", "correlation", number(lambda d: d["年齢"].corr(d[W]), 0.02, absolute=True)),
+    Q(
+        "年齢と待ち時間の相関係数を教えてください",
+        "correlation",
+        number(lambda d: d["年齢"].corr(d[W]), 0.02, absolute=True),
+    ),
     Q(
         "What's the correlation between age and 診療費?",
         "correlation",

@@ -47,7 +47,11 @@ QUESTIONS = [
         "two_part",
         name(lambda d: c.first(d, "reason"), "reason"),
     ),
-    Q("Plot monthly refund totals; which month was highest?", "two_part", period(lambda d: c.peak(d, D, R, "M"), "M", D)),
+    Q(
+        "Plot monthly refund totals; which month was highest?",
+        "two_part",
+        period(lambda d: c.peak(d, D, R, "M"), "M", D),
+    ),
     Q(
         "Break down the average refund by customer tier - which tier is highest?",
         "two_part",

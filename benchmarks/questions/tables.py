@@ -335,13 +335,19 @@ def clinic(rng: np.random.Generator) -> pd.DataFrame:
     """Outpatient visits of a small hospital over two Japanese fiscal years (Japanese headers)."""
     rows = 1800
     days = pd.Timestamp("2023-04-01") + pd.to_timedelta(np.sort(rng.integers(0, 731, rows)), unit="D")
-    department = rng.choice(["内科", "外科", "小児科", "整形外科", "皮膚科", "眼科"], rows, p=[0.3, 0.12, 0.18, 0.17, 0.12, 0.11])
+    department = rng.choice(
+        ["内科", "外科", "小児科", "整形外科", "皮膚科", "眼科"], rows, p=[0.3, 0.12, 0.18, 0.17, 0.12, 0.11]
+    )
     first_visit = rng.choice(["初診", "再診"], rows, p=[0.35, 0.65])
     age = np.where(department == "小児科", rng.integers(0, 15, rows), rng.integers(15, 92, rows))
     wait = rng.gamma(3, 9, rows) * np.where(first_visit == "初診", 1.4, 1.0) * (1 + 0.15 * (days.dayofweek == 0))
     fee = (
-        np.array([{"内科": 3200, "外科": 5200, "小児科": 2400, "整形外科": 4100, "皮膚科": 2100, "眼科": 2800}[d]
-                  for d in department])
+        np.array(
+            [
+                {"内科": 3200, "外科": 5200, "小児科": 2400, "整形外科": 4100, "皮膚科": 2100, "眼科": 2800}[d]
+                for d in department
+            ]
+        )
         * rng.lognormal(0, 0.35, rows)
         * (1 + 0.12 * (days - days.min()).days / 730)
     )
