@@ -242,7 +242,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "count"
     asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
     conditioned = {c for f in r.filters for c in f.columns()}
-    counted = None if _how_many_measure(r, info) else _after_how_many(r)  # "how many bills": the rows themselves
+    counted = None if _how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
     measured_apart = [
         c for c in r.numeric(info) if c not in conditioned and c != counted
     ]  # 年収が600万円以上の社員は何人
@@ -562,11 +562,17 @@ def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
     return whole and bool(ADDITIVE.search(after[0].column))
 
 
-def _after_how_many(r: Reading) -> str | None:
-    """The column named right after 'how many' (how many bills → total_bill)."""
+def _after_how_many(r: Reading, info: DataFrameInfo) -> str | None:
+    """An amount named right after 'how many' (how many bills → total_bill): the rows are counted.
+
+    A whole-number column there (how many sessions) counts things itself and stays the measure.
+    """
     match = re.search(r"how many", r.lowered)
     after = [m for m in r.mentions if match and 0 <= m.start - match.end() <= 3]
-    return after[0].column if after else None
+    column = info.column(after[0].column) if after else None
+    if column is None or column.dtype.lower().startswith(("int", "uint")):
+        return None
+    return column.name
 
 
 def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
