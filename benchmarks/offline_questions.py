@@ -110,7 +110,8 @@ def _restore(session: AnalysisSession) -> None:
 
 
 def tally(results: list[dict[str, Any]]) -> dict[str, list[int]]:
-    right, total = Counter(), Counter()
+    right: Counter[str] = Counter()
+    total: Counter[str] = Counter()
     for result in results:
         total[result["category"]] += 1
         right[result["category"]] += result["correct"]
