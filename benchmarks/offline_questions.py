@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bunseki.errors import SandboxError
 from bunseki.evaluation import dabench
 from bunseki.service.analysis import AnalysisSession
 from bunseki.settings import Settings
@@ -73,9 +74,9 @@ def run_set(selected: list[Question], root: Path, *, verbose: bool) -> list[dict
         with AnalysisSession(path, settings=settings) as session:
             for question in (q for q in selected if q.table == table_name):
                 expected = question.expect(frame)
-                session.restore_data()
                 session.messages = []
                 try:
+                    _restore(session)
                     turn = session.ask(question.text)
                     answer = turn.answer or turn.question or turn.error or ""
                 except Exception as exc:  # one broken turn is one wrong answer, not a stopped run
@@ -100,8 +101,17 @@ def run_set(selected: list[Question], root: Path, *, verbose: bool) -> list[dict
     return results
 
 
+def _restore(session: AnalysisSession) -> None:
+    """The data back to the file's, once more if a loaded machine made the sandbox miss its deadline."""
+    try:
+        session.restore_data()
+    except SandboxError:
+        session.restore_data()
+
+
 def tally(results: list[dict[str, Any]]) -> dict[str, list[int]]:
-    right, total = Counter(), Counter()
+    right: Counter[str] = Counter()
+    total: Counter[str] = Counter()
     for result in results:
         total[result["category"]] += 1
         right[result["category"]] += result["correct"]

@@ -1,6 +1,6 @@
 """The evaluation tables, generated at run time from a fixed seed (nothing large is committed).
 
-Eleven everyday domains, with column names in Japanese, English or both, written to disk the way
+Thirteen everyday domains, with column names in Japanese, English or both, written to disk the way
 such files arrive (the Japanese sales ledger in CP932, one file with a UTF-8 BOM).
 """
 
@@ -331,6 +331,70 @@ def hotel(rng: np.random.Generator) -> pd.DataFrame:
     )
 
 
+def clinic(rng: np.random.Generator) -> pd.DataFrame:
+    """Outpatient visits of a small hospital over two Japanese fiscal years (Japanese headers)."""
+    rows = 1800
+    days = pd.Timestamp("2023-04-01") + pd.to_timedelta(np.sort(rng.integers(0, 731, rows)), unit="D")
+    department = rng.choice(
+        ["内科", "外科", "小児科", "整形外科", "皮膚科", "眼科"], rows, p=[0.3, 0.12, 0.18, 0.17, 0.12, 0.11]
+    )
+    first_visit = rng.choice(["初診", "再診"], rows, p=[0.35, 0.65])
+    age = np.where(department == "小児科", rng.integers(0, 15, rows), rng.integers(15, 92, rows))
+    wait = rng.gamma(3, 9, rows) * np.where(first_visit == "初診", 1.4, 1.0) * (1 + 0.15 * (days.dayofweek == 0))
+    fee = (
+        np.array(
+            [
+                {"内科": 3200, "外科": 5200, "小児科": 2400, "整形外科": 4100, "皮膚科": 2100, "眼科": 2800}[d]
+                for d in department
+            ]
+        )
+        * rng.lognormal(0, 0.35, rows)
+        * (1 + 0.12 * (days - days.min()).days / 730)
+    )
+    fee = _spikes(rng, fee, 6, 9)
+    return pd.DataFrame(
+        {
+            "受診日": days.strftime("%Y/%m/%d"),
+            "診療科": department,
+            "初診再診": first_visit,
+            "年齢": age,
+            "待ち時間（分）": wait.round().astype(int),
+            "診療費": fee.round(-1).astype(int),
+            "紹介状": rng.choice(["あり", "なし"], rows, p=[0.2, 0.8]),
+            "保険種別": rng.choice(["社保", "国保", "後期高齢"], rows, p=[0.5, 0.32, 0.18]),
+        }
+    )
+
+
+def returns(rng: np.random.Generator) -> pd.DataFrame:
+    """E-commerce returns over eighteen months (English headers)."""
+    rows = 1300
+    returned = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.sort(rng.integers(0, 547, rows)), unit="D")
+    category = rng.choice(["Apparel", "Electronics", "Home", "Beauty", "Toys"], rows, p=[0.38, 0.2, 0.18, 0.14, 0.1])
+    price = np.array([{"Apparel": 48, "Electronics": 260, "Home": 85, "Beauty": 32, "Toys": 40}[c] for c in category])
+    refund = price * rng.lognormal(0, 0.45, rows) * (1 - 0.2 * (returned - returned.min()).days / 547)
+    reason = rng.choice(
+        ["Wrong size", "Damaged", "Not as described", "Changed mind", "Late delivery"],
+        rows,
+        p=[0.3, 0.2, 0.2, 0.2, 0.1],
+    )
+    fee = np.where(reason == "Changed mind", (refund * 0.1).round(2), 0.0)
+    return pd.DataFrame(
+        {
+            "return_id": [f"RT-{20000 + i}" for i in range(rows)],
+            "return_date": returned.strftime("%Y-%m-%d"),
+            "product_category": category,
+            "reason": reason,
+            "refund_usd": refund.round(2),
+            "restocking_fee": fee,
+            "days_since_purchase": rng.integers(1, 60, rows),
+            "customer_tier": rng.choice(["Gold", "Silver", "Bronze"], rows, p=[0.2, 0.35, 0.45]),
+            "resellable": rng.choice(["Y", "N"], rows, p=[0.64, 0.36]),
+            "warehouse": rng.choice(["Reno", "Dallas", "Atlanta", "Newark"], rows, p=[0.3, 0.28, 0.22, 0.2]),
+        }
+    )
+
+
 TABLES = {
     table.name: table
     for table in [
@@ -345,5 +409,7 @@ TABLES = {
         Table("grades", "成績.csv", grades),
         Table("orders", "ec_orders.csv", orders),
         Table("hotel", "hotel_bookings.csv", hotel),
+        Table("clinic", "外来受診_2023-2024年度.csv", clinic, encoding="utf-8-sig"),
+        Table("returns", "returns_2024-2025.csv", returns),
     ]
 }

@@ -151,6 +151,14 @@ def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    tied = result.get("tied") or []
+    if not tied:
+        return _group_text(plan, result, language)
+    names = ("、" if language == "ja" else ", ").join(map(str, tied))
+    return _group_text(plan, result, language) + catalog.say("group_tied", language, names=names)
+
+
+def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
         return catalog.say("no_rows", language)
@@ -217,14 +225,26 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
             last_value=_n(last[1]),
             change=_pct(change, signed=True),
         )
-    return text + _direction(result.get("slope"), language) + _leading_group(plan, result, language)
+    return text + _direction(result, plan, language) + _leading_group(plan, result, language)
 
 
-def _direction(slope: Any, language: Language) -> str:
-    """The overall direction, from the fitted slope the code printed."""
-    if not isinstance(slope, int | float) or slope == 0:
+FLAT = 0.02  # a fitted change over the whole span under 2 % of the mean level reads as flat
+GRAIN = {
+    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年", "weekday": "曜日"},
+    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year", "weekday": "weekday"},
+}
+
+
+def _direction(result: dict[str, Any], plan: Plan, language: Language) -> str:
+    """The overall direction from the slope fitted over the period totals, with the slope and its grain."""
+    slope, values = result.get("slope"), [v for _, v in result.get("values") or [] if isinstance(v, int | float)]
+    if not isinstance(slope, int | float) or len(values) < 2 or plan.time_unit == "weekday":
         return ""
-    return catalog.say("trend_up" if slope > 0 else "trend_down", language)
+    level = abs(sum(values) / len(values))
+    flat = level > 0 and abs(slope) * (len(values) - 1) < FLAT * level
+    word = catalog.say("trend_flat" if flat else "trend_up" if slope > 0 else "trend_down", language)
+    grain = GRAIN[language].get(plan.time_unit or "M", "")
+    return catalog.say("trend_direction", language, word=word, grain=grain, slope=_n(slope))
 
 
 def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -281,6 +301,8 @@ def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     (first_label, first_value), (second_label, second_value) = result["periods"][:2]
     rate = result.get("rate")
+    change = result["change"]  # the sign and the word say the same thing
+    word = catalog.say("change_down" if change < 0 else "change_up" if change > 0 else "change_none", language)
     return catalog.say(
         "growth",
         language,
@@ -290,8 +312,10 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
         first_value=_n(first_value),
         second=second_label,
         second_value=_n(second_value),
-        change=_n(result["change"]),
-        rate=catalog.say("growth_rate", language, rate=_pct(rate, signed=True)) if rate is not None else "",
+        change=_n(change),
+        rate=catalog.say("growth_rate", language, rate=_pct(rate, signed=True), word=word)
+        if rate is not None
+        else catalog.say("growth_word", language, word=word),
     )
 
 

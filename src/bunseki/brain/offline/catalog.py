@@ -39,6 +39,10 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "what_describe": {"ja": "データの概要", "en": "overview of the data"},
     "what_answers": {"ja": "指定された形式の回答", "en": "answers in the requested format"},
     "what_ratio_share": {"ja": "{target}のうち {part} が占める割合", "en": "share of {target} from {part}"},
+    "what_ratio_against": {
+        "ja": "{base}に対する{part}の差（%）",
+        "en": "{part} against {base}",
+    },
     "what_ratio_change": {
         "ja": "{target}の{base}から{part}への変化率",
         "en": "change in {target} from {base} to {part}",
@@ -109,7 +113,8 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "The {stat} of {target} went from {first_value} in {first} to {second_value} in {second}, "
         "a change of {change}{rate}.",
     },
-    "growth_rate": {"ja": "（{rate}）", "en": " ({rate})"},
+    "growth_rate": {"ja": "（{rate}、{word}）", "en": " ({rate}, {word})"},
+    "growth_word": {"ja": "（{word}）", "en": " ({word})"},
     "value_count": {"ja": "{value}（{count}）", "en": "{value} ({count})"},
     "distribution_labels": {
         "ja": "{target} の分布: {listed} が多い順です。",
@@ -168,8 +173,17 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{first} の {first_value} から {last} の {last_value} へ {change} 変化しました。",
         "en": " From {first} ({first_value}) to {last} ({last_value}) it changed by {change}.",
     },
-    "trend_up": {"ja": "全体として増加傾向です。", "en": " Overall it is increasing."},
-    "trend_down": {"ja": "全体として減少傾向です。", "en": " Overall it is decreasing."},
+    "trend_direction": {
+        "ja": "全体として{word}です（{grain}ごとの値に当てはめた直線の傾き {slope}/{grain}）。",
+        "en": " Overall it is {word} (slope of a line fitted to the values per {grain}: {slope} per {grain}).",
+    },
+    "group_tied": {"ja": "（{names} も同じ値で並んでいます）", "en": " ({names} tie with the last one shown.)"},
+    "trend_flat": {"ja": "横ばい", "en": "flat"},
+    "trend_up": {"ja": "増加傾向", "en": "increasing"},
+    "trend_down": {"ja": "減少傾向", "en": "decreasing"},
+    "change_down": {"ja": "減少", "en": "a decrease"},
+    "change_up": {"ja": "増加", "en": "an increase"},
+    "change_none": {"ja": "変化なし", "en": "no change"},
     "trend_leader": {
         "ja": "{group}別では期間合計で {top}（{value}）が最も大きく、{groups} グループを示しています。",
         "en": " By {group}, {top} is largest over the period ({value}); {groups} groups are shown.",

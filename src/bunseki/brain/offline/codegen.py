@@ -11,7 +11,7 @@ import inspect
 import re
 
 from bunseki.brain.models import RESULT_MARKER
-from bunseki.brain.offline import catalog, measures
+from bunseki.brain.offline import catalog, measures, years
 from bunseki.brain.offline.filters import condition, rows
 from bunseki.brain.offline.plan import Filter, Plan
 from bunseki.brain.offline.text import format_number
@@ -70,6 +70,8 @@ FORMATTER = [
 
 def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
+    if plan.options.get(years.OPTION):  # a year column stands for the dates: read it as dates
+        info = years.as_dates(info)[0]
     lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
     lines += TASKS[plan.task](plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
@@ -103,6 +105,8 @@ def describe(plan: Plan) -> str:
 def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The rows and columns the analysis works on: derived column, coercion, filters."""
     lines = ["data = df"]
+    if plan.options.get(years.OPTION):
+        lines.append(years.conversion(plan.options[years.OPTION]))
     if plan.derived:
         d = plan.derived
         if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )
@@ -187,7 +191,8 @@ def _describe_ratio(plan: Plan) -> str:
     if ratio is None:
         return target
     labels = {"part": ratio.part_label, "base": ratio.base_label, "target": target}
-    return catalog.say(f"what_ratio_{ratio.kind}", plan.language, **labels)
+    kind = "against" if ratio.kind != "share" and ratio.base_column and ratio.part_column else ratio.kind
+    return catalog.say(f"what_ratio_{kind}", plan.language, **labels)
 
 
 def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
@@ -207,6 +212,11 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         lines = [f"part = {subset(ratio.part)}", f"part_value = {amount('part')}", f"whole_value = {amount('data')}"]
         lines.append("value = 100 * part_value / whole_value if whole_value else float('nan')")
         lines.append("base_value = whole_value")
+    elif ratio.base_column and ratio.part_column:  # one measure against another over the same rows
+        call = STAT_CALL[plan.stat]
+        lines = ["base = part = data", f"base_value = float(data[{ratio.base_column!r}].{call}())"]
+        lines.append(f"part_value = float(data[{ratio.part_column!r}].{call}())")
+        lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
     else:
         lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
         lines += [f"base_value = {amount('base')}", f"part_value = {amount('part')}"]
@@ -239,10 +249,15 @@ def _grouped(plan: Plan) -> list[str]:
 
 def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = _grouped(plan)
-    lines.append(f"grouped = grouped.sort_values(ascending={plan.ascending!r})")
+    # stable: groups with equal values keep their name order, so a tie is cut the same way every time
+    lines.append(f"grouped = grouped.sort_values(ascending={plan.ascending!r}, kind='stable')")
     shown = "grouped"
     if plan.top_n:
         lines.append(f"shown = grouped.head({plan.top_n})")
+        # groups level with the last one shown are named too: a cut through a tie is arbitrary
+        lines.append(
+            "tied = [str(k) for k, v in grouped.iloc[len(shown):].items() if len(shown) and v == shown.iloc[-1]]"
+        )
         shown = "shown"
     lines.append(f"print({shown}.to_string())")
     lines += [
@@ -254,6 +269,8 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
         f"    'top_n': {plan.top_n!r}, 'ascending': {plan.ascending!r},",
         "}",
     ]
+    if plan.top_n:
+        lines.append("result['tied'] = tied")
     lines += _bar_chart(plan, "grouped")
     return lines
 

@@ -14,12 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bunseki.brain.offline.lexicon import concepts_for, value_forms
 from bunseki.brain.offline.text import Spans, fold, normalize
-from bunseki.brain.offline.vocab import SYNONYMS
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
 _ASCII = re.compile(r"^[\x00-\x7f]+$")
+_ID_WORD = re.compile(r"(?:^|\s)(?:id|no|code|number|key)$|番号$|コード$|ID$", re.IGNORECASE)
 _COMMON_WORDS = {
     "the",
     "and",
@@ -75,9 +76,17 @@ class ColumnMatcher:
         self.info = info
         self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
         for column in info.column_info:
-            self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name)]
+            # return_id names each row, not a kind of thing (a measure with many values is still a measure)
+            many = column.unique > 0.5 * max(info.shape[0], 1)
+            named_rows = many and (column.kind != "number" or bool(_ID_WORD.search(fold(column.name))))
+            self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name, named_rows)]
             words = fold(column.name).split()
-            if column.kind != "number" and len(words) == 2 and words[1] in ("id", "no", "code", "name"):
+            if (
+                column.kind != "number"
+                and len(words) == 2
+                and words[1] in ("id", "no", "code", "name")
+                and not named_rows
+            ):
                 # sensor_id holds sensors: "which sensor", "how many sensors" (a numeric id only numbers rows)
                 self._aliases += [(words[0], column.name, 0.6), (_plural(words[0]), column.name, 0.6)]
         self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
@@ -105,12 +114,17 @@ class ColumnMatcher:
         found: list[ValueMention] = []
         for column in self.info.column_info:
             for value in column.values or []:
-                for form in _value_forms(value):
+                forms = _value_forms(value)
+                if re.fullmatch(r"[A-Z]", value) and column.unique <= 12:  # grades and ranks: 評価がS, class B
+                    forms.append(value)
+                for form in forms:
                     # Codes such as "IN" or "NY" only count written as codes, not as the word "in".
                     coded = _ASCII.match(form) and form.isupper() and len(form) <= 4
                     haystack, needle = (text, form) if coded else (lowered, form.lower())
                     for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
                         end = start + len(form)
+                        if _inside_a_verb(form, text, end):
+                            continue
                         if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
         return _non_overlapping(found, key=lambda m: -(m.end - m.start))
@@ -140,7 +154,7 @@ class ColumnMatcher:
 _Span = TypeVar("_Span", Mention, ValueMention)
 
 
-def _aliases(name: str) -> list[tuple[str, float]]:
+def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
     """Every way a question may name the column ``name``, with how sure a match is."""
     aliases: dict[str, float] = {}
 
@@ -157,25 +171,33 @@ def _aliases(name: str) -> list[tuple[str, float]]:
     add(folded.replace(" ", ""), 0.9)
     add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", normal), 0.9)  # TotalIncome → total income
     if _ASCII.match(folded):
-        if not folded.endswith("s"):
+        if not _is_plural(folded):
             add(_plural(folded), 0.9)
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
         parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
-        if len(parts) > 1:  # per_dem → "dem"; weak, so a fuller name always wins
+        common = [part for part in folded.split() if part in _COMMON_WORDS]
+        # per_dem → "dem"; total_bill → "bill" (only "total" dropped); weak, so a fuller name always wins
+        if (len(parts) > 1 or (parts and common)) and not identifier:
             for part in parts:
                 add(part, 0.5)
+                if not _is_plural(part):
+                    add(_plural(part), 0.45)
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
             add(normal[:size], 0.7)
-    for concept, synonyms in SYNONYMS.items():
-        if concept in normal or any(synonym == folded for synonym in synonyms):
-            for synonym in synonyms:
-                add(synonym, 0.8)
-                if _ASCII.match(synonym) and not synonym.endswith("s"):
-                    add(_plural(synonym), 0.75)  # "products", "countries"
+    for synonyms, score in concepts_for(name, identifier=identifier):  # payment method → 支払方法, 人口 → population
+        for synonym in synonyms:
+            add(synonym, score)
+            if _ASCII.match(synonym) and not _is_plural(synonym):
+                add(_plural(synonym), score - 0.05)  # "products", "countries"
     return list(aliases.items())
+
+
+def _is_plural(word: str) -> bool:
+    """'sales', 'orders' are plural already; 'class', 'status' are not."""
+    return bool(re.search(r"(?<![su])s$", word))
 
 
 def _plural(word: str) -> str:
@@ -194,11 +216,24 @@ def _value_forms(value: str) -> list[str]:
     forms = [value] if len(value) >= 2 or not _ASCII.match(value) else []
     if re.fullmatch(r"[A-Za-z]{3,}", value) and not value.isupper():
         forms.append(_plural(value))  # "errors", "Suites": a value named in the plural
+    forms += [form for form in value_forms(value) if len(form) >= 3 or not _ASCII.match(form)]  # Sat → 土曜日
     for suffix in VALUE_SUFFIXES:
         stem = value.removesuffix(suffix)
         if stem != value and len(stem) >= 2:
             forms.append(stem)
     return forms
+
+
+_HIRAGANA = re.compile(r"^[\u3041-\u309f]+$")
+_PARTICLES = "のがはをにでともやかへ"
+
+
+def _inside_a_verb(form: str, text: str, end: int) -> bool:
+    """あり in ありますか, なし in なしで済む…: a kana value followed by more kana that is not a particle."""
+    if not _HIRAGANA.match(form) or end >= len(text):
+        return False
+    following = text[end]
+    return bool(_HIRAGANA.match(following)) and following not in _PARTICLES
 
 
 def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> list[int]:

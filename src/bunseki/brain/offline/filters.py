@@ -31,6 +31,8 @@ def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
     A range of numbers ("between 10 and 20") includes both ends, as people mean it.
     """
     column = f"{frame}[{item.column!r}]"
+    if item.other:  # two columns of the same row (在庫数 < 発注点)
+        return f"({column} {item.op} {frame}[{item.other!r}])"
     if item.op == "between":
         low, high = item.value
         found = info.column(item.column)

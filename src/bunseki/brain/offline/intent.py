@@ -46,6 +46,9 @@ def expression(text: str, mentions: list[Mention], info: DataFrameInfo) -> Deriv
     numeric = [m for m in mentions if (c := info.column(m.column)) is not None and c.kind == "number"]
     if not numeric:
         return None
+    averaged = row_mean(text, numeric)
+    if averaged is not None:
+        return averaged
     skeleton, cursor = [], 0
     for number, mention in enumerate(numeric):
         skeleton += [text[cursor : mention.start], f"§{number}§"]
@@ -73,6 +76,58 @@ def expression(text: str, mentions: list[Mention], info: DataFrameInfo) -> Deriv
         right=used[1] if len(used) > 1 else used[0],
         expression=code,
     )
+
+
+_JOINER = re.compile(r"^\s*(?:,|、|・|と|and|,\s*and|&)\s*$", re.IGNORECASE)
+_ROW_WISE = re.compile(
+    r"\bper (?:student|row|person|record|employee|item|day|entry)|\bfor each\b|\beach (?:student|row|person)|"
+    r"\brow[- ]wise|一人ひとり|一人一人|一人あたり|各生徒|生徒ごと|行ごと|各行|人ごと|それぞれの",
+    re.IGNORECASE,
+)
+_AVERAGE_BEFORE = re.compile(r"(?:average|mean)\s+(?:of\s+)?(?:the\s+)?$", re.IGNORECASE)
+_AVERAGE_AFTER = re.compile(r"^\s*(?:の)?\s*(?:平均|average|mean)")
+
+
+def row_mean(text: str, numeric: list[Mention]) -> Derived | None:
+    """'the average of 国語, 数学 and 英語 per student', '国語と数学と英語の平均を一人ひとり': a mean across columns."""
+    if not _ROW_WISE.search(text):
+        return None
+    for start in range(len(numeric)):
+        run = [numeric[start]]
+        for mention in numeric[start + 1 :]:
+            if not _JOINER.match(text[run[-1].end : mention.start]):
+                break
+            run.append(mention)
+        columns = list(dict.fromkeys(m.column for m in run))
+        if len(columns) < 2:
+            continue
+        before, after = text[max(0, run[0].start - 24) : run[0].start], text[run[-1].end : run[-1].end + 12]
+        if _AVERAGE_BEFORE.search(before) or _AVERAGE_AFTER.match(after):
+            summed = " + ".join(f"data[{column!r}]" for column in columns)
+            return Derived(
+                name=f"({'+'.join(columns)})/{len(columns)}",
+                left=columns[0],
+                op="+",
+                right=columns[-1],
+                expression=f"({summed}) / {len(columns)}",
+            )
+    return None
+
+
+def column_change(text: str, numeric: list[Mention]) -> tuple[str, str] | None:
+    """(base, compared) when a change is asked between two measures: 国語に比べて数学は何％低い."""
+    columns = list(dict.fromkeys(m.column for m in numeric))
+    if len(columns) != 2:
+        return None
+    first = next(m for m in numeric if m.column == columns[0])
+    second = next(m for m in numeric if m.column == columns[1])
+    after_first = text[first.end : first.end + 12]
+    # "A に比べて B", "A より B": the first named is the base; "B than A", "B compared with A": the second.
+    if _BASE_AFTER.match(re.sub(r"^\s*の?\s*(?:平均|合計)?\s*(?:点|値|額)?", "", after_first)):
+        return columns[0], columns[1]
+    if _BASE_BEFORE.search(text[: second.start].rstrip()) or _BASE_AFTER.match(text[second.end : second.end + 12]):
+        return columns[1], columns[0]
+    return None
 
 
 def _balanced(run: str) -> str:
@@ -106,7 +161,7 @@ def flag_filters(
         column = info.column(mention.column)
         if column is None or column.name in conditioned or column.name == group_by:
             continue
-        sides = _yes_no(column.values or [])
+        sides = yes_no(column.values or [])
         if sides is None:
             continue
         negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
@@ -118,10 +173,25 @@ def flag_filters(
         if filters.op == "==" and filters.value != value:  # both sides named (会員と非会員): the pair, in order
             pair = f"{filters.text}|{shown}"
             found[column.name] = Filter(column=column.name, op="in", value=[filters.value, value], text=pair)
+    for name, single in list(found.items()):
+        flagged = info.column(name)
+        sides = yes_no(flagged.values or []) if flagged else None
+        other = _OTHER_SIDE.search(text)
+        if single.op == "==" and sides and other:  # 在宅勤務ありの…は、なしと比べて: both sides, named one first
+            both = [single.value, sides[1] if single.value == sides[0] else sides[0]]
+            found[name] = Filter(column=name, op="in", value=both, text=f"{single.text}|{other.group('side')}")
     return list(found.values())
 
 
-def _yes_no(values: list[str]) -> tuple[str, str] | None:
+# The other side of a yes/no comparison named by itself: "…、なしと比べて", "… than those without".
+_OTHER_SIDE = re.compile(
+    r"(?P<side>なし|無し|ない人|ない方|ない場合|ありません|\bwithout\b|\bthose who (?:do|did)n'?t\b)\s*"
+    r"(?:の(?:人|方|場合))?\s*(?:と比べ|に比べ|と比較|より|に対し)",
+    re.IGNORECASE,
+)
+
+
+def yes_no(values: list[str]) -> tuple[str, str] | None:
     """(positive, negative) when a column holds exactly one yes-like and one no-like value."""
     if len(values) != 2:
         return None
@@ -135,7 +205,9 @@ def _yes_no(values: list[str]) -> tuple[str, str] | None:
 # --- shares and changes as percentages -----------------------------------------------------
 
 ASKS_PERCENT = re.compile(
-    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction",
+    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction|"
+    r"増加率|減少率|成長率|伸び率|伸長率|変化率|増減率|前年比|前月比|前年同期比|growth rate|rate of change|"
+    r"\byoy\b|\bmom\b|year over year|month over month",
     re.IGNORECASE,
 )
 _SHARE = re.compile(r"割合|比率|構成比|シェア|占め|全体|\bshare\b|proportion|fraction|\bof all\b|\bof total\b", re.I)
@@ -151,7 +223,8 @@ _BASE_BEFORE = re.compile(
 )
 
 
-_RANGE_WORDS = re.compile(r"から|~|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
+# "~" between two digits is a month range inside one period (上期（1〜6月）), not a joiner of two periods
+_RANGE_WORDS = re.compile(r"から|(?<!\d)~|~(?!\d)|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
 
 
 def asks_change(text: str) -> bool:
@@ -164,7 +237,13 @@ def as_two_periods(text: str) -> str:
     return _RANGE_WORDS.sub(lambda m: "、" * len(m.group()), text)
 
 
-def ratio(text: str, filters: list[Filter], periods: list[Period], date_column: str | None) -> Ratio | None:
+def ratio(
+    text: str,
+    filters: list[Filter],
+    periods: list[Period],
+    date_column: str | None,
+    numeric: list[Mention] | None = None,
+) -> Ratio | None:
     """The share or change the question asks for as a percentage; None when it asks for neither."""
     if not ASKS_PERCENT.search(text):
         return None
@@ -173,6 +252,10 @@ def ratio(text: str, filters: list[Filter], periods: list[Period], date_column: 
         found = _change(text, filters, periods, date_column)
         if found is not None:
             return found
+        measures = column_change(text, numeric or []) if change else None
+        if measures is not None:  # 国語に比べて数学は何％低い: one measure against another, same rows
+            first, second = measures
+            return Ratio(kind="change", base_column=first, part_column=second, base_label=first, part_label=second)
     if not _SHARE.search(text) and not re.search(r"何\s*[%％]|何パーセント|percent", text, re.IGNORECASE):
         return None
     singled = [f for f in filters if f.op in ("==", "!=", ">", ">=", "<", "<=", "between") and f.column != date_column]
@@ -198,7 +281,7 @@ def _change(text: str, filters: list[Filter], periods: list[Period], date_column
     pair = pairs[0]
     a, b = (str(v) for v in pair.value)
     at_a, at_b = _locate(text, a, pair, 0), _locate(text, b, pair, 1)
-    b_len = len(b) if text.find(b) >= 0 else len(pair.text.split("|")[-1])
+    b_len = len(b) if text.lower().find(b.lower()) >= 0 else len(re.split(r"\||, ", pair.text)[-1])
     compared_to_b = (
         at_b >= 0
         and at_a <= at_b
@@ -217,15 +300,16 @@ def _change(text: str, filters: list[Filter], periods: list[Period], date_column
 
 def _locate(text: str, value: str, pair: Filter, index: int) -> int:
     """Where the question names one value of a pair (by the words it used, for yes/no columns)."""
-    found = text.find(value)
+    lowered = text.lower()
+    found = lowered.find(value.lower())
     if found >= 0:
         return found
-    pieces = pair.text.split("|")
+    pieces = [piece.strip().lower() for piece in re.split(r"\||, ", pair.text)]
     if len(pieces) != 2:
         return -1
-    first = text.find(pieces[0])
+    first = lowered.find(pieces[0])
     # the second words are looked for after the first ("smokers" after "non-smokers")
-    return first if index == 0 else text.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)
+    return first if index == 0 else lowered.find(pieces[1], first + len(pieces[0]) if first >= 0 else 0)
 
 
 # --- the answer format the question asks for ------------------------------------------------

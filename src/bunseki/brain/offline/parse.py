@@ -9,16 +9,18 @@ recorded so the report can say so.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 import pandas as pd
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import dates, formats
+from bunseki.brain.offline import dates, formats, years
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
 from bunseki.brain.offline.intent import (
+    ASKS_PERCENT,
     answer_format,
     as_two_periods,
     asks_change,
@@ -26,9 +28,11 @@ from bunseki.brain.offline.intent import (
     flag_filters,
     ratio,
     unit_price,
+    yes_no,
 )
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
+from bunseki.brain.offline.relations import column_comparisons, equalities
 from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
     ADDITIVE,
@@ -46,12 +50,12 @@ from bunseki.brain.offline.vocab import (
 from bunseki.data.summary import DataFrameInfo
 
 ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
-RELATIVE_GROWTH = r"前年比|前月比|前週比|yoy|mom|year over year|month over month"
+RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over year|month over month"
 OUTLIER_THRESHOLD = (
     r"(?:threshold|しきい値|閾値|>|超|を超える)?\s*(\d+(?:\.\d+)?)\s*(?:σ|sigma|standard deviations|sd\b|倍)|"
-    r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?(\d+(?:\.\d+)?)"
+    r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?(\d+(?:\.\d+)?)"
 )
-Z_THRESHOLD = re.compile(r"z\s*-?\s*(?:スコア|score)[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
+Z_THRESHOLD = re.compile(r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
 COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
@@ -103,9 +107,15 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     matcher = ColumnMatcher(info)
     mentions = matcher.columns(text)
     # 東京倉庫 is a value of 倉庫, not the column 倉庫: a value wins over a column name inside it.
-    named = [(v.start, v.end) for v in matcher.values(text)]
+    # 初診 is a value of 初診再診 as much as a prefix of its name: the value, so 初診と再診 compares both.
+    named = [(v.start, v.end, v.column) for v in matcher.values(text)]
     mentions = [
-        m for m in mentions if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in named)
+        m
+        for m in mentions
+        if not any(
+            s <= m.start and m.end <= e and (e - s > m.end - m.start or (column == m.column and m.score < 1))
+            for s, e, column in named
+        )
     ]
     derived = _derived(text, matcher, mentions, language)
     date_column = _date_column(info, mentions)
@@ -115,9 +125,12 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     top_n, top_spans, ascending = _top(text, lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
-    group_by, time_unit = _grouping(text, lowered, mentions, info)
+    defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
+    group_by, time_unit = _grouping(text, _blank(lowered, defined), mentions, info)
     if derived and derived.expression and group_by in (derived.left, derived.right):
         group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
+    if group_by and _agent_by(lowered, mentions, info, group_by):
+        group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
     filters += flag_filters(text, mentions, info, filters, group_by)
     numeric_default = derived.name if derived else None
     filters += number_filters(
@@ -128,6 +141,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         taken=period_spans + top_spans + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
+    filters += column_comparisons(text, mentions, info)
+    filters += equalities(text, mentions, info, filters)
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
     stats = sorted(
         (match.start(), stat)
@@ -157,11 +172,20 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         ascending,
         derived,
     )
+    if any(dates.is_fiscal(period.label) for period in periods):
+        reading.assumptions.append(
+            "年度は4月〜翌年3月の会計年度として集計しました。"
+            if language == "ja"
+            else "A fiscal year (年度) is taken as April to March."
+        )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
     reading.value_spans = [(value.start, value.end) for value in values]
     if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
-    reading.ratio = ratio(text, filters, periods, date_column)
+    if reading.group_by is None and "which" in words and (few := _which_number(lowered, mentions, info)):
+        reading.group_by, reading.entity_question = few, True  # "which party size…": a whole number with few values
+    numeric_mentions = [m for m in mentions if is_number(info, m.column) and m.column != date_column]
+    reading.ratio = ratio(text, filters, periods, date_column, numeric_mentions)
     return reading
 
 
@@ -170,11 +194,15 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
     requested = answer_format(normalize(question))
     if requested:  # the answers are named (@name[value]): each is a slot of the intent, filled by formats
         return formats.fill(requested, question, info, language)
+    info, year = years.as_dates(info)  # year = 2010…2020 without a date column: the time axis
     reading = read(question, info, language)
     task = _task(reading, info)
     if isinstance(task, Clarification):
         return task
-    return _build(task, reading, info)
+    planned = _build(task, reading, info)
+    if year and isinstance(planned, Plan):
+        planned.options[years.OPTION] = year
+    return planned
 
 
 def _task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
@@ -195,7 +223,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "distribution"
     if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
         return "share"
-    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)):
+    trend_only = "trend" in words and not ASKS_PERCENT.search(r.lowered)  # "trending up or down month over month"
+    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)) and not trend_only:
         return "growth"
     if "top" in words:
         return "top"
@@ -206,7 +235,7 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
 
 SHAPE = re.compile(
     r"列数|列の数|列はいくつ|何列|何行|行数|"
-    r"\bhow many (?:rows|columns|records)\b|\bnumber of (?:rows|columns)\b|\bshape\b"
+    r"\bhow many (?:rows|records|col(?:u|o|ou)?m?n?s|cols)\b|\bnumber of (?:rows|col(?:u|o|ou)?m?n?s)\b|\bshape\b"
 )
 
 
@@ -216,8 +245,11 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
         return "count"
     asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
-    conditioned = {f.column for f in r.filters}
-    measured_apart = [c for c in r.numeric(info) if c not in conditioned]  # 年収が600万円以上の社員は何人: rows
+    conditioned = {c for f in r.filters for c in f.columns()}
+    counted = None if _how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
+    measured_apart = [
+        c for c in r.numeric(info) if c not in conditioned and c != counted
+    ]  # 年収が600万円以上の社員は何人
     if asks_count and not measured_apart and not r.group_by and not _distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
@@ -263,7 +295,7 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     plan.assumptions = list(r.assumptions)  # _measure may have assumed the measure: the answer says so
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
-    plan.stat = _default_stat(_main_stat(r), target, plan, info)
+    plan.stat = _default_stat(_main_stat(r), target, plan, info) if target is not None else "count"
     if task == "stat":
         return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
@@ -276,14 +308,14 @@ def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     assert r.ratio is not None
     ratio = r.ratio
     split = ratio.part + ratio.base
-    split_columns = {f.column for f in split}
+    split_columns = {c for f in split for c in f.columns()}
     plan.ratio = ratio
     plan.filters = [f for f in plan.filters if f.column not in split_columns]
     if len(r.periods) == 1 and ratio.kind == "share":
         plan.filters += _period_filters(r)
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
     measures = [c for c in numeric if c not in split_columns and c != r.date_column]
-    plan.target = measures[0] if measures else None
+    plan.target = ratio.part_column or (measures[0] if measures else None)
     stat = _main_stat(r)
     plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"
     return plan
@@ -372,6 +404,7 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
     """Growth between two periods, or a trend by day, week, month, quarter or year."""
     if plan.task == "growth":
         plan.periods = r.periods[:2] if len(r.periods) >= 2 else _previous_periods(r, info)
+        plan.assumptions += [text for text in r.assumptions if text not in plan.assumptions]
         if len(plan.periods) < 2:
             return _ask_periods(r)
         plan.chart = "bar"
@@ -397,6 +430,13 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
     if plan.task == "top":
         plan.top_n = r.top_n or (1 if r.entity_question else 5)
         plan.ascending = r.ascending
+        column = info.column(group)
+        if r.top_n and column is not None and 0 < column.unique < r.top_n:  # ベスト10 of 4 stores: all of them
+            plan.assumptions.append(
+                f"上位{r.top_n}件が求められましたが、{group}は{column.unique}種類しかないため、すべてを示します。"
+                if r.language == "ja"
+                else f"The top {r.top_n} were asked for, but {group} has only {column.unique} values: all are shown."
+            )
     elif plan.task == "group" and (_wants_one(r) or r.entity_question):
         plan.top_n = 1
         plan.ascending = _wants_smallest(r)
@@ -458,10 +498,14 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     """The numeric column the question is about; asks when it cannot be told."""
     grouping = {r.group_by, r.date_column}
     candidates = [column for column in numeric if column not in grouping] or numeric
-    skip = {column for column in grouping if column} | {f.column for f in r.filters}
+    skip = {column for column in grouping if column} | {c for f in r.filters for c in f.columns()}
     chosen = candidates[0] if candidates else None
-    if chosen is None and task in ("top", "group", "share", "trend") and _count_words(r):
-        return None  # counting rows per group or per period
+    if (
+        chosen is None
+        and task in ("top", "group", "share", "trend")
+        and (_count_words(r) or _QUANTITY.search(r.lowered))
+    ):
+        return None  # counting rows per group or per period: "the most returns", 受診が一番多かった
     derived = chosen is not None and chosen not in info.columns  # 客単価: computed from two named columns
     unusable = (
         None
@@ -500,16 +544,41 @@ def _assume_measure(r: Reading, column: str) -> str:
 
 
 def _count_words(r: Reading) -> bool:
-    return bool(re.search(r"件数|何件|人数|数が多|多い順|回数|頻度|how many|count|number of|frequen", r.lowered))
+    return bool(
+        re.search(
+            r"件数|何件|人数|数が多|多い順|回数|頻度|よく使|多く使|人気|how many|count|number of|frequen|often|"
+            r"most common|least common|popular",
+            r.lowered,
+        )
+    )
+
+
+# With no measure named, "the most", 一番多い, the busiest are about how many rows, not a sum of some column.
+_QUANTITY = re.compile(r"多い|多かった|少ない|少なかった|\bmost\b|\bfewest\b|\bleast\b|\bbusiest\b|\bquietest\b")
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
-    """'how many customers' over a numeric 客数 column means its sum, not a row count."""
+    """'how many customers' over a whole-number 客数 column means its sum, not a row count."""
     match = re.search(r"how many|何人|何個|何点", r.lowered)
     if not match:
         return False
     after = [m for m in r.mentions if m.start >= match.end() and m.start - match.end() <= 3]
-    return bool(after) and is_number(info, after[0].column) and bool(ADDITIVE.search(after[0].column))
+    column = info.column(after[0].column) if after else None
+    whole = column is not None and column.kind == "number" and column.dtype.lower().startswith(("int", "uint"))
+    return whole and bool(ADDITIVE.search(after[0].column))
+
+
+def _after_how_many(r: Reading, info: DataFrameInfo) -> str | None:
+    """An amount named right after 'how many' (how many bills → total_bill): the rows are counted.
+
+    A whole-number column there (how many sessions) counts things itself and stays the measure.
+    """
+    match = re.search(r"how many", r.lowered)
+    after = [m for m in r.mentions if match and 0 <= m.start - match.end() <= 3]
+    column = info.column(after[0].column) if after else None
+    if column is None or column.dtype.lower().startswith(("int", "uint")):
+        return None
+    return column.name
 
 
 def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
@@ -558,6 +627,7 @@ def _grouping(
         if re.search(pattern, lowered):
             unit = name  # type: ignore[assignment]
             break
+    category_ends = sorted(m.end for m in mentions if (c := info.column(m.column)) is not None and c.kind != "number")
     for mention in mentions:
         column = info.column(mention.column)
         if column is None or column.kind == "datetime":
@@ -568,7 +638,14 @@ def _grouping(
             or GROUP_BEFORE.search(lowered[before : mention.start])
             or EACH_BEFORE.search(text[before : mention.start])
         )
-        if marked and (column.kind != "number" or column.unique <= 30):
+        if not marked:
+            continue
+        if column.kind != "number":
+            return mention.column, unit
+        # "top 2 stores by sales": a category named just before means sales ranks the stores, not groups them
+        near = bisect_left(category_ends, mention.start - 30)
+        ranked_by = near < len(category_ends) and category_ends[near] < mention.start
+        if column.unique <= 30 and not ranked_by:
             return mention.column, unit
     return None, unit
 
@@ -581,13 +658,23 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
     per_unit = unit_price(text, matcher) if "単価" in text else None
     if per_unit is not None:
         return per_unit
+    inside = [(m.start, m.end) for m in mentions]  # gdp_per_capita names a column, not a ratio
+
+    def within(match: re.Match[str], word: str) -> bool:
+        at = match.string.find(word, match.start())
+        return any(start <= at < end for start, end in inside)
+
     per = _PER.search(text) if re.search("あたり|当たり|当り", text) else None  # cheap test first
+    if per and any(within(per, w) for w in ("あたり", "当たり", "当り")):
+        per = None
     if per:
         left, right = matcher.resolve(per.group("b")), matcher.resolve(per.group("a"))
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
     lowered = text.lower()
     english = _PER_EN.search(text) if "per" in lowered or "ratio of" in lowered else None
+    if english and english.group("b") and within(english, " per "):
+        english = None
     if english:
         numerator_text = english.group("b") or english.group("c")
         denominator_text = english.group("a") or english.group("d")
@@ -595,6 +682,47 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
         if left and right and left != right and all(is_number(matcher.info, c) for c in (left, right)):
             return Derived(name=f"{left}/{right}", left=left, op="/", right=right)
     return None
+
+
+def _agent_by(lowered: str, mentions: list[Mention], info: DataFrameInfo, group_by: str) -> bool:
+    """'How many orders were placed by members?': a yes/no column after a passive 'by' is a condition."""
+    column = info.column(group_by)
+    if column is None or yes_no(column.values or []) is None or not re.search(r"\bhow many\b", lowered):
+        return False
+    for mention in mentions:
+        if mention.column == group_by:
+            before = lowered[max(0, mention.start - 30) : mention.start]
+            if re.search(r"\b(?:\w+ed|made|paid|bought|written|done)\s+by\s+(?:the\s+)?$", before):
+                return True
+    return False
+
+
+def _defined_name(text: str, mentions: list[Mention], derived: Derived | None) -> tuple[int, int] | None:
+    """Where the question names the measure it defines: 'Daily range' in 'Daily range = a - b'."""
+    if derived is None or not derived.expression:
+        return None
+    for mention in mentions:
+        if mention.column not in (derived.left, derived.right):
+            continue
+        before = text[max(0, mention.start - PHRASE) : mention.start]  # a window: long texts stay linear
+        equals = re.search(r"(?:=|＝|:=|is defined as|とは|を)\s*\(?\s*$", before)
+        named = equals or re.search(r"[(（]\s*$", before)  # "refund per day since purchase (a / b)"
+        if named is not None:
+            break
+    else:
+        return None
+    end = mention.start - len(before) + named.start()
+    clause = max(text.rfind(mark, max(0, end - PHRASE), end) for mark in (".", ",", ";", "、", "。", "?", "\n"))
+    clause = clause if clause >= 0 else max(-1, end - PHRASE - 1)
+    if equals is None and re.search(r"別|ごと|毎|\bby\b|\beach\b", text[clause + 1 : end]):
+        return None  # 月別の客単価（金額÷客数）: the grouping is asked, not part of the name
+    return clause + 1, end
+
+
+def _blank(text: str, span: tuple[int, int] | None) -> str:
+    if span is None:
+        return text
+    return text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
 
 
 _ORDERING = re.compile(
@@ -613,6 +741,22 @@ def _ranked_entity(text: str, mentions: list[Mention], info: DataFrameInfo) -> s
         found = list(_ORDERING.finditer(before))
         if found and mention.start - (mention.start - len(before) + found[-1].end()) <= 3:
             return mention.column
+    return None
+
+
+_WHICH = re.compile(r"\bwhich\b|\bwhat\b|どの")
+
+
+def _which_number(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
+    """'Which party size has…', 'どの人数が…': a numeric column of few values asked about as a group."""
+    starts = [m.start for m in mentions]
+    for asked in _WHICH.finditer(lowered):
+        index = bisect_left(starts, asked.end())
+        while index < len(mentions) and mentions[index].start - asked.end() <= 12:  # the few just after it
+            column = info.column(mentions[index].column)
+            if column is not None and column.kind == "number" and 1 < column.unique <= 20:
+                return mentions[index].column
+            index += 1
     return None
 
 
@@ -666,6 +810,28 @@ def _previous_periods(r: Reading, info: DataFrameInfo) -> list[Period]:
         end = date(last.year, last.month, 1)
         middle = (pd.Timestamp(end) - pd.DateOffset(months=1)).date()
         start = (pd.Timestamp(end) - pd.DateOffset(months=2)).date()
+    elif "前年度比" in r.lowered:  # fiscal years, April to March: the last complete one and the one before
+        end = date(last.year + (1 if last.month >= 4 else 0), 4, 1)
+        ja = r.language == "ja"
+        # the last complete fiscal year, unless the one before it has no data: then the latest, partial one
+        if end - timedelta(days=1) > last.date() and date(end.year - 3, 4, 1) >= first.date() - timedelta(days=31):
+            end = date(end.year - 1, 4, 1)
+        elif end - timedelta(days=1) > last.date():
+            r.assumptions.append(
+                "最新の年度は途中までのデータです。" if ja else "The latest fiscal year is not complete."
+            )
+        middle, start = date(end.year - 1, 4, 1), date(end.year - 2, 4, 1)
+        r.assumptions.append(
+            "年度は4月〜翌年3月の会計年度として比べました。" if ja else "Fiscal years run April to March."
+        )
+        return [
+            Period(
+                start=start.isoformat(), end=middle.isoformat(), label=f"{start.year}年度" if ja else f"FY{start.year}"
+            ),
+            Period(
+                start=middle.isoformat(), end=end.isoformat(), label=f"{middle.year}年度" if ja else f"FY{middle.year}"
+            ),
+        ]
     else:
         end = date(last.year, 1, 1) if last.month < 12 else date(last.year + 1, 1, 1)
         middle = date(end.year - 1, 1, 1)
@@ -704,6 +870,9 @@ _COUNTED = (
         r"(?P<order>highest|most|largest|biggest|lowest|least|fewest|smallest|coldest|warmest)\b"
     ),
 )
+_SMALL_FIRST = re.compile(
+    r"(?:少な|低|小さ|短|安)い(?:順|方|ほう|もの)?|\b(?:shortest|cheapest|fewest|lowest|smallest)\b"
+)
 _SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
 
 
@@ -715,7 +884,9 @@ def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bo
             for name, value in match.groupdict().items():
                 if value:
                     number = int(value) if value.isdigit() else kanji_number(value)
-                    return number, [match.span()], ascending or name.startswith("worst")
+                    # 短い診療科を上位3つ, "the 3 cheapest": the smallest lead when the ordering word says so
+                    smallest = bool(_SMALL_FIRST.search(lowered))
+                    return number, [match.span()], ascending or smallest or name.startswith("worst")
     for counted in _COUNTED:
         found = counted.search(lowered)
         if found:

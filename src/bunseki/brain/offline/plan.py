@@ -39,10 +39,17 @@ class Filter(BaseModel):
     op: Op
     value: Any
     text: str = ""
+    other: str | None = Field(default=None, description="A second column compared row by row (在庫数 < 発注点).")
+
+    def columns(self) -> set[str]:
+        """The columns the condition reads."""
+        return {self.column, self.other} if self.other else {self.column}
 
     def describe(self, language: Language) -> str:
         value = self.value
-        if self.op in ("in", "not in") and isinstance(value, list):
+        if self.other:
+            shown = self.other
+        elif self.op in ("in", "not in") and isinstance(value, list):
             shown = "・".join(map(str, value)) if language == "ja" else ", ".join(map(str, value))
         elif self.op == "between" and isinstance(value, list):
             shown = f"{value[0]}〜{value[1]}" if language == "ja" else f"{value[0]} to {value[1]}"
@@ -106,6 +113,8 @@ class Ratio(BaseModel):
     base: list[Filter] = Field(default_factory=list, description="change: the subset compared against.")
     part_label: str = ""
     base_label: str = ""
+    base_column: str | None = Field(default=None, description="change between measures: the base column.")
+    part_column: str | None = Field(default=None, description="change between measures: the compared column.")
 
 
 class Slot(BaseModel):

@@ -17,16 +17,18 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
     ("std", r"標準偏差|ばらつき|\bstandard deviation\b|\bstd\b|\bstdev\b|\bstd dev\b"),
     ("var", r"分散|\bvariance\b"),
     ("mean", r"平均|アベレージ|\baverage\b|\bmean\b|\bavg\b"),
-    ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotal\b|\bsum\b|\boverall amount\b"),
+    ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotals?\b|\bsum\b|\boverall amount\b"),
     (
         "max",
         r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|一番暑|最も暑|最も高価|\bmaximum\b|\bmax\b|"
-        r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b",
+        r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b|\bbusiest\b|"
+        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{1,8}?(?:多|高|大き|長|暑)",
     ),
     (
         "min",
         r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|いちばん少な|いちばん低|いちばん小さ|一番安|最も安|一番寒|最も寒|\bminimum\b|\bmin\b|"
-        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bcheapest\b|\bcoldest\b",
+        r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bcheapest\b|\bcoldest\b|\bquietest\b|"
+        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{1,8}?(?:少な|低|小さ|短|安|寒)",
     ),
     ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|異なる値|\bunique\b|\bdistinct\b|\bdifferent\b"),
     ("count", r"件数|何件|何行|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
@@ -41,10 +43,12 @@ TASK_WORDS: Final[dict[str, str]] = {
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
     "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
     r"\bpercent of\b|\bfraction\b",
-    "growth": r"伸び|成長率|増加率|減少率|増減|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
+    "growth": r"伸び|成長率|増加率|減少率|増減|前年度比|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
     r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
     r"\byear over year\b|\bmonth over month\b|\byoy\b|\bmom\b",
-    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|\btrend\w*|\bover time\b|\btime series\b|"
+    "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|増えて(?:い|き)|減って(?:い|き)|"
+    r"\bis (?:it |\w+ )?(?:increasing|decreasing|rising|falling|growing|declining)\b|"
+    r"\btrend\w*|\bover time\b|\btime series\b|"
     r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b",
     "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
@@ -105,31 +109,11 @@ ASCENDING: Final = (
     r"\bleast\b"
 )
 
-# Column concepts people name differently from the header: concept word → synonyms.
-SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
-    "売上": ("売上", "売り上げ", "売上高", "売上金額", "販売額", "販売金額", "sales", "revenue", "turnover"),
-    # Sales are an amount of money: a ledger's 金額 is what people call its 売上.
-    "金額": ("金額", "amount", "value", "売上", "売り上げ", "売上金額"),
-    "数量": ("数量", "個数", "販売数", "販売数量", "quantity", "qty", "units", "volume"),
-    "客数": ("客数", "来客数", "顧客数", "customers", "visitors"),
-    "価格": ("価格", "値段", "単価", "price", "unit price", "cost"),
-    "利益": ("利益", "粗利", "profit", "margin"),
-    "日付": ("日付", "日時", "年月日", "date", "day", "time", "timestamp"),
-    "地域": ("地域", "エリア", "地方", "region", "area"),
-    "店舗": ("店舗", "店", "ストア", "store", "shop", "branch"),
-    "商品": ("商品", "製品", "品目", "product", "item"),
-    "カテゴリ": ("カテゴリ", "カテゴリー", "分類", "種類", "category", "type", "segment"),
-    "年齢": ("年齢", "歳", "age"),
-    "性別": ("性別", "男女", "gender", "sex"),
-    "国": ("国", "国名", "country", "nation"),
-    "都道府県": ("都道府県", "県", "prefecture"),
-    "顧客": ("顧客", "お客様", "customer", "client"),
-}
-
 # Measures that add up (sum by default); others (prices, rates, ages, scores) average.
 ADDITIVE: Final = re.compile(
     r"売上|売り上げ|金額|販売|数量|個数|件数|人数|客数|回数|費用|コスト|利益|支出|収入|在庫|"
-    r"sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders",
+    r"sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders|"
+    r"費|料金|(?<![a-z])(?:bill|tips?|fees?|refunds?|charges?|payments?|fares?)(?![a-z])",
     re.IGNORECASE,
 )
 NON_ADDITIVE: Final = re.compile(

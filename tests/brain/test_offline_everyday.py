@@ -1,0 +1,243 @@
+"""Everyday questions the offline analyst reads into its typed intent (issue 14): the slots it fills
+against a table it was not written for, and answers computed end to end on small frames."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bunseki.brain.offline import codegen, dates
+from bunseki.brain.offline.columns import ColumnMatcher
+from bunseki.brain.offline.parse import plan_question
+from bunseki.brain.offline.plan import Plan
+from bunseki.brain.offline.text import normalize
+from bunseki.data.summary import DataFrameInfo, summarize
+from bunseki.service.analysis import AnalysisSession
+from bunseki.settings import Settings
+
+
+def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
+    planned = plan_question(question, info, language)  # type: ignore[arg-type]
+    assert isinstance(planned, Plan), planned
+    return planned
+
+
+@pytest.fixture(scope="module")
+def shop() -> pd.DataFrame:
+    """Japanese headers, questions in English: the bilingual vocabulary has to bridge them."""
+    return pd.DataFrame(
+        {
+            "注文日": pd.date_range("2024-01-01", periods=12, freq="MS"),
+            "部署": ["営業", "開発", "営業", "総務"] * 3,
+            "支払方法": ["カード", "現金", "カード", "PayPay"] * 3,
+            "会員": ["yes", "no", "no"] * 4,
+            "在庫数": [5, 50, 8, 40, 3, 60, 9, 70, 2, 80, 1, 90],
+            "発注点": [10] * 12,
+            "売上金額": [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200],
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def countries() -> pd.DataFrame:
+    """An integer year column and no date: the years are the time axis."""
+    rows = [
+        (c, y, p)
+        for c, base in (("A", 100), ("B", 300))
+        for y, p in zip(range(2010, 2015), range(base, base + 50, 10), strict=True)
+    ]
+    return pd.DataFrame(rows, columns=["country", "year", "population"])
+
+
+# --- slots -------------------------------------------------------------------------------------
+
+
+def test_english_words_find_japanese_columns_and_back(shop: pd.DataFrame) -> None:
+    matcher = ColumnMatcher(summarize(shop))
+    found = {m.column for m in matcher.columns("payment methods, departments, members and revenue")}
+    assert found == {"支払方法", "部署", "会員", "売上金額"}
+    english = ColumnMatcher(summarize(pd.DataFrame({"population": [1, 2], "total_bill": [3.0, 4.0]})))
+    assert [m.column for m in english.columns("人口と会計")] == ["population", "total_bill"]
+    assert [m.column for m in english.columns("the biggest bill")] == ["total_bill"]  # a header's head noun
+
+
+def test_members_named_by_a_word_become_the_yes_condition(shop: pd.DataFrame) -> None:
+    planned = plan("How many orders were placed by members?", summarize(shop), "en")
+    assert planned.task == "count"
+    assert [(f.column, f.value) for f in planned.filters] == [("会員", "yes")]
+
+
+def test_a_column_compared_with_another_column(shop: pd.DataFrame) -> None:
+    info = summarize(shop)
+    planned = plan("在庫数が発注点を下回っている品目は何件？", info)
+    assert planned.task == "count"
+    assert [(f.column, f.op, f.other) for f in planned.filters] == [("在庫数", "<", "発注点")]
+    english = plan("What percent of rows have 在庫数 above 発注点?", info, "en")
+    assert english.ratio is not None and english.ratio.kind == "share" and english.target is None
+    assert [(f.column, f.op, f.other) for f in english.ratio.part] == [("在庫数", ">", "発注点")]
+
+
+def test_a_column_equal_to_a_number(shop: pd.DataFrame) -> None:
+    planned = plan("在庫数が0の行はいくつありますか", summarize(shop))
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("在庫数", "==", 0)]
+
+
+def test_a_year_column_is_the_time_axis(countries: pd.DataFrame) -> None:
+    info = summarize(countries)
+    growth = plan("By what percent did total population grow from 2010 to 2014?", info, "en")
+    assert growth.task == "ratio" and growth.ratio is not None and growth.ratio.kind == "change"
+    assert [f.value for f in growth.ratio.base] == [["2010-01-01", "2011-01-01"]]
+    assert growth.options["year_column"] == "year"
+    trend = plan("年ごとの人口の推移は？", info)
+    assert trend.task == "trend" and trend.time_unit == "Y" and trend.date_column == "year"
+
+
+def test_halves_with_their_months_fiscal_quarters_and_english_halves() -> None:
+    first, last = date(2023, 4, 1), date(2025, 3, 31)
+
+    def windows(text: str) -> list[tuple[str, str]]:
+        found = dates.windows(normalize(text), first=first, last=last, language="ja")
+        return [(w.start.isoformat(), w.end.isoformat()) for w in found]
+
+    assert windows("2024年上期（1〜6月）と下期（7〜12月）") == [
+        ("2024-01-01", "2024-07-01"),
+        ("2024-07-01", "2025-01-01"),
+    ]
+    # 年度 once in the question makes both halves fiscal: April–September and October–March
+    assert windows("2024年度の上期と下期") == [("2024-04-01", "2024-10-01"), ("2024-10-01", "2025-04-01")]
+    assert windows("2024年度第1四半期") == [("2024-04-01", "2024-07-01")]
+    assert windows("H2 2024") == [("2024-07-01", "2025-01-01")]
+    assert windows("Mar 1-7, 2024") == [("2024-03-01", "2024-03-08")]
+
+
+def test_year_over_year_is_against_the_year_before_the_named_one(shop: pd.DataFrame) -> None:
+    info = summarize(shop.assign(注文日=pd.date_range("2023-01-01", periods=12, freq="2MS")))
+    planned = plan("2024年の売上金額の前年比は？", info)
+    assert planned.ratio is not None and planned.ratio.kind == "change"
+    assert [f.value for f in planned.ratio.base] == [["2023-01-01", "2024-01-01"]]
+    rate = plan("2023年から2024年の売上金額の伸び率は？", info)
+    assert rate.ratio is not None and [f.text for f in rate.ratio.part] == ["2024年"]
+
+
+def test_two_values_that_are_also_a_prefix_of_their_column_are_compared() -> None:
+    info = summarize(pd.DataFrame({"初診再診": ["初診", "再診"] * 3, "待ち時間": [30.0, 20.0, 32.0, 22.0, 28.0, 18.0]}))
+    planned = plan("初診と再診で平均待ち時間は何％違いますか", info)
+    assert planned.ratio is not None and planned.ratio.kind == "change"
+    assert [f.value for f in planned.ratio.base + planned.ratio.part] == ["初診", "再診"]
+
+
+def test_fiscal_year_over_year_and_is_it_increasing(shop: pd.DataFrame) -> None:
+    info = summarize(shop.assign(注文日=pd.date_range("2023-04-01", periods=12, freq="2MS")))
+    fiscal = plan("売上金額の前年度比は？", info)
+    assert fiscal.task == "growth" and [p.label for p in fiscal.periods] == ["2023年度", "2024年度"]
+    assert any("4月" in text for text in fiscal.assumptions)
+    assert plan("営業の注文件数は増えていますか", info).task == "trend"
+
+
+def test_a_fiscal_year_is_stated_as_an_assumption(shop: pd.DataFrame) -> None:
+    planned = plan("2024年度の売上金額の合計は？", summarize(shop))
+    assert any("4月" in text for text in planned.assumptions)
+
+
+def test_the_other_side_of_a_yes_no_comparison_named_alone() -> None:
+    info = summarize(pd.DataFrame({"在宅勤務": ["有", "無"] * 4, "残業時間": [10.0, 20.0, 12.0, 22.0] * 2}))
+    planned = plan("在宅勤務ありの平均残業時間は、なしと比べて何%違いますか", info)
+    assert planned.ratio is not None and planned.ratio.kind == "change"
+    assert [f.value for f in planned.ratio.base] == ["無"] and [f.value for f in planned.ratio.part] == ["有"]
+
+
+def test_a_change_between_two_measures_and_a_mean_across_columns() -> None:
+    info = summarize(pd.DataFrame({"国語": [60, 70, 80], "数学": [50, 60, 70], "英語": [40, 90, 60]}))
+    change = plan("国語の平均点に比べて数学の平均点は何％低い？", info)
+    assert change.ratio is not None and (change.ratio.base_column, change.ratio.part_column) == ("国語", "数学")
+    averaged = plan("Compute the average of 国語, 数学 and 英語 per student; what is the highest?", info, "en")
+    assert averaged.derived is not None and averaged.stat == "max"
+    assert averaged.derived.expression == "(data['国語'] + data['数学'] + data['英語']) / 3"
+
+
+def test_the_code_for_a_change_between_two_measures_computes_it() -> None:
+    frame = pd.DataFrame({"国語": [60, 70, 80], "数学": [50, 60, 70]})
+    planned = plan("国語の平均点に比べて数学の平均点は何％低い？", summarize(frame))
+    scope: dict[str, object] = {"df": frame, "pd": pd, "np": np}
+    exec(codegen.generate(planned, summarize(frame)), scope)  # the generated analysis, on a tiny frame
+    result = scope["result"]
+    assert isinstance(result, dict) and round(result["value"], 2) == round(100 * (60 - 70) / 70, 2)
+
+
+def test_with_no_measure_named_the_most_means_the_most_rows(shop: pd.DataFrame) -> None:
+    planned = plan("Which payment method was used most often?", summarize(shop), "en")
+    assert planned.group_by == "支払方法" and planned.target is None and planned.stat == "count"
+    busiest = plan("一番注文が多かった部署は？", summarize(shop))
+    assert busiest.group_by == "部署" and busiest.target is None
+
+
+def test_more_items_asked_than_there_are_groups_is_said(shop: pd.DataFrame) -> None:
+    planned = plan("売上金額の合計が多い部署トップ5", summarize(shop))
+    assert planned.top_n == 5 and any("3" in text for text in planned.assumptions)
+
+
+def test_a_column_named_with_per_is_not_a_ratio() -> None:
+    info = summarize(pd.DataFrame({"gdp_usd": [1.0, 2.0, 4.0], "gdp_per_capita": [1.0, 3.0, 2.0], "life": [1, 2, 3]}))
+    planned = plan("What is the correlation between GDP per capita and life?", info, "en")
+    assert planned.derived is None and {planned.target, planned.second} == {"gdp_per_capita", "life"}
+
+
+def test_a_defined_name_does_not_set_the_time_grain() -> None:
+    frame = pd.DataFrame(
+        {"日付": pd.date_range("2024-01-01", periods=4), "最高気温": [10.0, 12, 9, 15], "最低気温": [1.0, 2, 3, 4]}
+    )
+    planned = plan("Daily range = 最高気温 - 最低気温: what's the max?", summarize(frame), "en")
+    assert planned.task == "stat" and planned.stat == "max" and planned.time_unit is None
+
+
+# --- answers, end to end ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def root() -> Iterator[Path]:
+    import shutil
+    import tempfile
+
+    made = Path(tempfile.mkdtemp(prefix="bunseki-everyday-"))
+    made.chmod(0o711)
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
+
+
+def answer(frame: pd.DataFrame, name: str, question: str, root: Path) -> str:
+    path = root / name
+    frame.to_csv(path, index=False)
+    with AnalysisSession(path, settings=Settings(workspace_root=root, model="offline")) as session:
+        result = session.ask(question)
+    assert result.status == "finalized", result.question or result.error
+    return result.answer or ""
+
+
+def test_growth_between_two_years_of_a_year_column(countries: pd.DataFrame, root: Path) -> None:
+    text = answer(countries, "countries.csv", "By what percent did total population grow from 2010 to 2014?", root)
+    before = countries.loc[countries["year"] == 2010, "population"].sum()
+    after = countries.loc[countries["year"] == 2014, "population"].sum()
+    assert f"{100 * (after - before) / before:+.1f}%" in text
+
+
+def test_rows_below_their_reorder_point_are_counted(shop: pd.DataFrame, root: Path) -> None:
+    text = answer(shop, "shop.csv", "在庫数が発注点を下回っている行は何件？", root)
+    assert f" {int((shop['在庫数'] < shop['発注点']).sum())} 件" in text
+
+
+def test_a_trend_states_its_direction_slope_and_grain(shop: pd.DataFrame, root: Path) -> None:
+    text = answer(shop, "shop_trend.csv", "月別の売上金額の推移は増えていますか？", root)
+    assert "増加傾向" in text and "傾き 100" in text and "/月" in text
+    flat = shop.assign(売上金額=[500, 501] * 6)
+    assert "横ばい" in answer(flat, "shop_flat.csv", "月別の売上金額の推移は？", root)
+
+
+def test_top_n_names_the_groups_tied_with_the_last_one(root: Path) -> None:
+    frame = pd.DataFrame({"store": ["a", "b", "c", "d"], "sales": [30, 20, 20, 10]})
+    text = answer(frame, "stores.csv", "top 2 stores by sales", root)
+    assert "a" in text and "tie" in text and "c" in text
