@@ -19,7 +19,7 @@ import re
 
 from bunseki.brain.language import UNDERSTOOD, foreign_language
 from bunseki.brain.models import AnalystView, CodeGenOutput, ExecutionRecord, ReasonOutput
-from bunseki.brain.offline import answer, codegen, commands
+from bunseki.brain.offline import answer, codegen, commands, selfcheck
 from bunseki.brain.offline.parse import plan_question
 from bunseki.brain.offline.plan import Clarification, Plan
 from bunseki.report.models import ReportOutput
@@ -146,6 +146,9 @@ class OfflineBrain:
                 )
             if any(not record.success for record in view.executions if record.tool is None):
                 planned = planned.model_copy(update={"robust": True})
+            mismatch = selfcheck.check(planned, question, view.language)  # the asked form, or ask
+            if mismatch is not None:
+                return mismatch
         return planned
 
 

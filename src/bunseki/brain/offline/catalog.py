@@ -177,6 +177,25 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "全体として{word}です（{grain}ごとの値に当てはめた直線の傾き {slope}/{grain}）。",
         "en": " Overall it is {word} (slope of a line fitted to the values per {grain}: {slope} per {grain}).",
     },
+    "check_percent": {
+        "ja": "割合（％）でのお答えをご希望のようですが、この質問からは"
+        "{what}を何に対する割合として計算すればよいか読み取れませんでした。"
+        "分子と分母（例: 「東京店の売上は全体の売上の何％？」）を教えてください。",
+        "en": "You seem to want a percentage, but I could not tell what {what} should be a percentage of. "
+        "Which part and which whole (e.g. 'what percent of all sales is the Tokyo store's')?",
+    },
+    "check_count": {
+        "ja": "{count} 件をご希望のようですが、読み取れた計画では {planned} 件になります。"
+        "何を基準に上位 {count} 件を並べますか？",
+        "en": "You asked for {count} items, but the plan I read lists {planned}. "
+        "By which measure should I rank the top {count}?",
+    },
+    "check_which": {
+        "ja": "どれ（どの項目）かをお尋ねのようですが、この質問からは{what}を比べる単位（列）が読み取れませんでした。"
+        "何別に比べますか（例: 「店舗別」）？",
+        "en": "You asked which one, but I could not tell what to compare {what} across. "
+        "By which column (e.g. 'by store')?",
+    },
     "group_tied": {"ja": "（{names} も同じ値で並んでいます）", "en": " ({names} tie with the last one shown.)"},
     "trend_flat": {"ja": "横ばい", "en": "flat"},
     "trend_up": {"ja": "増加傾向", "en": "increasing"},
