@@ -77,6 +77,8 @@ class ScriptedChatModel(GenericFakeChatModel):
                     index=index,
                 )
                 pieces.append(AIMessageChunk(content="", tool_call_chunks=[part]))
+        if message.usage_metadata and pieces:  # as providers report it when streaming: on the last chunk
+            pieces[-1] = pieces[-1].model_copy(update={"usage_metadata": message.usage_metadata})
         for piece in pieces:
             chunk = ChatGenerationChunk(message=piece)
             if run_manager:

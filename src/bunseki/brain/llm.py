@@ -12,6 +12,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import ensure_config, merge_configs
 from pydantic import BaseModel, ValidationError
 
 from bunseki.brain import prompts
@@ -144,7 +145,8 @@ def _invoke(
 ) -> Any:
     """One structured call (streamed when ``follower`` listens); a reply that does not parse is
     raised as it is (the caller retries)."""
-    config: RunnableConfig = {"callbacks": [follower]} if follower is not None else {}
+    # Added to the callbacks the call inherits (the turn's usage recorder, tracers), not in their place.
+    config: RunnableConfig = merge_configs(ensure_config(), {"callbacks": [follower]}) if follower is not None else {}
     try:
         with translate_model_errors(endpoint), _quiet_stream_events() if follower else nullcontext():
             try:
