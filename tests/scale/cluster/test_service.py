@@ -8,10 +8,11 @@ other, on the same session actor on a sandbox worker.
 from __future__ import annotations
 
 import pandas as pd
+import ray
 
 from bunseki.brain.offline import OfflineBrain
 from bunseki.samples import SALES_CSV
-from bunseki.sandbox.ray_backend import RayBackend
+from bunseki.sandbox.ray_backend import RayBackend, actor_name
 from bunseki.service import AnalysisService
 from tests.scale.cluster.conftest import LocalCluster
 
@@ -40,7 +41,8 @@ def test_two_replicas_serve_one_session_through_its_actor(ray_cluster: LocalClus
         assert backend.info(session.id)["pid"] == placed["pid"]  # the same actor served both replicas
 
         a.delete_session(session.id)  # deleting the session ends its actor
-        assert backend.health().sessions == 0
+        named = {entry["name"] for entry in ray.util.list_named_actors(all_namespaces=True)}
+        assert actor_name(session.id) not in named
     finally:
         a.close()
         b.close()
