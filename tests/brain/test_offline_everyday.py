@@ -241,3 +241,112 @@ def test_top_n_names_the_groups_tied_with_the_last_one(root: Path) -> None:
     frame = pd.DataFrame({"store": ["a", "b", "c", "d"], "sales": [30, 20, 20, 10]})
     text = answer(frame, "stores.csv", "top 2 stores by sales", root)
     assert "a" in text and "tie" in text and "c" in text
+
+
+# --- days of the week and quarters --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def daily() -> pd.DataFrame:
+    """Two weeks of daily sales, higher at the weekend; a day-type column written by hand in one copy."""
+    days = pd.date_range("2024-01-01", periods=56, freq="D")  # a Monday, eight whole weeks
+    sales = [100 + 10 * day.day_of_week + (50 if day.day_of_week >= 5 else 0) for day in days]
+    return pd.DataFrame({"日付": days, "売上": sales})
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [
+        ("曜日別の平均売上は？", "weekday"),  # 曜日別 holds the daily unit's 日別
+        ("曜日ごとの件数は？", "weekday"),
+        ("What is the average 売上 by day of week?", "weekday"),  # holds "by day"
+        ("平日と週末で平均売上を比べて", "daytype"),
+        ("Compare the mean 売上 on weekends and weekdays", "daytype"),
+        ("日別の売上の推移", "D"),
+    ],
+)
+def test_days_of_the_week_are_read_before_days(daily: pd.DataFrame, question: str, unit: str) -> None:
+    planned = plan(question, summarize(daily), "en" if question.isascii() else "ja")
+    assert planned.task == "trend" and planned.time_unit == unit
+
+
+def test_weekday_named_as_a_value_of_a_column_is_a_condition_not_a_day_type(daily: pd.DataFrame) -> None:
+    typed = daily.assign(区分=["平日"] * 5 * 8 + ["休日"] * 16)
+    assert plan("平日の売上合計は？", summarize(typed)).time_unit is None
+
+
+def test_weekdays_against_the_weekend_and_each_day_of_the_week(daily: pd.DataFrame, root: Path) -> None:
+    weekend = daily["日付"].dt.day_of_week >= 5
+    text = answer(daily, "daily.csv", "平日と週末で平均売上を比べて", root)
+    assert f"週末 に最大（{daily['売上'][weekend].mean():g}）" in text
+    assert f"平日 に最小（{daily['売上'][~weekend].mean():g}）" in text
+    text = answer(daily, "daily_days.csv", "曜日別の平均売上は？", root)
+    assert "日 に最大（210）" in text and "月 に最小（100）" in text
+    assert "変化しました" not in text and "傾き" not in text  # Monday to Sunday is not a change over time
+
+
+def test_quarters_are_named_as_quarters(daily: pd.DataFrame, root: Path) -> None:
+    year = pd.DataFrame({"日付": pd.date_range("2024-01-01", periods=12, freq="MS"), "売上": range(1, 13)})
+    text = answer(year, "quarters.csv", "四半期ごとの売上合計", root)
+    assert "2024年第4四半期 に最大（33）" in text and "2024年第1四半期 に最小（6）" in text
+    english = answer(year.set_axis(["date", "sales"], axis=1), "quarters_en.csv", "total sales by quarter", root)
+    assert "2024-Q4 (33)" in english
+
+
+# --- cross tables: two columns the rows are broken down by ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def orders() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "店舗": ["新宿", "新宿", "渋谷", "渋谷", "池袋", "池袋"] * 2,
+            "カテゴリ": ["食品", "飲料"] * 6,
+            "売上": [50, 10, 20, 30, 5, 15, 50, 10, 20, 30, 5, 15],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "店舗別・カテゴリ別の売上合計",
+        "店舗×カテゴリの売上",
+        "店舗とカテゴリ別の売上合計",
+        "店舗とカテゴリの組み合わせで一番売上が多いのは？",
+    ],
+)
+def test_two_columns_named_for_a_breakdown_make_a_cross_table(orders: pd.DataFrame, question: str) -> None:
+    planned = plan(question, summarize(orders))
+    assert (planned.group_by, planned.cross) == ("店舗", "カテゴリ")
+
+
+def test_a_value_of_one_column_and_a_breakdown_by_another_is_no_cross_table(orders: pd.DataFrame) -> None:
+    planned = plan("新宿のカテゴリ別の売上合計", summarize(orders))
+    assert (planned.group_by, planned.cross) == ("カテゴリ", None)
+
+
+def test_a_cross_table_ranks_its_cells(orders: pd.DataFrame, root: Path) -> None:
+    text = answer(orders, "orders.csv", "店舗とカテゴリの組み合わせで一番売上が多いのは？", root)
+    assert "新宿・食品（100）" in text
+    english_orders = orders.set_axis(["store", "category", "sales"], axis=1)
+    english = answer(english_orders, "orders_en.csv", "total sales by store and category", root)
+    assert "largest for 新宿 / 食品 (100)" in english and "smallest for 池袋 / 食品 (10)" in english
+
+
+def test_the_weekend_told_by_a_column_of_day_names(root: Path) -> None:
+    tips = pd.DataFrame({"day": ["Thur", "Fri", "Sat", "Sun"] * 3, "tip": [1, 2, 5, 7] * 3})
+    planned = plan("Compare the average tip on weekends and weekdays", summarize(tips), "en")
+    assert (planned.task, planned.time_unit, planned.date_column) == ("trend", "daytype", "day")
+    text = answer(tips, "tips.csv", "Compare the average tip on weekends and weekdays", root)
+    assert "highest on weekend (6)" in text and "lowest on weekdays (1.5)" in text
+
+
+def test_duplicate_rows_in_every_column_or_in_the_columns_named(root: Path) -> None:
+    frame = pd.DataFrame({"顧客ID": [1, 2, 2, 3, 3, 3], "金額": [10, 20, 20, 30, 31, 30]})
+    text = answer(frame, "dups.csv", "重複している行はある？", root)
+    assert "重複している行は 2 行です（6 行中" in text and "4 行）" in text
+    text = answer(frame, "dups_id.csv", "顧客IDの重複は？", root)
+    assert "顧客ID が同じ行として見ると、重複している行は 3 行です" in text
+    english = answer(frame.drop_duplicates(), "unique.csv", "Are there any duplicate rows?", root)
+    assert "No row repeats another (4 rows)" in english

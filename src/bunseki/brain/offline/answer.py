@@ -11,7 +11,7 @@ from typing import Any
 
 from bunseki.brain.models import RESULT_MARKER, ExecutionRecord, Language
 from bunseki.brain.offline import catalog, formats, measures
-from bunseki.brain.offline.codegen import STAT_NAMES, describe
+from bunseki.brain.offline.codegen import STAT_NAMES, describe, group_label
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
@@ -121,9 +121,13 @@ def _conditions(plan: Plan, language: Language) -> str:
 
 
 def _label(value: str, plan: Plan, language: Language) -> str:
-    """'2024-07' as 2024年7月 in Japanese trends."""
-    if language == "ja" and plan.task == "trend" and plan.time_unit == "M" and len(value) == 7 and value[4] == "-":
+    """'2024-07' as 2024年7月 and '2024-Q3' as 2024年第3四半期 in Japanese trends."""
+    if language != "ja" or plan.task != "trend" or len(value) != 7 or value[4] != "-":
+        return value
+    if plan.time_unit == "M" and value[5:].isdigit():
         return f"{value[:4]}年{int(value[5:])}月"
+    if plan.time_unit == "Q" and value[5] == "Q":
+        return f"{value[:4]}年第{value[6]}四半期"
     return value
 
 
@@ -165,7 +169,7 @@ def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
     head = values[: plan.top_n or 3]
     (first, first_value), (big, small) = values[0], _extremes(values, plan.ascending)
     words = {
-        "group": plan.group_by,
+        "group": group_label(plan),
         "stat": _stat_word(plan, language),
         "what": plan.target or catalog.say("row_count", language),
         "conditions": _conditions(plan, language),
@@ -201,9 +205,11 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if not peak:
         return catalog.say("no_rows", language)
     change = (last[1] - first[1]) / first[1] * 100 if first and first[1] else None
+    cyclic = plan.time_unit in CYCLIC
+    high, low_key = ("cycle_peak", "cycle_low") if cyclic else ("trend_peak", "trend_low")
     extremes = [
-        catalog.say("trend_peak", language, period=_label(peak[0], plan, language), value=_n(peak[1])),
-        catalog.say("trend_low", language, period=_label(low[0], plan, language), value=_n(low[1])),
+        catalog.say(high, language, period=_label(peak[0], plan, language), value=_n(peak[1])),
+        catalog.say(low_key, language, period=_label(low[0], plan, language), value=_n(low[1])),
     ]
     if plan.ascending:  # the lowest period was asked for: it comes first
         extremes.reverse()
@@ -215,7 +221,7 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
         extremes=("、" if language == "ja" else " and ").join(extremes),
         conditions=_conditions(plan, language),
     )
-    if change is not None:
+    if change is not None and not cyclic:  # Monday to Sunday is no change over time
         text += catalog.say(
             "trend_change",
             language,
@@ -228,17 +234,18 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return text + _direction(result, plan, language) + _leading_group(plan, result, language)
 
 
+CYCLIC = ("weekday", "daytype")  # periods that repeat: no first-to-last change, no slope
 FLAT = 0.02  # a fitted change over the whole span under 2 % of the mean level reads as flat
 GRAIN = {
-    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年", "weekday": "曜日"},
-    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year", "weekday": "weekday"},
+    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年"},
+    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"},
 }
 
 
 def _direction(result: dict[str, Any], plan: Plan, language: Language) -> str:
     """The overall direction from the slope fitted over the period totals, with the slope and its grain."""
     slope, values = result.get("slope"), [v for _, v in result.get("values") or [] if isinstance(v, int | float)]
-    if not isinstance(slope, int | float) or len(values) < 2 or plan.time_unit == "weekday":
+    if not isinstance(slope, int | float) or len(values) < 2 or plan.time_unit in CYCLIC:
         return ""
     level = abs(sum(values) / len(values))
     flat = level > 0 and abs(slope) * (len(values) - 1) < FLAT * level
@@ -328,6 +335,21 @@ def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:
         value=_n(result["value"]),
         conditions=_conditions(plan, language),
         values=_join(values, language),
+    )
+
+
+def _duplicates(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    columns = result.get("columns")
+    among = catalog.say("duplicates_among", language, columns=_join(columns, language)) if columns else ""
+    if not result.get("repeated"):
+        return catalog.say("no_duplicates", language, rows=_n(result.get("rows")), among=among)
+    return catalog.say(
+        "duplicates",
+        language,
+        repeated=_n(result["repeated"]),
+        involved=_n(result.get("involved")),
+        rows=_n(result.get("rows")),
+        among=among,
     )
 
 
@@ -453,6 +475,7 @@ CONCLUSIONS = {
     "growth": _growth,
     "distinct": _distinct,
     "missing": _missing,
+    "duplicates": _duplicates,
     "correlation": _correlation,
     "correlation_matrix": _correlation_matrix,
     "outliers": _outliers,

@@ -32,6 +32,7 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "what_count": {"ja": "条件に合う行数", "en": "number of matching rows"},
     "what_distinct": {"ja": "{target}の種類数", "en": "distinct values of {target}"},
     "what_missing": {"ja": "欠損値の数", "en": "missing values"},
+    "what_duplicates": {"ja": "重複している行", "en": "duplicate rows"},
     "what_correlation": {"ja": "{target} と {second} の相関", "en": "correlation of {target} and {second}"},
     "what_correlation_matrix": {"ja": "数値列どうしの相関", "en": "correlations between numeric columns"},
     "what_outliers": {"ja": "{target}の外れ値", "en": "outliers in {target}"},
@@ -85,6 +86,17 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "{target} has {value} distinct values{conditions}: {values}.",
     },
     "no_missing": {"ja": "欠損値はありません。", "en": "There are no missing values."},
+    "duplicates": {
+        "ja": "{among}重複している行は {repeated} 行です（{rows} 行中。"
+        "重複のある行は最初の出現も含めて {involved} 行）。",
+        "en": "{repeated} of {rows} rows repeat an earlier row{among} ({involved} rows are involved, "
+        "first occurrences included).",
+    },
+    "no_duplicates": {
+        "ja": "{among}重複している行はありません（{rows} 行）。",
+        "en": "No row repeats another{among} ({rows} rows).",
+    },
+    "duplicates_among": {"ja": "{columns} が同じ行として見ると、", "en": " in {columns}"},
     "missing_item": {"ja": "{column} が {count} 件（{percent}）", "en": "{column}: {count} ({percent})"},
     "missing": {"ja": "欠損値は合計 {total} 件です: {listed}。", "en": "There are {total} missing values: {listed}."},
     "correlation": {
@@ -169,6 +181,8 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     },
     "trend_peak": {"ja": "{period} に最大（{value}）", "en": "peaks in {period} ({value})"},
     "trend_low": {"ja": "{period} に最小（{value}）", "en": "is lowest in {period} ({value})"},
+    "cycle_peak": {"ja": "{period} に最大（{value}）", "en": "is highest on {period} ({value})"},
+    "cycle_low": {"ja": "{period} に最小（{value}）", "en": "is lowest on {period} ({value})"},
     "trend_change": {
         "ja": "{first} の {first_value} から {last} の {last_value} へ {change} 変化しました。",
         "en": " From {first} ({first_value}) to {last} ({last_value}) it changed by {change}.",
@@ -281,6 +295,7 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "Compare statistics of {measure} with and without the outliers",
     },
     "next_fill": {"ja": "欠損の多い列の補完方法を検討する", "en": "Decide how to fill the columns with many gaps"},
+    "next_drop_duplicates": {"ja": "重複行を除いて集計し直す", "en": "Drop the duplicate rows and analyse again"},
     "next_distribution_by": {
         "ja": "{measure}の分布を{column}別に比較する",
         "en": "Compare the distribution of {measure} across {column}",
@@ -359,6 +374,7 @@ _NEXT: dict[str, list[tuple[str, _When]]] = {
     "correlation": [("next_scatter", _always), ("next_corr_by_group", _has_categories)],
     "outliers": [("next_outlier_rows", _always), ("next_without_outliers", _always)],
     "missing": [("next_fill", _always)],
+    "duplicates": [("next_drop_duplicates", _always)],
     "distribution": [("next_distribution_by", _has_categories)],
     "tools": [("next_compute", _always), ("next_chart", _has_categories), ("next_snapshot", _always)],
 }

@@ -13,6 +13,7 @@ import re
 from bunseki.brain.models import RESULT_MARKER
 from bunseki.brain.offline import catalog, measures, years
 from bunseki.brain.offline.filters import condition, rows
+from bunseki.brain.offline.lexicon import weekday_of
 from bunseki.brain.offline.plan import Filter, Plan
 from bunseki.brain.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
@@ -54,7 +55,15 @@ STAT_NAMES = {
 }
 # Weeks run Monday to Sunday and are labelled by their Sunday (pandas' W-SUN bins end on it).
 FREQ = {"D": "D", "W": "W-SUN", "M": "MS", "Q": "QS", "Y": "YS"}
-LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-%m", "Y": "%Y"}
+LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-Q%q", "Y": "%Y"}  # Q: a Period's format
+# Periods named by the day of the week: each day, or weekdays (Mon–Fri) against the weekend.
+DAY_NAMES = {
+    "weekday": {
+        "ja": "['月', '火', '水', '木', '金', '土', '日']",
+        "en": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']",
+    },
+    "daytype": {"ja": "['平日', '週末']", "en": "['weekdays', 'weekend']"},
+}
 MAX_BARS = 30
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
 _READABLE = "ax.{axis}.set_major_formatter(lambda v, _: f'{{v:,.0f}}' if abs(v) >= 100 else f'{{v:g}}')"
@@ -85,7 +94,7 @@ def describe(plan: Plan) -> str:
     words = {
         "stat": STAT_NAMES[language].get(plan.stat, plan.stat),
         "target": plan.target or catalog.say("what_rows", language),
-        "group": plan.group_by,
+        "group": group_label(plan),
         "second": plan.second,
         "n": plan.top_n,
     }
@@ -242,9 +251,21 @@ def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _grouped(plan: Plan) -> list[str]:
-    if plan.target is None:
-        return [f"grouped = data.groupby({plan.group_by!r}, observed=True).size()"]
-    return [f"grouped = data.groupby({plan.group_by!r}, observed=True)[{plan.target!r}].{STAT_CALL[plan.stat]}()"]
+    keys = [plan.group_by, plan.cross] if plan.cross else plan.group_by
+    value = ".size()" if plan.target is None else f"[{plan.target!r}].{STAT_CALL[plan.stat]}()"
+    lines = [f"grouped = data.groupby({keys!r}, observed=True){value}"]
+    if plan.cross:  # the cross table is shown whole; its cells are then ranked as one list
+        joiner = "・" if plan.language == "ja" else " / "
+        lines += [
+            f"print(grouped.unstack({plan.cross!r}).to_string())",
+            f"grouped.index = [f'{{a}}{joiner}{{b}}' for a, b in grouped.index]",
+        ]
+    return lines
+
+
+def group_label(plan: Plan) -> str | None:
+    """What the rows are grouped by, as the text and the chart name it: 店舗, or 店舗×カテゴリ."""
+    return f"{plan.group_by}×{plan.cross}" if plan.cross else plan.group_by
 
 
 def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
@@ -263,7 +284,7 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines += [
         "total = grouped.sum()",
         "result = {",
-        f"    'task': {plan.task!r}, 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'by': {plan.group_by!r},",
+        f"    'task': {plan.task!r}, 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'by': {group_label(plan)!r},",
         "    'values': [[str(k), float(v)] for k, v in grouped.head(50).items()],",
         "    'groups': int(len(grouped)), 'total': float(total), 'rows': int(len(data)),",
         f"    'top_n': {plan.top_n!r}, 'ascending': {plan.ascending!r},",
@@ -278,13 +299,14 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
 def _bar_chart(plan: Plan, name: str) -> list[str]:
     count = min(plan.top_n or MAX_BARS, MAX_BARS)
     what = plan.target or ("件数" if plan.language == "ja" else "rows")
+    group = group_label(plan)
     title = (
-        f"{plan.group_by}別の{what}の{_stat_label(plan)}"
+        f"{group}別の{what}の{_stat_label(plan)}"
         if plan.language == "ja"
-        else f"{_stat_label(plan).capitalize()} of {what} by {plan.group_by}"
+        else f"{_stat_label(plan).capitalize()} of {what} by {group}"
     )
     if plan.target is None:
-        title = f"{plan.group_by}別の件数" if plan.language == "ja" else f"Rows by {plan.group_by}"
+        title = f"{group}別の件数" if plan.language == "ja" else f"Rows by {group}"
     return [
         f"plotted = {name}.head({count})",
         "ax = plotted.plot.barh(figsize=(8, max(3, 0.4 * len(plotted) + 1)))",
@@ -294,18 +316,27 @@ def _bar_chart(plan: Plan, name: str) -> list[str]:
     ]
 
 
+def _periods(unit: str) -> str:
+    """Quarters are labelled as periods (2024-Q1): a timestamp's format has no quarter."""
+    return ".to_period('Q')" if unit == "Q" else ""
+
+
 def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     date, unit = plan.date_column, plan.time_unit or "M"
     value = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else ".size()"
-    if unit == "weekday":
-        names = (
-            "['月', '火', '水', '木', '金', '土', '日']"
-            if plan.language == "ja"
-            else "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']"
-        )
+    if unit in DAY_NAMES:
+        names = DAY_NAMES[unit]["ja" if plan.language == "ja" else "en"]
+        column = info.column(date or "")
+        if column is not None and column.kind != "datetime":  # day names (Sat, 日曜): the weekend by name
+            weekend = [v for v in column.values or () if (weekday_of(str(v)) or 0) >= 5]
+            key, day = f"data[{date!r}].isin({weekend!r})", "int(day)"
+        elif unit == "weekday":
+            key, day = f"data[{date!r}].dt.day_of_week", "day"
+        else:
+            key, day = f"data[{date!r}].dt.day_of_week >= 5", "int(day)"
         lines = [
-            f"series = data.groupby(data[{date!r}].dt.dayofweek){value}",
-            f"series.index = [{names}[day] for day in series.index]",
+            f"series = data.groupby({key}){value}",
+            f"series.index = [{names}[{day}] for day in series.index]",
         ]
     elif plan.group_by:
         lines = [
@@ -313,7 +344,7 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
             f"table = data.groupby(keys, observed=True){value}",
             f"table = table.unstack({plan.group_by!r})",
             f"table = table[table.sum().sort_values(ascending=False).index[:{MAX_LINES}]]",
-            f"table.index = table.index.strftime({LABEL_FORMAT[unit]!r})",
+            f"table.index = table.index{_periods(unit)}.strftime({LABEL_FORMAT[unit]!r})",
             "series = table.sum(axis=1)",
             "print(table.to_string())",
             "group_totals = table.sum().sort_values(ascending=False)",
@@ -321,7 +352,7 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     else:
         lines = [
             f"series = data.set_index({date!r}).resample({FREQ[unit]!r}){value}",
-            f"series.index = series.index.strftime({LABEL_FORMAT[unit]!r})",
+            f"series.index = series.index{_periods(unit)}.strftime({LABEL_FORMAT[unit]!r})",
         ]
     if not plan.group_by:
         lines.append("print(series.to_string())")
@@ -417,6 +448,18 @@ def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
         "print(counts.head(20).to_string())",
         "result = {'task': 'distinct', 'column': " + repr(plan.target) + ", 'value': int(values.nunique()),",
         "          'top': [[str(k), int(v)] for k, v in counts.head(20).items()], 'rows': int(len(data))}",
+    ]
+
+
+def _duplicates(plan: Plan, info: DataFrameInfo) -> list[str]:
+    columns = plan.options.get("columns") or None
+    return [
+        f"subset = {columns!r}",
+        "repeated = data.duplicated(subset=subset, keep='first')  # each copy after the first",
+        "involved = data.duplicated(subset=subset, keep=False)  # every row that has a twin",
+        "print(data[involved].sort_values(subset or list(data.columns)).head(20).to_string() or 'no duplicates')",
+        "result = {'task': 'duplicates', 'rows': int(len(data)), 'repeated': int(repeated.sum()),",
+        "          'involved': int(involved.sum()), 'columns': subset}",
     ]
 
 
@@ -578,6 +621,7 @@ TASKS = {
     "growth": _growth,
     "distinct": _distinct,
     "missing": _missing,
+    "duplicates": _duplicates,
     "correlation": _correlation,
     "correlation_matrix": _correlation_matrix,
     "outliers": _outliers,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from bunseki.brain.models import Language
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.data.summary import DataFrameInfo
@@ -243,6 +244,7 @@ def ratio(
     periods: list[Period],
     date_column: str | None,
     numeric: list[Mention] | None = None,
+    language: Language = "ja",
 ) -> Ratio | None:
     """The share or change the question asks for as a percentage; None when it asks for neither."""
     if not ASKS_PERCENT.search(text):
@@ -262,7 +264,9 @@ def ratio(
     if not singled:
         return None
     part = singled[-1]
-    return Ratio(kind="share", part=[part], part_label=part.text or str(part.value))
+    # 東京 names itself; 1000 alone does not: a bound is said with its column (単価 が 1000 以上)
+    label = part.text or str(part.value) if part.op in ("==", "!=") else part.describe(language)
+    return Ratio(kind="share", part=[part], part_label=label)
 
 
 def _change(text: str, filters: list[Filter], periods: list[Period], date_column: str | None) -> Ratio | None:

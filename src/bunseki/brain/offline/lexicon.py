@@ -107,15 +107,19 @@ CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
     ("英語", "english"),
 )
 
+# The days of the week as a column's values may name them, Monday first.
+WEEKDAYS: Final[tuple[tuple[str, ...], ...]] = (
+    ("mon", "monday", "月曜", "月曜日", "月"),
+    ("tue", "tues", "tuesday", "火曜", "火曜日", "火"),
+    ("wed", "weds", "wednesday", "水曜", "水曜日", "水"),
+    ("thu", "thur", "thurs", "thursday", "木曜", "木曜日", "木"),
+    ("fri", "friday", "金曜", "金曜日", "金"),
+    ("sat", "saturday", "土曜", "土曜日", "土"),
+    ("sun", "sunday", "日曜", "日曜日", "日"),
+)
 # Category values people name in the other language or in full (Sat → Saturday, 土曜日).
 VALUE_CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
-    ("mon", "monday", "月曜", "月曜日"),
-    ("tue", "tues", "tuesday", "火曜", "火曜日"),
-    ("wed", "weds", "wednesday", "水曜", "水曜日"),
-    ("thu", "thur", "thurs", "thursday", "木曜", "木曜日"),
-    ("fri", "friday", "金曜", "金曜日"),
-    ("sat", "saturday", "土曜", "土曜日"),
-    ("sun", "sunday", "日曜", "日曜日"),
+    *(words[:-1] for words in WEEKDAYS),  # a lone 月 or 日 in a question is no day of the week
     ("male", "男性", "男子"),
     ("female", "女性", "女子"),
     ("error", "エラー", "異常"),
@@ -159,6 +163,12 @@ def value_forms(value: str) -> list[str]:
         if key in words:
             return [word for word in words if word != key]
     return []
+
+
+def weekday_of(value: str) -> int | None:
+    """0 for Monday … 6 for Sunday, if ``value`` names a day of the week (Sat, 土曜日, 土)."""
+    key = normalize(value).casefold()
+    return next((day for day, words in enumerate(WEEKDAYS) if key in words), None)
 
 
 def _without_unit(name: str) -> str:

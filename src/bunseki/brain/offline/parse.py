@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from itertools import pairwise
 
 import pandas as pd
 
@@ -30,6 +31,7 @@ from bunseki.brain.offline.intent import (
     unit_price,
     yes_no,
 )
+from bunseki.brain.offline.lexicon import weekday_of
 from bunseki.brain.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.offline.relations import column_comparisons, equalities
@@ -60,6 +62,7 @@ COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdif
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
 PHRASE = 40
+CROSS_MAX = 50  # a cross table's second column: few enough values to read as columns
 _PER = re.compile(rf"(?P<a>\S{{1,{PHRASE}}}?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S{{1,{PHRASE}}})")
 _PER_EN = re.compile(
     rf"(?<!\w)(?P<b>[\w .]{{1,{PHRASE}}}?)\s+per\s+(?P<a>[\w .]{{1,{PHRASE}}})"
@@ -90,6 +93,7 @@ class Reading:
     ratio: Ratio | None = None  # a share or a change asked as a percentage
     assumptions: list[str] = field(default_factory=list)
     value_spans: list[tuple[int, int]] = field(default_factory=list)  # category values named (関東, East)
+    cross: str | None = None  # a second grouping column: a cross table (店舗別・カテゴリ別)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
         """Numeric columns named, in order, without repeats."""
@@ -179,13 +183,19 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
             else "A fiscal year (年度) is taken as April to March."
         )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
+    if time_unit == "daytype" and date_column is None:  # no dates, but a column of day names (Sat, Sun)
+        reading.date_column = _day_names(info)
+    if group_by is None and not time_unit and (crossed := _crossed(lowered, mentions, info)):
+        group_by = reading.group_by = crossed  # 店舗×カテゴリ: a cross table named by its two columns alone
+    if group_by and not time_unit and (cross := _cross_group(text, lowered, mentions, info, group_by, filters)):
+        reading.group_by, reading.cross = sorted((group_by, cross), key=lambda c: _first_at(mentions, c))
     reading.value_spans = [(value.start, value.end) for value in values]
     if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
     if reading.group_by is None and "which" in words and (few := _which_number(lowered, mentions, info)):
         reading.group_by, reading.entity_question = few, True  # "which party size…": a whole number with few values
     numeric_mentions = [m for m in mentions if is_number(info, m.column) and m.column != date_column]
-    reading.ratio = ratio(text, filters, periods, date_column, numeric_mentions)
+    reading.ratio = ratio(text, filters, periods, date_column, numeric_mentions, language)
     return reading
 
 
@@ -215,6 +225,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
     words = r.words
     if "correlation" in words:
         return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
+    if "duplicates" in words and not r.group_by:
+        return "duplicates"
     if "missing" in words or "outliers" in words:
         return "missing" if "missing" in words else "outliers"
     if r.ratio is not None and not r.group_by:
@@ -367,6 +379,8 @@ def _column_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]
     """Missing values, a distinct count, a row count or an overview: at most one column named."""
     if plan.task == "distinct":
         plan.target = _distinct_target(r, info)
+    elif plan.task == "duplicates":  # 顧客IDの重複: rows equal in the columns named, else in every column
+        plan.options["columns"] = list(dict.fromkeys(m.column for m in r.mentions))
     elif plan.task == "count":
         plan.stat = "count"
         plan.options["shape"] = bool(SHAPE.search(r.lowered) and not r.filters)
@@ -379,6 +393,7 @@ _WITHOUT_MEASURE = {
     "correlation": _correlation_plan,
     "correlation_matrix": _correlation_plan,
     "missing": _column_plan,
+    "duplicates": _column_plan,
     "distinct": _column_plan,
     "count": _column_plan,
     "describe": _column_plan,
@@ -422,6 +437,8 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
     if group is None:
         return _ask_group(r, info, plan.task)
     plan.group_by = group
+    if plan.task in ("group", "top") and r.cross and r.cross != group:
+        plan.cross = r.cross
     if plan.task == "share":  # 関東の割合: share of 関東 among all regions, so keep every region's rows
         focused = [f for f in plan.filters if f.column == group and f.op in ("==", "in")]
         plan.filters = [f for f in plan.filters if f not in focused]
@@ -544,10 +561,10 @@ def _assume_measure(r: Reading, column: str) -> str:
 
 
 def _count_words(r: Reading) -> bool:
-    return bool(
+    """A count was asked (件数, 取引数, how many) or words that rank by how often (人気, most common)."""
+    return any(stat == "count" for _, stat in r.stats) or bool(
         re.search(
-            r"件数|何件|人数|数が多|多い順|回数|頻度|よく使|多く使|人気|how many|count|number of|frequen|often|"
-            r"most common|least common|popular",
+            r"人数|数が多|多い順|頻度|よく使|多く使|人気|frequen|often|most common|least common|popular",
             r.lowered,
         )
     )
@@ -624,7 +641,8 @@ def _grouping(
 ) -> tuple[str | None, TimeUnit | None]:
     unit: TimeUnit | None = None
     for name, pattern in TIME_UNITS:
-        if re.search(pattern, lowered):
+        found = re.search(pattern, lowered)
+        if found and not (name == "daytype" and _names_a_value(found.group(), info)):
             unit = name  # type: ignore[assignment]
             break
     category_ends = sorted(m.end for m in mentions if (c := info.column(m.column)) is not None and c.kind != "number")
@@ -648,6 +666,71 @@ def _grouping(
         if column.unique <= 30 and not ranked_by:
             return mention.column, unit
     return None, unit
+
+
+# Two columns joined into one breakdown: 店舗×カテゴリ, 店舗とカテゴリ別, by store and category.
+_JOINED = re.compile(r"^\s*(?:×|✕|\*|x|・|、|,|と|及び|および|and|&|/)\s*(?:the\s+)?$")
+
+
+def _cross_group(
+    text: str, lowered: str, mentions: list[Mention], info: DataFrameInfo, group: str, filters: list[Filter]
+) -> str | None:
+    """A second category column the rows are broken down by too, next to ``group`` or marked itself."""
+    conditioned = {c for f in filters for c in f.columns()}
+    anchors = [m for m in mentions if m.column == group]
+    for mention in mentions:
+        column = info.column(mention.column)
+        if (
+            column is None
+            or mention.column in (group, *conditioned)
+            or column.kind not in ("category", "text", "boolean")
+            or not 1 < column.unique <= CROSS_MAX
+        ):
+            continue
+        before = max(0, mention.start - PHRASE)
+        marked = (
+            GROUP_AFTER.match(text[mention.end : mention.end + PHRASE])
+            or GROUP_BEFORE.search(lowered[before : mention.start])
+            or EACH_BEFORE.search(text[before : mention.start])
+        )
+        joined = any(
+            _JOINED.match(lowered[a.end : mention.start]) or _JOINED.match(lowered[mention.end : a.start])
+            for a in anchors
+        )
+        if marked or joined:
+            return mention.column
+    return None
+
+
+def _crossed(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> str | None:
+    """The first of two category columns written as 店舗×カテゴリ or 店舗とカテゴリの組み合わせ."""
+    kinds = ("category", "text", "boolean")
+    named = [m for m in mentions if (c := info.column(m.column)) is not None and c.kind in kinds]
+    for first, second in pairwise(named):
+        between, after = lowered[first.end : second.start], lowered[second.end : second.end + PHRASE]
+        if first.column != second.column and (
+            re.fullmatch(r"\s*[×✕]\s*", between)
+            or (_JOINED.match(between) and re.match(r"\s*(?:の)?\s*(?:組み?合わせ|combinations?\b|pairs?\b)", after))
+        ):
+            return first.column
+    return None
+
+
+def _first_at(mentions: list[Mention], column: str) -> int:
+    return min((m.start for m in mentions if m.column == column), default=0)
+
+
+def _day_names(info: DataFrameInfo) -> str | None:
+    """A column whose values are all days of the week: weekdays and the weekend can be told by it."""
+    for column in info.column_info:
+        if column.values and all(weekday_of(str(v)) is not None for v in column.values):
+            return column.name
+    return None
+
+
+def _names_a_value(word: str, info: DataFrameInfo) -> bool:
+    """平日 or weekend that is a value of a column of the table: a condition on it, not a day type."""
+    return any(word in (v.casefold() for v in c.values or ()) for c in info.column_info)
 
 
 def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], language: Language) -> Derived | None:

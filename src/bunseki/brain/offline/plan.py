@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bunseki.brain.models import Language
+from bunseki.brain.offline.text import format_number
 from bunseki.brain.offline.vocab import Stat
 
 Task = Literal[
@@ -17,6 +18,7 @@ Task = Literal[
     "correlation",
     "correlation_matrix",
     "missing",
+    "duplicates",
     "distinct",
     "count",
     "outliers",
@@ -28,7 +30,7 @@ Task = Literal[
     "ratio",
 ]
 Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
-TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday"]
+TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
 Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
 
 
@@ -53,6 +55,8 @@ class Filter(BaseModel):
             shown = "・".join(map(str, value)) if language == "ja" else ", ".join(map(str, value))
         elif self.op == "between" and isinstance(value, list):
             shown = f"{value[0]}〜{value[1]}" if language == "ja" else f"{value[0]} to {value[1]}"
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            shown = format_number(value, grouping=False)  # 1000, not 1000.0
         else:
             shown = str(value)
         words = OP_WORDS[language][self.op]
@@ -139,6 +143,7 @@ class Plan(BaseModel):
     target: str | None = None
     second: str | None = None
     group_by: str | None = None
+    cross: str | None = Field(default=None, description="A second grouping column: a cross table of both.")
     time_unit: TimeUnit | None = None
     date_column: str | None = None
     filters: list[Filter] = Field(default_factory=list)

@@ -31,7 +31,11 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
         r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{1,8}?(?:少な|低|小さ|短|安|寒)",
     ),
     ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|異なる値|\bunique\b|\bdistinct\b|\bdifferent\b"),
-    ("count", r"件数|何件|何行|行数|レコード数|データ数|個数|回数|\bhow many\b|\bcount\b|\bnumber of\b"),
+    (
+        "count",
+        r"件数|(?:取引|注文|購入|来店|予約|契約|申込)件?数|何件|何行|行数|レコード数|データ数|個数|回数|"
+        r"\bhow many\b|\bcount\b|\bnumber of\b",
+    ),
 )
 
 TASK_WORDS: Final[dict[str, str]] = {
@@ -39,6 +43,7 @@ TASK_WORDS: Final[dict[str, str]] = {
     "correlation": r"相関|関係性|関連|ほど.{0,16}(?:上が|下が|増え|減|高く|低く)|\bcorrelat\w*|\brelationship\b|"
     r"\bas (?:the )?[\w ]{1,30}? (?:grows?|increases?|rises?|goes up)\b",
     "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
+    "duplicates": r"重複|ダブり|ダブって|\bduplicat\w*|\bdupes?\b",
     "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
     "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
@@ -64,7 +69,10 @@ GROUP_BEFORE: Final = re.compile(
 )
 EACH_BEFORE: Final = re.compile(r"(?:各|それぞれの)\s*$")
 
+# Weekday units first: 曜日別 and "by day of week" contain the daily unit's 日別 and "by day".
 TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
+    ("daytype", r"平日|週末|土日|\bweekends?\b|\bweekdays\b"),
+    ("weekday", r"曜日|\bday of (?:the )?week\b|\bweekday\b"),
     ("D", r"日別|日ごと|毎日|日次|日単位|\bdaily\b|\bby day\b|\bper day\b|\beach day\b|\bwhich day\b"),
     ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b|\bwhich week\b"),
     (
@@ -74,7 +82,6 @@ TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b|\bwhich quarter\b"),
     ("Y", r"年別|年ごと|毎年|年次|年単位|\byearly\b|\bannual\b|\bby year\b|\bper year\b|\beach year\b"),
-    ("weekday", r"曜日|\bday of (?:the )?week\b|\bweekday\b"),
 )
 
 COMPARISONS: Final[tuple[tuple[str, str], ...]] = (
