@@ -5,11 +5,6 @@ from questions import shapes as s
 from questions.expect import Question as Q
 from questions.expect import count, number, percent
 
-
-def _mean(d, column, value, measure):
-    return d.loc[d[column] == value, measure].mean()
-
-
 QUESTIONS = [
     Q("社員は全部で何人いますか？", "shape", count(len)),
     Q("このデータ、何行何列？列数だけでいいです", "shape", count(lambda d: d.shape[1])),
@@ -18,7 +13,7 @@ QUESTIONS = [
     Q("評価の種類は何種類？", "distinct", s.distinct("評価")),
     Q("How many distinct departments are there?", "distinct", s.distinct("部署")),
     Q("在宅勤務をしている社員は何人？", "filter", count(lambda d: (d["在宅勤務"] == "有").sum())),
-    Q("開発部の平均年収はいくらですか", "filter", number(lambda d: _mean(d, "部署", "開発部", "年収"))),
+    Q("開発部の平均年収はいくらですか", "filter", number(lambda d: d.loc[d["部署"] == "開発部", "年収"].mean())),
     Q("年収が600万円以上の社員は何人いますか", "filter", count(lambda d: (d["年収"] >= 6_000_000).sum())),
     Q(
         "在宅勤務の社員の中で、平均残業時間が一番長い部署は？",
@@ -37,11 +32,7 @@ QUESTIONS = [
     Q("営業部の人数は全体の何％ですか", "share", s.row_share("部署", "営業部")),
     Q("在宅勤務者の割合は？", "share", s.row_share("在宅勤務", "有")),
     Q("開発部の年収総額は全社の何パーセント？", "share", s.total_share("部署", "開発部", "年収")),
-    Q(
-        "開発部の平均年収は人事部より何％高い？",
-        "growth",
-        percent(lambda d: c.change(_mean(d, "部署", "人事部", "年収"), _mean(d, "部署", "開発部", "年収"))),
-    ),
+    Q("開発部の平均年収は人事部より何％高い？", "growth", s.value_change("部署", "人事部", "開発部", "年収")),
     Q(
         "2020年入社と2022年入社で人数は何%変わった？",
         "growth",
@@ -50,7 +41,7 @@ QUESTIONS = [
     Q(
         "在宅勤務ありの平均残業時間は、なしと比べて何%違いますか",
         "growth",
-        percent(lambda d: c.change(_mean(d, "在宅勤務", "無", "残業時間"), _mean(d, "在宅勤務", "有", "残業時間"))),
+        s.value_change("在宅勤務", "無", "有", "残業時間"),
     ),
     Q("入社日の四半期ごとの人数の推移で、最も入社が多かった四半期は？", "trend", s.peak("入社日", None, "Q")),
     Q(

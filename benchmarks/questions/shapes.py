@@ -70,3 +70,12 @@ def zscore_outliers(column: str) -> Compute:
 def iqr_outliers(column: str) -> Compute:
     """How many values of ``column`` lie beyond 1.5 × IQR of its quartiles."""
     return count(lambda d: c.iqr_count(d[column]))
+
+
+def value_change(column: str, base: Any, value: Any, measure: str, agg: str = "mean", **kw: Any) -> Compute:
+    """The percent by which the ``agg`` of ``measure`` over ``value``'s rows differs from that over ``base``'s."""
+
+    def of(d: pd.DataFrame, which: Any) -> float:
+        return float(getattr(d.loc[d[column] == which, measure], agg)())
+
+    return percent(lambda d: c.change(of(d, base), of(d, value)), **kw)
