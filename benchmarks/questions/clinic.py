@@ -17,10 +17,6 @@ def _fy(d, year):
     return c.fiscal_year(d, D, year)
 
 
-def _visits(d, start, end):
-    return len(c.window(d, D, start, end))
-
-
 QUESTIONS = [
     Q("外来のデータは全部で何件ありますか？", "shape", count(len)),
     Q("列はいくつありますか", "shape", count(lambda d: d.shape[1])),
@@ -61,12 +57,12 @@ QUESTIONS = [
     Q(
         "2024年度の上期と下期で受診件数は何％変わった？",
         "growth",
-        percent(lambda d: c.change(_visits(d, "2024-04-01", "2024-10-01"), _visits(d, "2024-10-01", "2025-04-01"))),
+        s.window_change(D, ("2024-04-01", "2024-10-01"), ("2024-10-01", "2025-04-01")),
     ),
     Q(
         "2024年第1四半期から第2四半期で受診件数は何％増えた？",
         "growth",
-        percent(lambda d: c.change(_visits(d, "2024-01-01", "2024-04-01"), _visits(d, "2024-04-01", "2024-07-01"))),
+        s.window_change(D, ("2024-01-01", "2024-04-01"), ("2024-04-01", "2024-07-01")),
     ),
     Q("月ごとの診療費の合計は増加傾向ですか、減少傾向ですか", "trend", s.trend(D, "診療費")),
     Q("四半期別の平均待ち時間の推移で、一番長かった四半期は？", "trend", s.peak(D, W, "Q", "mean")),

@@ -59,32 +59,17 @@ QUESTIONS = [
         "By what percent did the average temperature change from the first week (Mar 1-7) to the last week "
         "(Mar 36-42)?".replace("Mar 36-42", "Apr 5-11"),
         "growth",
-        percent(
-            lambda d: c.change(
-                c.window(d, T, "2024-03-01", "2024-03-08")["temperature"].mean(),
-                c.window(d, T, "2024-04-05", "2024-04-12")["temperature"].mean(),
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-03-08"), ("2024-04-05", "2024-04-12"), "temperature"),
     ),
     Q(
         "3月と4月で平均気温（temperature）は何％変わった？",
         "growth",
-        percent(
-            lambda d: c.change(
-                c.window(d, T, "2024-03-01", "2024-04-01")["temperature"].mean(),
-                c.window(d, T, "2024-04-01", "2024-05-01")["temperature"].mean(),
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-04-01"), ("2024-04-01", "2024-05-01"), "temperature"),
     ),
     Q(
         "percent change in mean humidity from March 2024 to April 2024?",
         "growth",
-        percent(
-            lambda d: c.change(
-                c.window(d, T, "2024-03-01", "2024-04-01")["humidity"].mean(),
-                c.window(d, T, "2024-04-01", "2024-05-01")["humidity"].mean(),
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-04-01"), ("2024-04-01", "2024-05-01"), "humidity"),
     ),
     Q(
         "Is temperature trending up or down over the period?",

@@ -79,3 +79,16 @@ def value_change(column: str, base: Any, value: Any, measure: str, agg: str = "m
         return float(getattr(d.loc[d[column] == which, measure], agg)())
 
     return percent(lambda d: c.change(of(d, base), of(d, value)), **kw)
+
+
+def window_change(
+    date: str, before: tuple[str, str], after: tuple[str, str], measure: str | None = None, agg: str = "mean"
+) -> Compute:
+    """The percent change from the rows dated in ``before`` ([start, end)) to those in ``after``:
+    of how many there are, or of the ``agg`` of their ``measure``."""
+
+    def of(d: pd.DataFrame, span: tuple[str, str]) -> float:
+        rows = c.window(d, date, *span)
+        return len(rows) if measure is None else float(getattr(rows[measure], agg)())
+
+    return percent(lambda d: c.change(of(d, before), of(d, after)))
