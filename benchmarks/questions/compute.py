@@ -81,3 +81,8 @@ def slope(df: pd.DataFrame, date: str, measure: str, freq: str = "M", agg: str =
 def most_correlated(df: pd.DataFrame, target: str, among: list[str]) -> str:
     scores = {column: abs(df[column].corr(df[target])) for column in among if column != target}
     return max(scores, key=scores.__getitem__)
+
+
+def change(before: float, after: float) -> float:
+    """Percent change from one number to another (a count, a mean): 100 × (after / before − 1)."""
+    return 100 * (after / before - 1)

@@ -1,6 +1,7 @@
 """World development indicators by country and year, 2010–2020 (English columns)."""
 
 from questions import compute as c
+from questions import shapes as s
 from questions.expect import Question as Q
 from questions.expect import count, direction, name, names, number, percent
 
@@ -15,9 +16,9 @@ QUESTIONS = [
     Q("How many rows does the table have?", "shape", count(len)),
     Q("How many columns are there?", "shape", count(lambda d: d.shape[1])),
     Q("データは何件？", "shape", count(len)),
-    Q("How many countries are covered?", "distinct", count(lambda d: d["country"].nunique())),
-    Q("How many different regions are in the data?", "distinct", count(lambda d: d["region"].nunique())),
-    Q("国の数を教えて", "distinct", count(lambda d: d["country"].nunique())),
+    Q("How many countries are covered?", "distinct", s.distinct("country")),
+    Q("How many different regions are in the data?", "distinct", s.distinct("region")),
+    Q("国の数を教えて", "distinct", s.distinct("country")),
     Q("How many rows are from Africa?", "filter", count(lambda d: (d["region"] == "Africa").sum())),
     Q(
         "What was Japan's life expectancy in 2015?",
@@ -38,23 +39,19 @@ QUESTIONS = [
     Q(
         "Within Europe, which country had the higher average life expectancy?",
         "subset_ranking",
-        name(lambda d: c.first(d[d["region"] == "Europe"], "country", "life_expectancy", "mean"), "country"),
+        s.winner("country", "life_expectancy", "mean", rows=s.where("region", "Europe")),
     ),
     Q(
         "Compute the average life expectancy by region and tell me which region is highest",
         "two_part",
-        name(lambda d: c.first(d, "region", "life_expectancy", "mean"), "region"),
+        s.winner("region", "life_expectancy", "mean"),
     ),
     Q(
         "地域別のCO2排出量(co2_per_capita)の平均を出して、一番少ない地域は？",
         "two_part",
-        name(lambda d: c.first(d, "region", "co2_per_capita", "mean", ascending=True), "region"),
+        s.winner("region", "co2_per_capita", "mean", ascending=True),
     ),
-    Q(
-        "Total gdp_usd by year as a chart, and which year was the largest?",
-        "two_part",
-        name(lambda d: c.first(d, Y, "gdp_usd"), Y),
-    ),
+    Q("Total gdp_usd by year as a chart, and which year was the largest?", "two_part", s.winner(Y, "gdp_usd")),
     Q(
         "What share of total 2020 population lives in Asia?",
         "share",
@@ -109,21 +106,9 @@ QUESTIONS = [
         "trend",
         number(lambda d: _in(d, 2020)["life_expectancy"].mean()),
     ),
-    Q(
-        "年ごとのco2_per_capitaの平均の推移で、一番高かった年は？",
-        "trend",
-        name(lambda d: c.first(d, Y, "co2_per_capita", "mean"), Y),
-    ),
-    Q(
-        "How many outliers are there in gdp_usd using z-scores above 3?",
-        "outliers",
-        count(lambda d: c.zscore_count(d["gdp_usd"])),
-    ),
-    Q(
-        "Count population outliers with the IQR rule (1.5 × IQR)",
-        "outliers",
-        count(lambda d: c.iqr_count(d["population"])),
-    ),
+    Q("年ごとのco2_per_capitaの平均の推移で、一番高かった年は？", "trend", s.winner(Y, "co2_per_capita", "mean")),
+    Q("How many outliers are there in gdp_usd using z-scores above 3?", "outliers", s.zscore_outliers("gdp_usd")),
+    Q("Count population outliers with the IQR rule (1.5 × IQR)", "outliers", s.iqr_outliers("population")),
     Q(
         "life_expectancyの外れ値（Zスコアの絶対値が2を超える）は何件？",
         "outliers",
@@ -147,31 +132,19 @@ QUESTIONS = [
     Q(
         "What is the correlation between GDP per capita and life expectancy?",
         "correlation",
-        number(lambda d: d["gdp_per_capita"].corr(d["life_expectancy"]), 0.01, absolute=True),
+        s.correlation("gdp_per_capita", "life_expectancy", 0.01),
     ),
     Q(
         "Pearson correlation of co2_per_capita and gdp_per_capita?",
         "correlation",
-        number(lambda d: d["co2_per_capita"].corr(d["gdp_per_capita"]), 0.01, absolute=True),
+        s.correlation("co2_per_capita", "gdp_per_capita", 0.01),
     ),
-    Q(
-        "population と life_expectancy の相関は？",
-        "correlation",
-        number(lambda d: d["population"].corr(d["life_expectancy"]), 0.01, absolute=True),
-    ),
-    Q(
-        "Top 5 countries by average GDP per capita",
-        "top_n",
-        names(lambda d: c.top(d, "country", "gdp_per_capita", "mean", n=5), "country"),
-    ),
+    Q("population と life_expectancy の相関は？", "correlation", s.correlation("population", "life_expectancy", 0.01)),
+    Q("Top 5 countries by average GDP per capita", "top_n", s.leaders("country", "gdp_per_capita", "mean", n=5)),
     Q(
         "Which 3 countries had the lowest life expectancy on average?",
         "top_n",
-        names(lambda d: c.top(d, "country", "life_expectancy", "mean", n=3, ascending=True), "country"),
+        s.leaders("country", "life_expectancy", "mean", n=3, ascending=True),
     ),
-    Q(
-        "人口の平均が大きい国トップ3",
-        "top_n",
-        names(lambda d: c.top(d, "country", "population", "mean", n=3), "country"),
-    ),
+    Q("人口の平均が大きい国トップ3", "top_n", s.leaders("country", "population", "mean", n=3)),
 ]

@@ -1,6 +1,7 @@
 """Sensor readings every 30 minutes (English columns): timestamp, sensor_id, temperature, humidity, pressure, status."""
 
 from questions import compute as c
+from questions import shapes as s
 from questions.expect import Question as Q
 from questions.expect import count, direction, name, names, number, percent, period
 
@@ -9,9 +10,9 @@ QUESTIONS = [
     Q("How many readings are in the file?", "shape", count(len)),
     Q("how many rows and how many columns does this data have", "shape", count(lambda d: d.shape[1])),
     Q("センサーデータは全部で何行？", "shape", count(len)),
-    Q("How many sensors are there?", "distinct", count(lambda d: d["sensor_id"].nunique())),
-    Q("how many unique sensor ids?", "distinct", count(lambda d: d["sensor_id"].nunique())),
-    Q("statusは何種類ある？", "distinct", count(lambda d: d["status"].nunique())),
+    Q("How many sensors are there?", "distinct", s.distinct("sensor_id")),
+    Q("how many unique sensor ids?", "distinct", s.distinct("sensor_id")),
+    Q("statusは何種類ある？", "distinct", s.distinct("status")),
     Q("How many readings had an error status?", "filter", count(lambda d: (d["status"] == "error").sum())),
     Q(
         "What is the average temperature of sensor S-03?",
@@ -30,7 +31,7 @@ QUESTIONS = [
     Q(
         "Among readings with status ok, which sensor has the lowest mean humidity?",
         "subset_ranking",
-        name(lambda d: c.first(d[d["status"] == "ok"], "sensor_id", "humidity", "mean", ascending=True), "sensor_id"),
+        s.winner("sensor_id", "humidity", "mean", ascending=True, rows=s.where("status", "ok")),
     ),
     Q(
         "In the second week of March 2024 (March 8 to 14), which sensor reported the highest max temperature?",
@@ -43,67 +44,32 @@ QUESTIONS = [
     Q(
         "Compute the mean temperature per sensor and tell me which sensor is the warmest",
         "two_part",
-        name(lambda d: c.first(d, "sensor_id", "temperature", "mean"), "sensor_id"),
+        s.winner("sensor_id", "temperature", "mean"),
     ),
-    Q(
-        "Plot daily average humidity, and which day was the most humid?",
-        "two_part",
-        period(lambda d: c.peak(d, T, "humidity", "D", "mean"), "D", T),
-    ),
+    Q("Plot daily average humidity, and which day was the most humid?", "two_part", s.peak(T, "humidity", "D", "mean")),
     Q(
         "センサー別にエラー件数を集計して、一番エラーが多いセンサーは？",
         "two_part",
-        name(lambda d: c.first(d[d["status"] == "error"], "sensor_id"), "sensor_id"),
+        s.winner("sensor_id", rows=s.where("status", "error")),
     ),
-    Q("What percentage of readings are errors?", "share", percent(lambda d: 100 * (d["status"] == "error").mean())),
-    Q(
-        "What share of all readings comes from sensor S-01?",
-        "share",
-        percent(lambda d: 100 * (d["sensor_id"] == "S-01").mean()),
-    ),
+    Q("What percentage of readings are errors?", "share", s.row_share("status", "error")),
+    Q("What share of all readings comes from sensor S-01?", "share", s.row_share("sensor_id", "S-01")),
     Q("湿度が80を超える読み取りは全体の何%？", "share", percent(lambda d: 100 * (d["humidity"] > 80).mean())),
     Q(
         "By what percent did the average temperature change from the first week (Mar 1-7) to the last week "
         "(Mar 36-42)?".replace("Mar 36-42", "Apr 5-11"),
         "growth",
-        percent(
-            lambda d: (
-                100
-                * (
-                    c.window(d, T, "2024-04-05", "2024-04-12")["temperature"].mean()
-                    / c.window(d, T, "2024-03-01", "2024-03-08")["temperature"].mean()
-                    - 1
-                )
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-03-08"), ("2024-04-05", "2024-04-12"), "temperature"),
     ),
     Q(
         "3月と4月で平均気温（temperature）は何％変わった？",
         "growth",
-        percent(
-            lambda d: (
-                100
-                * (
-                    c.window(d, T, "2024-04-01", "2024-05-01")["temperature"].mean()
-                    / c.window(d, T, "2024-03-01", "2024-04-01")["temperature"].mean()
-                    - 1
-                )
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-04-01"), ("2024-04-01", "2024-05-01"), "temperature"),
     ),
     Q(
         "percent change in mean humidity from March 2024 to April 2024?",
         "growth",
-        percent(
-            lambda d: (
-                100
-                * (
-                    c.window(d, T, "2024-04-01", "2024-05-01")["humidity"].mean()
-                    / c.window(d, T, "2024-03-01", "2024-04-01")["humidity"].mean()
-                    - 1
-                )
-            )
-        ),
+        s.window_change(T, ("2024-03-01", "2024-04-01"), ("2024-04-01", "2024-05-01"), "humidity"),
     ),
     Q(
         "Is temperature trending up or down over the period?",
@@ -115,22 +81,10 @@ QUESTIONS = [
         "trend",
         period(lambda d: c.peak(d, T, "pressure", "D", "mean", low=True), "D", T),
     ),
-    Q(
-        "日別の平均気温の推移で、一番暑かった日はいつですか",
-        "trend",
-        period(lambda d: c.peak(d, T, "temperature", "D", "mean"), "D", T),
-    ),
-    Q(
-        "How many temperature outliers are there (z-score above 3)?",
-        "outliers",
-        count(lambda d: c.zscore_count(d["temperature"])),
-    ),
-    Q("Count outliers in humidity using the 1.5 IQR rule", "outliers", count(lambda d: c.iqr_count(d["humidity"]))),
-    Q(
-        "temperatureの外れ値を検出して件数を教えて（|z|>3）",
-        "outliers",
-        count(lambda d: c.zscore_count(d["temperature"])),
-    ),
+    Q("日別の平均気温の推移で、一番暑かった日はいつですか", "trend", s.peak(T, "temperature", "D", "mean")),
+    Q("How many temperature outliers are there (z-score above 3)?", "outliers", s.zscore_outliers("temperature")),
+    Q("Count outliers in humidity using the 1.5 IQR rule", "outliers", s.iqr_outliers("humidity")),
+    Q("temperatureの外れ値を検出して件数を教えて（|z|>3）", "outliers", s.zscore_outliers("temperature")),
     Q(
         "Compute the temperature in Fahrenheit as temperature times 1.8 plus 32 and give its mean",
         "derived",
@@ -149,23 +103,19 @@ QUESTIONS = [
     Q(
         "What is the correlation between temperature and humidity?",
         "correlation",
-        number(lambda d: d["temperature"].corr(d["humidity"]), 0.01, absolute=True),
+        s.correlation("temperature", "humidity", 0.01),
     ),
     Q(
         "Spearman correlation of pressure and temperature?",
         "correlation",
-        number(lambda d: d["pressure"].corr(d["temperature"], method="spearman"), 0.01, absolute=True),
+        s.correlation("pressure", "temperature", 0.01, method="spearman"),
     ),
     Q(
         "temperatureとhumidityの相関係数を計算してください",
         "correlation",
-        number(lambda d: d["temperature"].corr(d["humidity"]), 0.01, absolute=True),
+        s.correlation("temperature", "humidity", 0.01),
     ),
-    Q(
-        "Top 2 sensors by average temperature",
-        "top_n",
-        names(lambda d: c.top(d, "sensor_id", "temperature", "mean", n=2), "sensor_id"),
-    ),
+    Q("Top 2 sensors by average temperature", "top_n", s.leaders("sensor_id", "temperature", "mean", n=2)),
     Q(
         "list the 3 sensors with the most error readings",
         "top_n",
@@ -174,6 +124,6 @@ QUESTIONS = [
     Q(
         "Which 2 sensors have the lowest mean humidity?",
         "top_n",
-        names(lambda d: c.top(d, "sensor_id", "humidity", "mean", n=2, ascending=True), "sensor_id"),
+        s.leaders("sensor_id", "humidity", "mean", n=2, ascending=True),
     ),
 ]

@@ -1,17 +1,18 @@
 """Web traffic by day and page, January–June 2024: date, page, source, sessions, pageviews, bounce_rate, conversions."""
 
 from questions import compute as c
+from questions import shapes as s
 from questions.expect import Question as Q
-from questions.expect import count, direction, name, names, number, percent, period
+from questions.expect import count, name, number, percent, period
 
 D = "date"
 QUESTIONS = [
     Q("How many rows are in this traffic log?", "shape", count(len)),
     Q("how many columns?", "shape", count(lambda d: d.shape[1])),
     Q("アクセスログの件数は？", "shape", count(len)),
-    Q("How many distinct pages are tracked?", "distinct", count(lambda d: d["page"].nunique())),
-    Q("How many traffic sources are there?", "distinct", count(lambda d: d["source"].nunique())),
-    Q("ページは何種類ありますか", "distinct", count(lambda d: d["page"].nunique())),
+    Q("How many distinct pages are tracked?", "distinct", s.distinct("page")),
+    Q("How many traffic sources are there?", "distinct", s.distinct("source")),
+    Q("ページは何種類ありますか", "distinct", s.distinct("page")),
     Q(
         "How many sessions came from ads in total?",
         "filter",
@@ -31,43 +32,27 @@ QUESTIONS = [
     Q(
         "For organic traffic, which page converted the most?",
         "subset_ranking",
-        name(lambda d: c.first(d[d["source"] == "organic"], "page", "conversions"), "page"),
+        s.winner("page", "conversions", rows=s.where("source", "organic")),
     ),
     Q(
         "Among /blog visits, which source brought the most sessions?",
         "subset_ranking",
-        name(lambda d: c.first(d[d["page"] == "/blog"], "source", "sessions"), "source"),
+        s.winner("source", "sessions", rows=s.where("page", "/blog")),
     ),
     Q(
         "Total sessions per source, then tell me which source is the biggest",
         "two_part",
-        name(lambda d: c.first(d, "source", "sessions"), "source"),
+        s.winner("source", "sessions"),
     ),
-    Q(
-        "週別のsessionsをグラフにして、最も多かった週は？",
-        "two_part",
-        period(lambda d: c.peak(d, D, "sessions", "W"), "W", D),
-    ),
+    Q("週別のsessionsをグラフにして、最も多かった週は？", "two_part", s.peak(D, "sessions", "W")),
     Q(
         "Aggregate conversions by page and name the page with the fewest",
         "two_part",
-        name(lambda d: c.first(d, "page", "conversions", ascending=True), "page"),
+        s.winner("page", "conversions", ascending=True),
     ),
-    Q(
-        "What percentage of all sessions went to /home?",
-        "share",
-        percent(lambda d: c.share(d.loc[d["page"] == "/home", "sessions"], d["sessions"])),
-    ),
-    Q(
-        "What share of conversions came from email?",
-        "share",
-        percent(lambda d: c.share(d.loc[d["source"] == "email", "conversions"], d["conversions"])),
-    ),
-    Q(
-        "/signupのconversionsは全体の何％？",
-        "share",
-        percent(lambda d: c.share(d.loc[d["page"] == "/signup", "conversions"], d["conversions"])),
-    ),
+    Q("What percentage of all sessions went to /home?", "share", s.total_share("page", "/home", "sessions")),
+    Q("What share of conversions came from email?", "share", s.total_share("source", "email", "conversions")),
+    Q("/signupのconversionsは全体の何％？", "share", s.total_share("page", "/signup", "conversions")),
     Q(
         "By what percent did sessions grow from January to June 2024?",
         "growth",
@@ -98,16 +83,16 @@ QUESTIONS = [
             )
         ),
     ),
-    Q("Are sessions trending upward or downward?", "trend", direction(lambda d: c.slope(d, D, "sessions"))),
-    Q("Which month had the most pageviews?", "trend", period(lambda d: c.peak(d, D, "pageviews", "M"), "M", D)),
+    Q("Are sessions trending upward or downward?", "trend", s.trend(D, "sessions")),
+    Q("Which month had the most pageviews?", "trend", s.peak(D, "pageviews", "M")),
     Q(
         "月別のconversionsの推移で最も少ない月は？",
         "trend",
         period(lambda d: c.peak(d, D, "conversions", "M", low=True), "M", D),
     ),
-    Q("How many session outliers are there (z-score > 3)?", "outliers", count(lambda d: c.zscore_count(d["sessions"]))),
-    Q("sessionsの外れ値をIQR法で数えて", "outliers", count(lambda d: c.iqr_count(d["sessions"]))),
-    Q("count outliers in pageviews by z score above 3", "outliers", count(lambda d: c.zscore_count(d["pageviews"]))),
+    Q("How many session outliers are there (z-score > 3)?", "outliers", s.zscore_outliers("sessions")),
+    Q("sessionsの外れ値をIQR法で数えて", "outliers", s.iqr_outliers("sessions")),
+    Q("count outliers in pageviews by z score above 3", "outliers", s.zscore_outliers("pageviews")),
     Q(
         "Compute the conversion rate as conversions divided by sessions and give its average",
         "derived",
@@ -126,27 +111,15 @@ QUESTIONS = [
     Q(
         "What is the correlation between sessions and conversions?",
         "correlation",
-        number(lambda d: d["sessions"].corr(d["conversions"]), 0.01, absolute=True),
+        s.correlation("sessions", "conversions", 0.01),
     ),
     Q(
         "correlation between bounce_rate and conversions?",
         "correlation",
-        number(lambda d: d["bounce_rate"].corr(d["conversions"]), 0.01, absolute=True),
+        s.correlation("bounce_rate", "conversions", 0.01),
     ),
-    Q(
-        "sessionsとpageviewsの相関係数を教えて",
-        "correlation",
-        number(lambda d: d["sessions"].corr(d["pageviews"]), 0.01, absolute=True),
-    ),
-    Q("Top 3 pages by total sessions", "top_n", names(lambda d: c.top(d, "page", "sessions", n=3), "page")),
-    Q(
-        "What are the two sources with the highest conversions?",
-        "top_n",
-        names(lambda d: c.top(d, "source", "conversions", n=2), "source"),
-    ),
-    Q(
-        "bounce_rateの平均が低いページを3つ",
-        "top_n",
-        names(lambda d: c.top(d, "page", "bounce_rate", "mean", n=3, ascending=True), "page"),
-    ),
+    Q("sessionsとpageviewsの相関係数を教えて", "correlation", s.correlation("sessions", "pageviews", 0.01)),
+    Q("Top 3 pages by total sessions", "top_n", s.leaders("page", "sessions", n=3)),
+    Q("What are the two sources with the highest conversions?", "top_n", s.leaders("source", "conversions", n=2)),
+    Q("bounce_rateの平均が低いページを3つ", "top_n", s.leaders("page", "bounce_rate", "mean", n=3, ascending=True)),
 ]

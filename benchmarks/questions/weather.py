@@ -1,17 +1,18 @@
 """Daily weather of four Japanese cities, 2023–2024: 日付, 都市, 最高気温, 最低気温, 降水量, 天気."""
 
 from questions import compute as c
+from questions import shapes as s
 from questions.expect import Question as Q
-from questions.expect import count, direction, name, names, number, percent, period
+from questions.expect import count, direction, name, number, percent, period
 
 D = "日付"
 QUESTIONS = [
     Q("気象データは全部で何件？", "shape", count(len)),
     Q("行数を教えてください。", "shape", count(len)),
     Q("How many columns are in the weather data?", "shape", count(lambda d: d.shape[1])),
-    Q("都市はいくつ含まれていますか", "distinct", count(lambda d: d["都市"].nunique())),
-    Q("天気の種類は何種類？", "distinct", count(lambda d: d["天気"].nunique())),
-    Q("How many different cities are there?", "distinct", count(lambda d: d["都市"].nunique())),
+    Q("都市はいくつ含まれていますか", "distinct", s.distinct("都市")),
+    Q("天気の種類は何種類？", "distinct", s.distinct("天気")),
+    Q("How many different cities are there?", "distinct", s.distinct("都市")),
     Q(
         "東京で雨だった日は何日ありますか",
         "filter",
@@ -32,26 +33,14 @@ QUESTIONS = [
     Q(
         "晴れの日に限ると、最低気温の平均が一番低い都市は？",
         "subset_ranking",
-        name(lambda d: c.first(d[d["天気"] == "晴れ"], "都市", "最低気温", "mean", ascending=True), "都市"),
+        s.winner("都市", "最低気温", "mean", ascending=True, rows=s.where("天気", "晴れ")),
     ),
-    Q(
-        "都市別の降水量を合計して、最も少ない都市を教えて",
-        "two_part",
-        name(lambda d: c.first(d, "都市", "降水量", ascending=True), "都市"),
-    ),
-    Q(
-        "月別の降水量をグラフにして、一番雨が多かった月は？",
-        "two_part",
-        period(lambda d: c.peak(d, D, "降水量", "M"), "M", D),
-    ),
-    Q("天気ごとの件数を集計して、一番多い天気は何ですか", "two_part", name(lambda d: c.first(d, "天気"), "天気")),
-    Q("雨の日は全体の何％？", "share", percent(lambda d: 100 * (d["天気"] == "雨").mean())),
-    Q(
-        "札幌の降水量は4都市合計の何パーセント？",
-        "share",
-        percent(lambda d: c.share(d.loc[d["都市"] == "札幌", "降水量"], d["降水量"])),
-    ),
-    Q("What percentage of days were sunny (晴れ)?", "share", percent(lambda d: 100 * (d["天気"] == "晴れ").mean())),
+    Q("都市別の降水量を合計して、最も少ない都市を教えて", "two_part", s.winner("都市", "降水量", ascending=True)),
+    Q("月別の降水量をグラフにして、一番雨が多かった月は？", "two_part", s.peak(D, "降水量", "M")),
+    Q("天気ごとの件数を集計して、一番多い天気は何ですか", "two_part", s.winner("天気")),
+    Q("雨の日は全体の何％？", "share", s.row_share("天気", "雨")),
+    Q("札幌の降水量は4都市合計の何パーセント？", "share", s.total_share("都市", "札幌", "降水量")),
+    Q("What percentage of days were sunny (晴れ)?", "share", s.row_share("天気", "晴れ")),
     Q(
         "2023年から2024年で降水量の合計は何％変わった？",
         "growth",
@@ -67,20 +56,8 @@ QUESTIONS = [
             )
         ),
     ),
-    Q(
-        "那覇の降水量合計は東京より何％多い？",
-        "growth",
-        percent(
-            lambda d: (
-                100 * (d.loc[d["都市"] == "那覇", "降水量"].sum() / d.loc[d["都市"] == "東京", "降水量"].sum() - 1)
-            )
-        ),
-    ),
-    Q(
-        "月別の平均最高気温の推移で、一番暑い月は？",
-        "trend",
-        period(lambda d: c.peak(d, D, "最高気温", "M", "mean"), "M", D),
-    ),
+    Q("那覇の降水量合計は東京より何％多い？", "growth", s.value_change("都市", "東京", "那覇", "降水量", "sum")),
+    Q("月別の平均最高気温の推移で、一番暑い月は？", "trend", s.peak(D, "最高気温", "M", "mean")),
     Q(
         "月ごとの最低気温の平均で一番寒かった月はいつ？",
         "trend",
@@ -91,9 +68,9 @@ QUESTIONS = [
         "trend",
         direction(lambda d: c.slope(c.window(d, D, "2024-01-01", "2024-07-01"), D, "最高気温", "M", "mean")),
     ),
-    Q("降水量の外れ値はzスコア3超で何件？", "outliers", count(lambda d: c.zscore_count(d["降水量"]))),
-    Q("最高気温の外れ値をIQR法で求めて、件数を教えて", "outliers", count(lambda d: c.iqr_count(d["最高気温"]))),
-    Q("How many outliers in 降水量 by the IQR method?", "outliers", count(lambda d: c.iqr_count(d["降水量"]))),
+    Q("降水量の外れ値はzスコア3超で何件？", "outliers", s.zscore_outliers("降水量")),
+    Q("最高気温の外れ値をIQR法で求めて、件数を教えて", "outliers", s.iqr_outliers("最高気温")),
+    Q("How many outliers in 降水量 by the IQR method?", "outliers", s.iqr_outliers("降水量")),
     Q("日較差（最高気温−最低気温）の平均は？", "derived", number(lambda d: (d["最高気温"] - d["最低気温"]).mean())),
     Q(
         "最高気温と最低気温の平均（(最高気温+最低気温)/2）の平均値を出して",
@@ -105,26 +82,18 @@ QUESTIONS = [
         "derived",
         number(lambda d: (d["最高気温"] - d["最低気温"]).max()),
     ),
-    Q(
-        "最高気温と最低気温の相関係数は？",
-        "correlation",
-        number(lambda d: d["最高気温"].corr(d["最低気温"]), 0.01, absolute=True),
-    ),
-    Q(
-        "降水量と最高気温に相関はありますか",
-        "correlation",
-        number(lambda d: d["降水量"].corr(d["最高気温"]), 0.01, absolute=True),
-    ),
+    Q("最高気温と最低気温の相関係数は？", "correlation", s.correlation("最高気温", "最低気温", 0.01)),
+    Q("降水量と最高気温に相関はありますか", "correlation", s.correlation("降水量", "最高気温", 0.01)),
     Q(
         "最低気温と降水量の順位相関（スピアマン）",
         "correlation",
-        number(lambda d: d["最低気温"].corr(d["降水量"], method="spearman"), 0.01, absolute=True),
+        s.correlation("最低気温", "降水量", 0.01, method="spearman"),
     ),
-    Q("平均最高気温の高い都市トップ3", "top_n", names(lambda d: c.top(d, "都市", "最高気温", "mean", n=3), "都市")),
-    Q("降水量の合計が多い都市を2つ教えて", "top_n", names(lambda d: c.top(d, "都市", "降水量", n=2), "都市")),
+    Q("平均最高気温の高い都市トップ3", "top_n", s.leaders("都市", "最高気温", "mean", n=3)),
+    Q("降水量の合計が多い都市を2つ教えて", "top_n", s.leaders("都市", "降水量", n=2)),
     Q(
         "Which two cities are the coldest on average (最低気温)?",
         "top_n",
-        names(lambda d: c.top(d, "都市", "最低気温", "mean", n=2, ascending=True), "都市"),
+        s.leaders("都市", "最低気温", "mean", n=2, ascending=True),
     ),
 ]

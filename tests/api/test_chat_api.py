@@ -3,42 +3,16 @@
 from __future__ import annotations
 
 import io
-import json
 import threading
 from typing import Any
 
 import pandas as pd
 from fastapi.testclient import TestClient
 
-from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
-from tests.api.conftest import PREFIX, ClientFactory, problem_of
+from tests.api.conftest import PREFIX, ClientFactory, ask, ask_streamed, problem_of, start
 from tests.conftest import ServiceFactory
 from tests.fakes.brains import GatedBrain
-
-
-def start(client: TestClient) -> str:
-    with SALES_CSV.open("rb") as handle:
-        response = client.post(f"{PREFIX}/sessions", files={"file": (SALES_CSV.name, handle)})
-    assert response.status_code == 201, response.text
-    return str(response.json()["id"])
-
-
-def ask(client: TestClient, session: str, message: str) -> dict[str, Any]:
-    response = client.post(f"{PREFIX}/sessions/{session}/chat", json={"message": message})
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
-
-
-def events(text: str) -> list[tuple[str, dict[str, Any]]]:
-    """Server-sent events as (event, data) pairs."""
-    found = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
-        if "data" in fields:
-            found.append((fields.get("event", "message"), json.loads(fields["data"])))
-    return found
 
 
 def test_chat_answers_with_steps_report_and_artifacts(api: TestClient, sales: pd.DataFrame) -> None:
@@ -73,16 +47,7 @@ def test_chat_answers_with_steps_report_and_artifacts(api: TestClient, sales: pd
 
 
 def test_chat_streams_progress_then_the_result(api: TestClient) -> None:
-    session = start(api)
-    with api.stream(
-        "POST",
-        f"{PREFIX}/sessions/{session}/chat",
-        json={"message": "売上金額の合計は？"},
-        headers={"Accept": "text/event-stream"},
-    ) as response:
-        assert response.status_code == 200
-        assert response.headers["content-type"].startswith("text/event-stream")
-        received = events(response.read().decode())
+    received = ask_streamed(api, start(api), "売上金額の合計は？")
     names = [name for name, _ in received]
     assert names[0] == "turn_started" and names[-1] == "result"
     assert {"node_started", "node_finished", "decision", "code", "execution", "report", "turn_finished"} <= set(names)

@@ -6,8 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bunseki.service import AnalysisService
-from tests.api.conftest import PREFIX
-from tests.api.test_chat_api import events, start
+from tests.api.conftest import ask_streamed, start
 from tests.conftest import ServiceFactory
 from tests.service.test_streamed_answer import REPORT, deltas_after_last_reset, streaming_brain
 
@@ -18,15 +17,7 @@ def service(open_service: ServiceFactory) -> AnalysisService:
 
 
 def test_answer_deltas_arrive_in_order_before_the_result(api: TestClient) -> None:
-    session = start(api)
-    with api.stream(
-        "POST",
-        f"{PREFIX}/sessions/{session}/chat",
-        json={"message": "売上金額の合計は？"},
-        headers={"Accept": "text/event-stream"},
-    ) as response:
-        assert response.status_code == 200
-        received = events(response.read().decode())
+    received = ask_streamed(api, start(api), "売上金額の合計は？")
     names = [name for name, _ in received]
     deltas = [i for i, name in enumerate(names) if name == "answer_delta"]
     assert len(deltas) >= 3 and deltas[-1] < names.index("report") < names.index("result")

@@ -21,8 +21,7 @@ from fastapi.testclient import TestClient
 
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service import AnalysisService, OpenFile
-from tests.api.conftest import PREFIX, problem_of
-from tests.api.test_chat_api import ask, start
+from tests.api.conftest import PREFIX, ask, problem_of, start
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from fastapi.testclient import TestClient
 from bunseki.api import create_app
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
-from tests.api.conftest import PREFIX, problem_of
-from tests.api.test_chat_api import events, start
+from tests.api.conftest import PREFIX, ask_streamed, problem_of, start
 from tests.fakes.backends import LosingBackend
 
 
@@ -34,13 +33,7 @@ def test_a_lost_cell_is_a_503_to_retry_and_the_next_ask_answers(losing: tuple[Te
     assert lost.status_code == 503 and lost.headers["Retry-After"] == "1"
     assert "ask again" in problem_of(lost)["detail"]
 
-    with client.stream(
-        "POST",
-        f"{PREFIX}/sessions/{session}/chat",
-        json={"message": "地域別の売上合計は？"},
-        headers={"Accept": "text/event-stream"},
-    ) as response:
-        received = events(response.read().decode())
+    received = ask_streamed(client, session, "地域別の売上合計は？")
     kind, error = received[-1]
     assert (kind, error["status"], error["retry_after"]) == ("error", 503, 1)
     assert "もう一度質問してください" in error["detail"]

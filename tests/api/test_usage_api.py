@@ -9,8 +9,7 @@ from fastapi.testclient import TestClient
 
 from bunseki.api import create_app
 from bunseki.brain.llm import LLMBrain
-from tests.api.conftest import PREFIX, ClientFactory
-from tests.api.test_chat_api import ask, start
+from tests.api.conftest import PREFIX, ClientFactory, ask, start
 from tests.conftest import ServiceFactory
 from tests.fakes.chat import scripted
 from tests.fakes.usage import COMPLETION_TOKENS, COST, MODEL, PRICES, PROMPT_TOKENS, QUESTION, TOKENS, turn_replies

@@ -39,6 +39,9 @@ def test_n_items_asked_must_be_n_items_planned() -> None:
     assert selfcheck.asked_count("売上の上位5店舗は？") == 5
     assert selfcheck.asked_count("List the 3 largest cities") == 3
     assert selfcheck.asked_count("What is the top store?") is None
+    # the planner's own reading of N: kanji numbers and "多い順に N つ" count too
+    assert selfcheck.asked_count("売上の上位三店舗は？") == 3
+    assert selfcheck.asked_count("売上が多い店舗を2つ教えて") == 2
     three = Plan(task="top", target="売上", stat="sum", group_by="店舗", top_n=3, language="en")
     asked = selfcheck.check(three, "Show the top 5 stores by sales", "en")
     assert isinstance(asked, Clarification) and "5" in asked.question

@@ -301,7 +301,7 @@ def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     }
     if ratio.kind == "share":
         return catalog.say("ratio_share", language, value=_pct(value), **words)
-    direction = catalog.say("increase" if value > 0 else "decrease", language)
+    direction = catalog.say("change_up" if value > 0 else "change_down", language)
     return catalog.say("ratio_change", language, value=_pct(value, signed=True), direction=direction, **words)
 
 

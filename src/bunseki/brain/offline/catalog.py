@@ -50,7 +50,6 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     },
     # conclusions shared by several tasks
     "no_rows": {"ja": "該当するデータがありません。", "en": "No rows match."},
-    "rows_used": {"ja": "対象の行数", "en": "rows used"},
     "output_heading": {"ja": "実行結果（抜粋）", "en": "Execution output (excerpt)"},
     "method": {
         "ja": "**計算内容**: {what}。",
@@ -235,8 +234,6 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{what}は {base_label} の {base} から {part_label} の {part} へ {value}（{direction}）です{conditions}。",
         "en": "{What} went from {base} ({base_label}) to {part} ({part_label}): {value}, {direction}{conditions}.",
     },
-    "increase": {"ja": "増加", "en": "an increase"},
-    "decrease": {"ja": "減少", "en": "a decrease"},
     "together_up": {"ja": "{a} が大きいほど {b} は増加する傾向です。", "en": " As {a} grows, {b} tends to increase."},
     "together_down": {"ja": "{a} が大きいほど {b} は減少する傾向です。", "en": " As {a} grows, {b} tends to decrease."},
     # answers in a requested format
@@ -304,7 +301,6 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "next_chart": {"ja": "{column}別に集計してグラフにする", "en": "Aggregate it by {column} as a chart"},
     "next_snapshot": {"ja": "スナップショットとして保存する", "en": "Save it as a snapshot"},
     "unit_M": {"ja": "月別", "en": "monthly"},
-    "unit_Y": {"ja": "年別", "en": "yearly"},
     "rows": {"ja": "件数", "en": "the row count"},
 }
 

@@ -242,7 +242,7 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
-    label = "件数" if plan.language == "ja" else "rows"
+    label = catalog.say("rows_word", plan.language)
     return [
         "count = len(data)",
         f'print(f"{label}: {{format_number(count)}}")',
@@ -298,7 +298,7 @@ def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 def _bar_chart(plan: Plan, name: str) -> list[str]:
     count = min(plan.top_n or MAX_BARS, MAX_BARS)
-    what = plan.target or ("件数" if plan.language == "ja" else "rows")
+    what = plan.target or catalog.say("rows_word", plan.language)
     group = group_label(plan)
     title = (
         f"{group}別の{what}の{_stat_label(plan)}"
@@ -373,7 +373,7 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
     if plan.group_by:
         lines.append("result['group_totals'] = [[str(k), float(v)] for k, v in group_totals.items()]")
-    what = plan.target or ("件数" if plan.language == "ja" else "rows")
+    what = plan.target or catalog.say("rows_word", plan.language)
     title = (
         f"{what}の{_stat_label(plan)}の推移" if plan.language == "ja" else f"Trend of the {_stat_label(plan)} of {what}"
     )

@@ -20,6 +20,7 @@ from typing import Literal
 from bunseki.brain.models import Language
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.plan import Derived, Filter, Period, Ratio, Slot
+from bunseki.brain.offline.vocab import PERCENT_ASKED
 from bunseki.data.summary import DataFrameInfo
 
 # --- measures described as arithmetic ------------------------------------------------------
@@ -205,9 +206,9 @@ def yes_no(values: list[str]) -> tuple[str, str] | None:
 
 # --- shares and changes as percentages -----------------------------------------------------
 
+# The words asking for a percentage, and any % or ratio word at all (a share or change is then read)
 ASKS_PERCENT = re.compile(
-    r"何\s*[%％]|何パーセント|何割|[%％]|percent|パーセント|割合|比率|構成比|シェア|占め|share|proportion|fraction|"
-    r"増加率|減少率|成長率|伸び率|伸長率|変化率|増減率|前年比|前月比|前年同期比|growth rate|rate of change|"
+    PERCENT_ASKED + r"|[%％]|percent|パーセント|比率|share|fraction|伸長率|前年比|前月比|前年同期比|"
     r"\byoy\b|\bmom\b|year over year|month over month",
     re.IGNORECASE,
 )

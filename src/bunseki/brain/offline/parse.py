@@ -126,7 +126,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     periods, period_spans = _periods(text, info, date_column, language)
     if len(periods) == 1 and asks_change(text):  # 2023年から2024年で何％伸びた: two periods, not one range
         periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
-    top_n, top_spans, ascending = _top(text, lowered)
+    top_n, top_spans, ascending = read_top(lowered)
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
     defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
@@ -959,7 +959,8 @@ _SMALL_FIRST = re.compile(
 _SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
 
 
-def _top(text: str, lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:
+def read_top(lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:
+    """The N items asked for (上位5, ワースト三, "top 3", "the 3 largest", 多い都市を2つ), where, and smallest first."""
     ascending = bool(re.search(ASCENDING, lowered))
     for pattern in TOP_N:
         match = re.search(pattern, lowered)

@@ -12,34 +12,21 @@ from typing import Final
 
 from bunseki.brain.models import Language
 from bunseki.brain.offline import catalog
+from bunseki.brain.offline.parse import read_top
 from bunseki.brain.offline.plan import Clarification, Plan
+from bunseki.brain.offline.text import normalize
+from bunseki.brain.offline.vocab import PERCENT_ASKED, WHICH
 
-# Asking for a percentage, not naming one in a condition (「割引率が10%以上の」 is a filter).
-_PERCENT: Final = re.compile(
-    r"何\s*[%％]|何パーセント|何割|割合|構成比|シェア|占め|増加率|減少率|成長率|伸び率|変化率|増減率|"
-    r"what percent|percentage|\bshare\b|proportion|fraction of|growth rate|rate of change",
-    re.IGNORECASE,
-)
+_PERCENT: Final = re.compile(PERCENT_ASKED, re.IGNORECASE)
 PERCENT_TASKS: Final = frozenset({"ratio", "share", "growth", "missing", "trend", "answers"})
-_COUNT: Final = re.compile(
-    r"(?:上位|下位|ベスト|ワースト|トップ)\s*(?P<ja>\d{1,3})|"
-    r"\b(?:top|bottom|first)\s+(?P<en>\d{1,3})\b|"
-    r"\b(?P<en2>\d{1,3})\s+(?:largest|smallest|biggest|highest|lowest|best|worst|most|least)\b",
-    re.IGNORECASE,
-)
-_WHICH: Final = re.compile(
-    r"どの|どれ|どこ|どちら|誰|何曜日|何月|\bwhich\b|\bwho\b|what (?:day|month|year|week)",
-    re.IGNORECASE,
-)
+# The planner's "which" also takes "what is …" (any question would); here only a name asked for counts.
+_WHICH: Final = re.compile(WHICH + r"|どちら|何曜日|what (?:day|month|year|week)", re.IGNORECASE)
 ONE_NUMBER_TASKS: Final = frozenset({"stat", "count"})  # a single number, no name in it
 
 
 def asked_count(question: str) -> int | None:
-    """The number of items a question asks for ("上位5", "top 3", "the 3 largest"), if it names one."""
-    found = _COUNT.search(question)
-    if found is None:
-        return None
-    return int(found.group("ja") or found.group("en") or found.group("en2"))
+    """The number of items a question asks for ("上位5", "top 3", "the 3 largest"), read as the planner reads it."""
+    return read_top(normalize(question).lower())[0]
 
 
 def check(plan: Plan, question: str, language: Language) -> Clarification | None:

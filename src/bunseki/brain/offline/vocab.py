@@ -38,6 +38,14 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
     ),
 )
 
+# Asking for a percentage, not naming one in a condition (「割引率が10%以上の」 is a filter).
+PERCENT_ASKED: Final = (
+    r"何\s*[%％]|何パーセント|何割|割合|構成比|シェア|占め|増加率|減少率|成長率|伸び率|変化率|増減率|"
+    r"what percent|percentage|\bshare\b|proportion|fraction of|growth rate|rate of change"
+)
+# Asking for a name rather than a number: the words every reading of "which" shares.
+WHICH: Final = r"どの|どこ|どれ|誰|何月|\bwhich\b|\bwho\b"
+
 TASK_WORDS: Final[dict[str, str]] = {
     # "X が多いほど Y は上がる？", "does Y go up as X grows?": how one measure moves with another
     "correlation": r"相関|関係性|関連|ほど.{0,16}(?:上が|下が|増え|減|高く|低く)|\bcorrelat\w*|\brelationship\b|"
@@ -59,7 +67,7 @@ TASK_WORDS: Final[dict[str, str]] = {
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
     r"\bdescribe\b|\bdescriptive\b",
     "chart": r"グラフ|チャート|図|可視化|プロット|描いて|\bchart\b|\bplot\b|\bgraph\b|\bvisuali[sz]e\b|\bdraw\b",
-    "which": r"どの|どこ|どれ|誰|何月|何日|何曜|\bwhich\b|\bwhat (?:\w+ )?(?:has|had|is|was)\b|\bwho\b|\bwhere\b",
+    "which": WHICH + r"|何日|何曜|\bwhat (?:\w+ )?(?:has|had|is|was)\b|\bwhere\b",
 }
 
 # "X別", "X ごと", "by X": group markers after (ja) or before (en) a column mention.
