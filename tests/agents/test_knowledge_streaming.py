@@ -17,8 +17,10 @@ from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
 from bunseki.brain.knowledge import KnowledgeBrain, KnowledgeView, LLMKnowledgeBrain
 from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
 from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
+from bunseki.tracing import TurnRecorder, turn_config
 from tests.agents.test_knowledge_graph import FakeKnowledgeBase
 from tests.fakes.chat import ScriptedChatModel, tool_call
+from tests.fakes.usage import counted
 
 QUESTION = "複数のプロセスから Qdrant を使うには？"
 SEARCH = tool_call("search_rag_knowledge_base", {"query": "Qdrant 複数プロセス"})
@@ -35,13 +37,15 @@ def reflection_model(*reflections: str, draft: str = DRAFT, breaks: int = 0) -> 
     return BreaksOff(messages=replies, breaks=breaks)
 
 
-def run(brain: KnowledgeBrain, *, listened: bool = True) -> tuple[dict[str, Any], list[AnswerEvent]]:
+def run(
+    brain: KnowledgeBrain, *, listened: bool = True, recorder: TurnRecorder | None = None
+) -> tuple[dict[str, Any], list[AnswerEvent]]:
     """The graph's final state, and every event it sent while the model wrote."""
     context = KnowledgeContext(knowledge_base=FakeKnowledgeBase(), brain=brain, stream_answer=listened)
     inputs = {"messages": [HumanMessage(QUESTION)], "question": QUESTION, "collections": ["manuals"]}
     events: list[AnswerEvent] = []
     state: dict[str, Any] = {}
-    config: Any = {"recursion_limit": recursion_limit()}
+    config: Any = {"recursion_limit": recursion_limit(), **(turn_config(recorder) if recorder else {})}
     for mode, value in build().stream(inputs, config, context=context, stream_mode=["custom", "values"]):
         if mode == "custom":
             events.append(value)
@@ -78,6 +82,16 @@ def test_the_final_answer_streams_between_the_reflection_start_and_its_record() 
     assert "answer_reset" not in kinds(events)
     assert "".join(deltas(events)) == streamed_answer(events) == FINAL
     assert all(deltas(events))
+
+
+def test_the_streamed_reflection_is_still_counted_by_the_turns_recorder() -> None:
+    model = reflection_model()
+    model.messages = iter([SEARCH, counted(AIMessage(DRAFT), 300, 20), counted(AIMessage(REFLECTION), 500, 40)])
+    recorder = TurnRecorder()
+    state, events = run(llm(model), recorder=recorder)
+    assert model.streamed == [3] and streamed_answer(events) == state["final"] == FINAL
+    usage = recorder.usage("openai:fake", {})
+    assert (usage.calls, usage.prompt_tokens, usage.completion_tokens) == (3, 800, 60)
 
 
 @pytest.mark.parametrize("piece", [1, 2, 5])
