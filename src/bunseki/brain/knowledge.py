@@ -30,7 +30,7 @@ NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
 """What a search returns when nothing relevant was found (seed 004)."""
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
-ATTEMPTS: Final = 2  # a reply whose tool calls cannot be read is sent back once
+ATTEMPTS: Final = 2  # unreadable tool calls are sent back once; a Reflection stream that broke off is asked again once
 DEFAULT_TOP_K: Final = 5
 SEARCH_MODES: Final = ("hybrid", "dense", "sparse")
 MAX_TOP_K: Final = 10
