@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessageChunk, HumanMessage
@@ -14,7 +12,7 @@ from bunseki.brain.llm import ask
 from bunseki.brain.streaming import AnswerEvent, AnswerStream, current_sink, streaming_answer
 from bunseki.errors import ModelOutputError
 from bunseki.report.models import ReportOutput, ReportSection
-from tests.fakes.chat import ScriptedChatModel, scripted, tool_call, tool_reply
+from tests.fakes.chat import scripted, tool_call, tool_reply
 
 REPORT = ReportOutput(
     title="地域別売上",
@@ -96,18 +94,9 @@ def test_an_answer_that_fails_twice_ends_reset() -> None:
     assert events and events[-1] == {"event": "answer_reset"}
 
 
-class CountingModel(ScriptedChatModel):
-    streamed: int = 0
-
-    def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
-        self.streamed += 1
-        yield from super()._stream(*args, **kwargs)
-
-
 def test_without_a_listener_the_model_is_not_asked_to_stream() -> None:
-    quiet = CountingModel(messages=iter([tool_reply(REPORT)]))
-    heard = CountingModel(messages=iter([tool_reply(REPORT)]))
+    quiet, heard = scripted(tool_reply(REPORT)), scripted(tool_reply(REPORT))
     ask(quiet, ReportOutput, [HumanMessage("売上は？")], name="fake", endpoint=None, stream="conclusion")
     with streaming_answer(lambda event: None):
         ask(heard, ReportOutput, [HumanMessage("売上は？")], name="fake", endpoint=None, stream="conclusion")
-    assert (quiet.streamed, heard.streamed) == (0, 1)
+    assert (quiet.streamed, heard.streamed) == ([], [1])

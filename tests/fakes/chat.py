@@ -2,8 +2,8 @@
 
 Structured output works because ``bind_tools`` returns the model itself: LangChain then parses
 the scripted tool call named after the schema class, as it would a real provider's. Asked to
-stream, it streams as providers do: content word by word, tool-call arguments a few characters
-at a time (the base fake would drop tool calls).
+stream, it streams as providers do: content word by word (or ``content_piece`` characters at a
+time), tool-call arguments a few characters at a time (the base fake would drop tool calls).
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ class ScriptedChatModel(GenericFakeChatModel):
     """Answers with the scripted messages in order; ``received`` holds each prompt."""
 
     received: list[list[BaseMessage]] = Field(default_factory=list)
+    content_piece: int | None = None  # characters of content per streamed chunk; None: word by word
+    streamed: list[int] = Field(default_factory=list)  # the numbers (from 1) of the calls that streamed
 
     def bind_tools(
         self,
@@ -63,9 +65,12 @@ class ScriptedChatModel(GenericFakeChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         message = self._generate(messages, stop, run_manager, **kwargs).generations[0].message
+        self.streamed.append(len(self.received))
         assert isinstance(message, AIMessage)
         content = message.content if isinstance(message.content, str) else ""
-        pieces = [AIMessageChunk(content=token) for token in re.split(r"(\s)", content) if token]
+        size = self.content_piece
+        tokens = [content[i : i + size] for i in range(0, len(content), size)] if size else re.split(r"(\s)", content)
+        pieces = [AIMessageChunk(content=token) for token in tokens if token]
         for index, call in enumerate(message.tool_calls):
             arguments = json.dumps(call["args"], ensure_ascii=False)
             for start in range(0, len(arguments), STREAM_PIECE):

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from bunseki.brain.grounding import ungrounded
 from bunseki.brain.models import is_sentence
+from bunseki.brain.streaming import streamed_answer
 from bunseki.cli import app
 from bunseki.data.load import load_table
 from bunseki.data.summary import summarize
@@ -125,8 +126,11 @@ class OnePassage:
 def test_knowledge_react_and_reflection_with_a_real_model(real: Settings) -> None:
     with KnowledgeService(real, knowledge_base=OnePassage()) as service:
         question = "Qdrant サーバーのポートは？"
-        answer = service.ask(question, ["manuals"], "openai:local")
+        events: list[dict[str, Any]] = []
+        answer = service.ask(question, ["manuals"], "openai:local", on_event=events.append)
         assert answer.status in {"answered", "unanswered", "error"}
+        if any(event["event"] == "answer_delta" for event in events):  # the Reflection wrote a final answer
+            assert streamed_answer(events) == answer.answer
         if answer.status == "answered":
             cited = [citation.text for citation in answer.citations] if answer.citations else []
             assert_grounded(answer.answer, [question, *cited])

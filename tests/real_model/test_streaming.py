@@ -14,12 +14,11 @@ import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from bunseki.brain.llm import ask
-from bunseki.brain.streaming import AnswerEvent, streaming_answer
+from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
 from bunseki.errors import ModelError
 from bunseki.llm import create_chat_model, endpoint_of
 from bunseki.report.models import ReportOutput
 from bunseki.settings import Settings
-from bunseki.ui.turns import streamed_answer
 from tests.real_model.test_real_model import LIMITS
 
 pytestmark = pytest.mark.real_model

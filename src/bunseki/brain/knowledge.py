@@ -2,9 +2,11 @@
 
 At each step of the ReAct loop the graph asks the brain for the next message: a thought with tool
 calls (``search_rag_knowledge_base``, ``list_rag_collections``), or a draft answer. After the loop
-it asks for a Reflection on the draft (``Thought:`` / ``Final Answer:``). The graph runs the tools;
-the brain only decides. Two brains: `LLMKnowledgeBrain` over any chat model with the tools bound,
-and the extractive `bunseki.brain.knowledge_offline.OfflineKnowledgeBrain`.
+it asks for a Reflection on the draft (``Thought:`` / ``Final Answer:``), whose final answer streams
+to an enclosing `bunseki.brain.streaming.streaming_answer` as the model writes it (never the thought
+before it). The graph runs the tools; the brain only decides. Two brains: `LLMKnowledgeBrain` over
+any chat model with the tools bound, and the extractive
+`bunseki.brain.knowledge_offline.OfflineKnowledgeBrain`.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from bunseki.brain.models import Language
+from bunseki.brain.streaming import AnswerStream, current_sink, followed
 from bunseki.deadline import check_deadline
-from bunseki.errors import ModelOutputError, ModelTimeoutError
+from bunseki.errors import ModelError, ModelOutputError, ModelTimeoutError
 from bunseki.llm import endpoint_of, translate_model_errors, within_deadline
 
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
@@ -27,7 +30,7 @@ NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
 """What a search returns when nothing relevant was found (seed 004)."""
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
-ATTEMPTS: Final = 2  # a reply whose tool calls cannot be read is sent back once
+ATTEMPTS: Final = 2  # unreadable tool calls are sent back once; a Reflection stream that broke off is asked again once
 DEFAULT_TOP_K: Final = 5
 SEARCH_MODES: Final = ("hybrid", "dense", "sparse")
 MAX_TOP_K: Final = 10
@@ -170,14 +173,28 @@ class LLMKnowledgeBrain:
         )
 
     def reflect(self, view: KnowledgeView) -> str:
-        return message_text(self._invoke(view.prompt, tools=False))
+        sink = current_sink()
+        follower = AnswerStream(streamed_final_answer, sink) if sink is not None else None
+        attempt = 1
+        while True:
+            try:
+                return message_text(self._invoke(view.prompt, tools=False, follower=follower))
+            except BaseException as exc:
+                if follower is None:
+                    raise
+                # the connection dropped mid-answer: the same request once more
+                again = isinstance(exc, ModelError) and follower.broke_off(exc) and attempt < ATTEMPTS
+                follower.discard()  # what was shown will not be the answer
+                if not again:
+                    raise
+            attempt += 1
 
-    def _invoke(self, prompt: list[BaseMessage], *, tools: bool) -> BaseMessage:
+    def _invoke(self, prompt: list[BaseMessage], *, tools: bool, follower: AnswerStream | None = None) -> BaseMessage:
         model = within_deadline(self._model)
         runnable = model.bind_tools(TOOL_SPECS) if tools else model
         try:
             with translate_model_errors(self._endpoint):
-                return runnable.invoke(prompt)
+                return runnable.invoke(prompt, followed(follower))
         except ModelTimeoutError:
             check_deadline()  # when the turn's limit is what ran out, say that rather than the server's
             raise
@@ -201,6 +218,15 @@ def message_text(message: BaseMessage) -> str:
 
 _FINAL = re.compile(r"(?:^|\n)\s*\**\s*Final Answer\s*\**\s*[:：]\s*", re.IGNORECASE)
 _THOUGHT = re.compile(r"^\s*\**\s*Thought\s*\**\s*[:：]\s*", re.IGNORECASE)
+
+
+def streamed_final_answer(raw: str) -> str | None:
+    """The final answer of a Reflection being written, once there is one worth showing: None before
+    the ``Final Answer:`` line, and while it is (or may become) an abstention, which is not shown."""
+    final = parse_reflection(raw)[1]
+    if final is None or final.startswith(NO_ANSWER) or NO_ANSWER.startswith(final):
+        return None
+    return final
 
 
 def parse_reflection(text: str) -> tuple[str, str | None]:

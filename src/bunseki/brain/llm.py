@@ -11,16 +11,15 @@ from typing import Any, TypeVar
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
-from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config, merge_configs
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from bunseki.brain import prompts
 from bunseki.brain.grounding import Objection, ungrounded_question_numbers, ungrounded_report_numbers
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
-from bunseki.brain.streaming import AnswerStream, current_sink
+from bunseki.brain.streaming import AnswerStream, current_sink, followed
 from bunseki.deadline import check_deadline
-from bunseki.errors import ModelError, ModelOutputError, ModelRequestError, ModelTimeoutError
+from bunseki.errors import ModelError, ModelOutputError, ModelTimeoutError
 from bunseki.llm import Endpoint, endpoint_of, translate_model_errors, within_deadline
 from bunseki.report.models import ReportOutput
 
@@ -113,7 +112,7 @@ def ask(
             _discard(follower)
             continue
         except ModelError as exc:
-            broke_off = follower is not None and follower.tokens > 0 and _dropped(exc)
+            broke_off = follower is not None and follower.broke_off(exc)
             _discard(follower)
             if broke_off and number < ATTEMPTS:  # the connection dropped mid-answer: the same request again
                 continue
@@ -145,12 +144,10 @@ def _invoke(
 ) -> Any:
     """One structured call (streamed when ``follower`` listens); a reply that does not parse is
     raised as it is (the caller retries)."""
-    # Added to the callbacks the call inherits (the turn's usage recorder, tracers), not in their place.
-    config: RunnableConfig = merge_configs(ensure_config(), {"callbacks": [follower]}) if follower is not None else {}
     try:
         with translate_model_errors(endpoint), _quiet_stream_events() if follower else nullcontext():
             try:
-                return structured.invoke(messages, config)
+                return structured.invoke(messages, followed(follower))
             except _UNPARSABLE as exc:
                 unparsable = exc  # raised below, outside the translation, which would call it a request error
     except ModelTimeoutError:
@@ -167,11 +164,6 @@ def _quiet_stream_events() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
         yield
-
-
-def _dropped(exc: ModelError) -> bool:
-    """A request that failed on the way (not a timeout, not the model's own answer)."""
-    return isinstance(exc, ModelRequestError) and not isinstance(exc, ModelTimeoutError)
 
 
 def _discard(follower: AnswerStream | None) -> None:

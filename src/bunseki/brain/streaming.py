@@ -7,6 +7,9 @@ field as ``{"event": "answer_delta", "text": ...}``. When an answer is discarded
 the schema, a check objected, the stream broke) an ``{"event": "answer_reset"}`` follows, so the
 deltas after the last reset always join to the answer that was kept; the final answer (the
 report, the turn's result) stays the authority. Brains that do not stream emit nothing.
+
+The answer may also be plain text after a marker (the knowledge chat's ``Final Answer:``): the
+follower takes a function that reads the answer so far out of the raw text.
 """
 
 from __future__ import annotations
@@ -20,10 +23,16 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk, GenerationChunk
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import ensure_config, merge_configs
 from langchain_core.utils.json import parse_partial_json
+
+from bunseki.errors import ModelError, ModelRequestError, ModelTimeoutError
 
 AnswerEvent = dict[str, Any]
 Sink = Callable[[AnswerEvent], None]
+TextOf = Callable[[str], str | None]
+"""The answer written so far in a model's raw output (stripped), or None while there is none yet."""
 T = TypeVar("T")
 
 _sink: ContextVar[Sink | None] = ContextVar("bunseki_answer_sink", default=None)
@@ -44,17 +53,62 @@ def current_sink() -> Sink | None:
     return _sink.get()
 
 
-class AnswerStream(BaseCallbackHandler):
-    """Follows the raw JSON a model streams and sends on the new text of one top-level string field.
+def streamed_answer(events: list[AnswerEvent]) -> str:
+    """The answer text streamed so far: the ``answer_delta`` texts since the last ``answer_reset``."""
+    text: list[str] = []
+    for event in events:
+        if event.get("event") == "answer_reset":
+            text.clear()
+        elif event.get("event") == "answer_delta":
+            text.append(str(event.get("text", "")))
+    return "".join(text)
 
-    Leading and trailing whitespace is held back (the answer models strip their text), so the
-    deltas join to exactly what the answer's validator keeps.
+
+def corrections(streamed: str, final: str) -> list[AnswerEvent]:
+    """What makes listeners who were shown ``streamed`` end with ``final``: nothing when it is the
+    same or nothing was shown, else a reset and the final text in one piece."""
+    if not streamed or streamed == final:
+        return []
+    return [{"event": "answer_reset"}, *([{"event": "answer_delta", "text": final}] if final else [])]
+
+
+def json_field(field: str) -> TextOf:
+    """The text so far of one top-level string field of the JSON a model writes."""
+
+    def text_of(raw: str) -> str | None:
+        start = raw.find("{")  # JSON mode answers sometimes come fenced or after a word
+        if start < 0:
+            return None
+        try:
+            parsed = parse_partial_json(raw[start:])
+        except ValueError:
+            return None
+        value = parsed.get(field) if isinstance(parsed, dict) else None
+        return value.strip() if isinstance(value, str) else None
+
+    return text_of
+
+
+def followed(follower: AnswerStream | None) -> RunnableConfig:
+    """The config of a call ``follower`` streams: the follower is added to the callbacks the call
+    inherits (the turn's usage recorder, tracers), never put in their place."""
+    if follower is None:
+        return {}
+    return merge_configs(ensure_config(), {"callbacks": [follower]})
+
+
+class AnswerStream(BaseCallbackHandler):
+    """Follows the raw text a model streams and sends on the new text of its answer.
+
+    ``text_of`` reads the answer so far out of the raw text: a field of the JSON (`json_field`,
+    which structured output arrives as) or what follows a marker. Leading and trailing whitespace
+    is held back (the answers are stripped), so the deltas join to exactly what is kept.
     """
 
     run_inline = True  # deltas must reach the sink in the order the model wrote them
 
-    def __init__(self, field: str, sink: Sink) -> None:
-        self.field = field
+    def __init__(self, text_of: TextOf | str, sink: Sink) -> None:
+        self.text_of = json_field(text_of) if isinstance(text_of, str) else text_of
         self.sink = sink
         self.tokens = 0  # pieces received in this attempt: a failure after the first is a broken stream
         self._raw = ""
@@ -86,7 +140,7 @@ class AnswerStream(BaseCallbackHandler):
         self._raw += piece
         if self._diverged:
             return
-        text = self._current_text()
+        text = self.text_of(self._raw)
         if text is None or text == self._emitted:
             return
         if not text.startswith(self._emitted):  # the parse went back on itself: settle() repairs it
@@ -102,22 +156,15 @@ class AnswerStream(BaseCallbackHandler):
         self.tokens, self._raw, self._emitted, self._diverged = 0, "", "", False
 
     def settle(self, final: str) -> None:
-        """The answer kept has ``final`` as the field: make the deltas join to it if they do not."""
-        if self._emitted and self._emitted != final:
-            self.sink({"event": "answer_reset"})
-            self.sink({"event": "answer_delta", "text": final})
+        """The answer kept is ``final``: make the deltas join to it if they do not."""
+        for event in corrections(self._emitted, final):
+            self.sink(event)
         self._emitted = final
 
-    def _current_text(self) -> str | None:
-        start = self._raw.find("{")  # JSON mode answers sometimes come fenced or after a word
-        if start < 0:
-            return None
-        try:
-            parsed = parse_partial_json(self._raw[start:])
-        except ValueError:
-            return None
-        value = parsed.get(self.field) if isinstance(parsed, dict) else None
-        return value.strip() if isinstance(value, str) else None
+    def broke_off(self, error: ModelError) -> bool:
+        """Whether the request failed on the way after the answer began (not a timeout, not the
+        model's own answer): the same request is worth asking again."""
+        return self.tokens > 0 and isinstance(error, ModelRequestError) and not isinstance(error, ModelTimeoutError)
 
 
 def _piece(token: str | list[str | dict[str, Any]], chunk: GenerationChunk | ChatGenerationChunk | None) -> str:

@@ -329,9 +329,11 @@ class KnowledgeService:
         """Answer ``question`` from ``collections``; ``history`` holds earlier (question, answer) turns.
 
         ``on_event`` receives the thought process as it happens (node_started, thought, observation,
-        finished). Raises InputError for an empty question or no collection, NotFound for an unknown
-        collection, ConfigurationError for a model spec that cannot be used. A model that fails
-        mid-answer gives an answer with status "error".
+        finished) and, from a model that streams, the final answer as it is written (answer_delta,
+        answer_reset: the deltas after the last reset join to the answer returned). Raises
+        InputError for an empty question or no collection, NotFound for an unknown collection,
+        ConfigurationError for a model spec that cannot be used. A model that fails mid-answer gives
+        an answer with status "error".
         """
         from bunseki.agents.knowledge import MAX_STEPS, KnowledgeContext, recursion_limit
 
@@ -350,7 +352,10 @@ class KnowledgeService:
             listed = ", ".join(sorted(known)) or "none yet"
             raise NotFound(f"there is no collection {', '.join(map(repr, missing))} (collections: {listed}).")
         brain = self._brain(model)
-        context = KnowledgeContext(knowledge_base=self.knowledge_base, brain=brain, log_unanswered=self._log)
+        listened = on_event is not None  # the answer is streamed only to someone who follows it
+        context = KnowledgeContext(
+            knowledge_base=self.knowledge_base, brain=brain, log_unanswered=self._log, stream_answer=listened
+        )
         messages: list[BaseMessage] = []
         for asked, answered in list(history)[-HISTORY_TURNS:]:
             messages += [HumanMessage(asked), AIMessage(answered)]

@@ -10,17 +10,21 @@ store (the browser session holds its id), so "clear history" clears it there.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bunseki.errors import BunsekiError, NotFound
 from bunseki.rag import SUPPORTED_SUFFIXES
+from bunseki.service import Event
 from bunseki.service.knowledge import Answer, KnowledgeService, QaPair, SourceDocument
 from bunseki.settings import Settings
 from bunseki.ui import context, notices
 from bunseki.ui.texts import Texts
+from bunseki.ui.turns import show_streamed
 
 KEY_CONVERSATION = "knowledge_conversation"
 KEY_MODEL = "knowledge_model"
@@ -245,17 +249,33 @@ def _ask(service: KnowledgeService, question: str, collections: list[str], model
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant"):
+        progress, streamed = st.container(), st.empty()  # the spinner, then the answer as a model streams it
         try:
-            with st.spinner(texts("kn_thinking")):
+            with progress, st.spinner(texts("kn_thinking")):
                 conversation_id = st.session_state.get(KEY_CONVERSATION)
                 if not conversation_id:
                     conversation_id = service.start_conversation(collections, model).id
                     st.session_state[KEY_CONVERSATION] = conversation_id
-                answer = service.ask_in_conversation(conversation_id, question, collections=collections, model=model)
+                answer = service.ask_in_conversation(
+                    conversation_id, question, collections=collections, model=model, on_event=follow_answer(streamed)
+                )
         except BunsekiError as error:
             notices.show(notices.friendly(error, texts))
             return
+        finally:
+            streamed.empty()  # the answer kept, drawn below, is the authority; not the stream
         _answer(answer, texts)
+
+
+def follow_answer(slot: DeltaGenerator) -> Callable[[Event], None]:
+    """A listener of a question's events that shows in ``slot`` the answer streamed so far."""
+    events: list[Event] = []
+
+    def on_event(event: Event) -> None:  # called in the script's thread: the service's graph loop runs in it
+        events.append(event)
+        show_streamed(slot, events, [event])
+
+    return on_event
 
 
 def _turn(answer: Answer, texts: Texts) -> None:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from bunseki.brain.streaming import streamed_answer
 from bunseki.service import AnalysisService, Event, TurnResult
 from bunseki.ui.texts import Texts
 
@@ -70,8 +73,7 @@ def follow(pending: PendingTurn, texts: Texts) -> None:
                 label = _progress(event, texts)
                 if label:  # every field again: a partial update leaves the box collapsed, marked done
                     status.update(label=label, expanded=True, state="running")
-        if any(str(event.get("event", "")).startswith("answer_") for event in events):
-            answer.markdown(streamed_answer(pending.events[:shown]))
+        show_streamed(answer, pending.events[:shown], events)
         if over:
             break
         time.sleep(POLL_S)
@@ -80,15 +82,10 @@ def follow(pending: PendingTurn, texts: Texts) -> None:
     status.update(label=texts("failed" if failed else "done"), state="error" if failed else "complete", expanded=False)
 
 
-def streamed_answer(events: list[Event]) -> str:
-    """The answer text streamed so far: the ``answer_delta`` texts since the last ``answer_reset``."""
-    text: list[str] = []
-    for event in events:
-        if event.get("event") == "answer_reset":
-            text.clear()
-        elif event.get("event") == "answer_delta":
-            text.append(str(event.get("text", "")))
-    return "".join(text)
+def show_streamed(slot: DeltaGenerator, events: list[Event], new: Sequence[Event]) -> None:
+    """Draw the answer streamed so far (``events``) in ``slot`` when the ``new`` events changed it."""
+    if any(str(event.get("event", "")).startswith("answer_") for event in new):
+        slot.markdown(streamed_answer(events))
 
 
 def _progress(event: Event, texts: Texts) -> str | None:

@@ -35,6 +35,9 @@ class KnowledgeContext:
     Off by default: e5 cosines are compressed and lower across languages (a Japanese question over
     an English passage that answers it scores below unrelated same-language text), so a fixed floor
     hides the right passage; the brain judges relevance from relative evidence instead.
+
+    ``stream_answer``: someone follows the turn's events, so the Reflection's final answer is sent
+    as ``answer_delta`` events while a streaming model writes it (nobody listens otherwise).
     """
 
     knowledge_base: Searchable
@@ -42,3 +45,4 @@ class KnowledgeContext:
     top_k: int = DEFAULT_TOP_K
     min_relevance: float | None = None
     log_unanswered: UnansweredLog | None = None
+    stream_answer: bool = False

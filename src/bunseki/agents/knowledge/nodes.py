@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, ToolMessage
@@ -24,6 +25,7 @@ from bunseki.brain.knowledge import (
     message_text,
     parse_reflection,
 )
+from bunseki.brain.streaming import AnswerEvent, corrections, streamed_answer, streaming_answer
 from bunseki.errors import ModelError
 
 _CITATION = re.compile(r"\[(\d{1,3})\]")
@@ -113,13 +115,22 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
 
 
 def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
-    """Seed 004's Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft."""
+    """Seed 004's Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft.
+
+    When someone listens, a streaming model's final answer reaches them as it is written."""
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "reflect", "step": state.steps})
     draft = state.draft or ""
     prompt = prompts.reflection_messages(state.question, draft, state.passages, state.language)
+    shown: list[AnswerEvent] = []
+
+    def relay(event: AnswerEvent) -> None:
+        shown.append(event)
+        emit(event)
+
     try:
-        reply = runtime.context.brain.reflect(view(state, prompt, step=state.steps, draft=draft))
+        with streaming_answer(relay) if runtime.context.stream_answer else nullcontext():
+            reply = runtime.context.brain.reflect(view(state, prompt, step=state.steps, draft=draft))
     except ModelError as exc:
         thought, final = f"The Reflection failed ({exc}); the draft stands.", None
         reply = thought
@@ -127,7 +138,12 @@ def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[s
         thought, final = parse_reflection(reply)
     record = ThoughtStep(step=state.steps, kind="reflection", content=reply)
     emit({"event": "thought", **record.model_dump()})
-    return {"final": final or draft, "reflection_thought": thought, "thoughts": [record]}
+    return {
+        "final": final or draft,
+        "reflection_thought": thought,
+        "thoughts": [record],
+        "streamed": streamed_answer(shown),
+    }
 
 
 def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
@@ -169,6 +185,8 @@ def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[st
     if draft_message is not None and draft_message.id:
         final_message.id = draft_message.id  # the final answer replaces the draft in the conversation
     update["messages"] = [final_message]
+    for event in corrections(state.streamed, update["final"]):  # what listeners saw last is what is kept
+        emit(event)
     emit({"event": "finished", "status": update["status"], "reason": reason})
     return update
 

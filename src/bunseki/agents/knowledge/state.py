@@ -43,6 +43,7 @@ class KnowledgeState(BaseModel):
     draft: str | None = None
     final: str | None = None
     reflection_thought: str | None = None
+    streamed: str = ""  # the answer text listeners were last shown as the Reflection wrote it
     cited: list[int] = Field(default_factory=list)
     status: Status = "running"
     reason: str | None = None

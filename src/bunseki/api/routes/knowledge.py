@@ -34,13 +34,16 @@ router = APIRouter(prefix=PREFIX, tags=["knowledge"], responses=responses(401, 4
 STREAM = {
     "description": "With `Accept: text/event-stream`: the thought process as it happens (node_started, thought, "
     "observation, finished), then one `result` event whose data is the Answer, or one `error` event whose data is "
-    "a problem document.",
+    "a problem document. While a model that streams writes the Reflection's final answer, `answer_delta` events "
+    'carry its text as it comes ({"text": ...}); `answer_reset` means the text so far was discarded (asked again, '
+    "or replaced by the answer kept, which then follows in one piece). The `result` event's answer is the authority.",
     "content": {"text/event-stream": {"schema": {"type": "string"}}},
 }
 CollectionName = Annotated[
     str, PathParameter(min_length=1, max_length=64, description="The collection's name (e.g. manuals, 社内FAQ).")
 ]
 ConversationId = Annotated[str, PathParameter(pattern=ID_PATTERN, description="The conversation's id (32 hex digits).")]
+Listener = Callable[[Event], None] | None
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]], Field(max_length=50)]
 
 
@@ -131,7 +134,7 @@ async def upload_documents(
 async def ask(body: AskRequest, request: Request, knowledge: Knowledge, user: User) -> Any:
     """Answer a question from the collections: the answer, its citations and the thought process."""
 
-    def work(on_event: Callable[[Event], None]) -> Answer:
+    def work(on_event: Listener) -> Answer:
         return knowledge.ask(body.question, body.collections, body.model, on_event=on_event)
 
     return await _answer(request, work)
@@ -157,7 +160,7 @@ async def send_message(
 ) -> Any:
     """Ask the conversation's next question; the answer takes its last turns into account."""
 
-    def work(on_event: Callable[[Event], None]) -> Answer:
+    def work(on_event: Listener) -> Answer:
         return knowledge.ask_in_conversation(
             conversation_id, body.question, collections=body.collections, user_id=user, on_event=on_event
         )
@@ -206,8 +209,8 @@ async def unanswered(
     return await run_in_threadpool(knowledge.unanswered)
 
 
-async def _answer(request: Request, work: Callable[[Callable[[Event], None]], Answer]) -> Any:
+async def _answer(request: Request, work: Callable[[Listener], Answer]) -> Any:
     if wants_events(request.headers.get("accept")):
         return await stream(work)
-    result = await run_in_threadpool(work, lambda _event: None)
+    result = await run_in_threadpool(work, None)  # nobody follows: the answer is not streamed
     return Response(result.model_dump_json(), media_type="application/json")
