@@ -350,3 +350,12 @@ def test_duplicate_rows_in_every_column_or_in_the_columns_named(root: Path) -> N
     assert "顧客ID が同じ行として見ると、重複している行は 3 行です" in text
     english = answer(frame.drop_duplicates(), "unique.csv", "Are there any duplicate rows?", root)
     assert "No row repeats another (4 rows)" in english
+
+
+def test_counted_rows_are_named_once_as_the_measure(orders: pd.DataFrame, root: Path) -> None:
+    text = answer(orders, "orders_count.csv", "店舗別の件数", root)
+    assert text.startswith("店舗別の件数は ") and "件数の件数" not in text
+    english = answer(
+        orders.set_axis(["store", "category", "sales"], axis=1), "count_en.csv", "How many rows per store?", root
+    )
+    assert "the number of rows is largest" in english

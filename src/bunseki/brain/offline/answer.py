@@ -113,6 +113,13 @@ def _stat_word(plan: Plan, language: Language) -> str:
     return STAT_NAMES[language].get(str(plan.stat), str(plan.stat))
 
 
+def _measure(plan: Plan, language: Language) -> str:
+    """What the groups or periods are compared by: 売上の合計, or 件数 when rows are counted."""
+    if plan.target is None:
+        return catalog.say("row_count", language)
+    return catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
+
+
 def _conditions(plan: Plan, language: Language) -> str:
     parts = [f.describe(language) for f in plan.filters]
     if not parts:
@@ -171,7 +178,7 @@ def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
     words = {
         "group": group_label(plan),
         "stat": _stat_word(plan, language),
-        "what": plan.target or catalog.say("row_count", language),
+        "measure": _measure(plan, language),
         "conditions": _conditions(plan, language),
         "first": first,
         "first_value": _n(first_value),
@@ -216,8 +223,7 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     text = catalog.say(
         "trend",
         language,
-        stat=_stat_word(plan, language),
-        what=plan.target or catalog.say("rows_word", language),
+        measure=_measure(plan, language),
         extremes=("、" if language == "ja" else " and ").join(extremes),
         conditions=_conditions(plan, language),
     )

@@ -146,37 +146,37 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "The data has {rows} rows × {columns} columns{span}, with {missing} missing values. "
         "Numeric columns: {numeric}.",
     },
-    "row_count": {"ja": "件数", "en": "row count"},
+    "row_count": {"ja": "件数", "en": "number of rows"},  # a measure of its own: not 件数の件数
     "rows_word": {"ja": "件数", "en": "rows"},
     "group_only": {
-        "ja": "{group}は {first} だけで、{what}の{stat}は {first_value} です{conditions}。",
-        "en": "Only {first} is left in {group}: the {stat} of {what} is {first_value}{conditions}.",
+        "ja": "{group}は {first} だけで、{measure}は {first_value} です{conditions}。",
+        "en": "Only {first} is left in {group}: the {measure} is {first_value}{conditions}.",
     },
     "group_highest": {
-        "ja": "{group}別の{what}の{stat}が最も大きいのは {first}（{first_value}）です{conditions}。",
-        "en": "{first} has the highest {stat} of {what} ({first_value}){conditions}.",
+        "ja": "{group}別の{measure}が最も大きいのは {first}（{first_value}）です{conditions}。",
+        "en": "{first} has the highest {measure} ({first_value}){conditions}.",
     },
     "group_lowest": {
-        "ja": "{group}別の{what}の{stat}が最も小さいのは {first}（{first_value}）です{conditions}。",
-        "en": "{first} has the lowest {stat} of {what} ({first_value}){conditions}.",
+        "ja": "{group}別の{measure}が最も小さいのは {first}（{first_value}）です{conditions}。",
+        "en": "{first} has the lowest {measure} ({first_value}){conditions}.",
     },
     "group_top_n": {
-        "ja": "{what}の{stat}が大きい順の上位{count}件: {listed}{conditions}。",
-        "en": "The top {count} by {stat} of {what}: {listed}{conditions}.",
+        "ja": "{measure}が大きい順の上位{count}件: {listed}{conditions}。",
+        "en": "The top {count} by {measure}: {listed}{conditions}.",
     },
     "group_bottom_n": {
-        "ja": "{what}の{stat}が小さい順の上位{count}件: {listed}{conditions}。",
-        "en": "The bottom {count} by {stat} of {what}: {listed}{conditions}.",
+        "ja": "{measure}が小さい順の上位{count}件: {listed}{conditions}。",
+        "en": "The bottom {count} by {measure}: {listed}{conditions}.",
     },
     "group_range": {
-        "ja": "{group}別の{what}の{stat}は {big} が最大（{big_value}）、{small} が最小（{small_value}）です"
+        "ja": "{group}別の{measure}は {big} が最大（{big_value}）、{small} が最小（{small_value}）です"
         "{conditions}。{groups} グループの上位: {listed}。",
-        "en": "By {group}, the {stat} of {what} is largest for {big} ({big_value}) and smallest for "
+        "en": "By {group}, the {measure} is largest for {big} ({big_value}) and smallest for "
         "{small} ({small_value}){conditions}. Leading: {listed}.",
     },
     "trend": {
-        "ja": "{what}の{stat}は {extremes}です{conditions}。",
-        "en": "The {stat} of {what} {extremes}{conditions}.",
+        "ja": "{measure}は {extremes}です{conditions}。",
+        "en": "The {measure} {extremes}{conditions}.",
     },
     "trend_peak": {"ja": "{period} に最大（{value}）", "en": "peaks in {period} ({value})"},
     "trend_low": {"ja": "{period} に最小（{value}）", "en": "is lowest in {period} ({value})"},
