@@ -359,3 +359,25 @@ def test_counted_rows_are_named_once_as_the_measure(orders: pd.DataFrame, root: 
         orders.set_axis(["store", "category", "sales"], axis=1), "count_en.csv", "How many rows per store?", root
     )
     assert "the number of rows is largest" in english
+
+
+# --- running totals, moving averages, long daily trends ---------------------------------------------
+
+
+def test_a_running_total_and_a_moving_average_over_the_periods(root: Path) -> None:
+    months = pd.DataFrame({"日付": pd.date_range("2024-01-01", periods=6, freq="MS"), "売上": [10, 20, 30, 40, 50, 60]})
+    text = answer(months, "running.csv", "売上の累計推移を見せて", root)
+    assert text.startswith("売上の合計の累計は 2024年6月 に最大（210）、2024年1月 に最小（10）")
+    english = answer(months.set_axis(["date", "sales"], axis=1), "moving.csv", "3-month moving average of sales", root)
+    assert "The 3-month moving average of the total of sales peaks in 2024-06 (50)" in english
+    assert "lowest in 2024-03 (20)" in english  # the first full window
+
+
+def test_a_daily_trend_over_years_fits_in_the_cells_output(root: Path) -> None:
+    days = pd.date_range("2021-01-01", "2024-12-31", freq="D")
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"date": days, "sales": rng.uniform(1000, 2000, len(days)).round(3)})
+    frame.loc[500, "sales"] = 9999.5
+    text = answer(frame, "daily_years.csv", "7-day moving average of daily sales", root)
+    smoothed = frame.set_index("date")["sales"].rolling(7).mean()
+    assert f"peaks in {smoothed.idxmax():%Y-%m-%d}" in text

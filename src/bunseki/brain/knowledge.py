@@ -179,7 +179,7 @@ class LLMKnowledgeBrain:
         while True:
             try:
                 return message_text(self._invoke(view.prompt, tools=False, follower=follower))
-            except BaseException as exc:
+            except Exception as exc:
                 if follower is None:
                     raise
                 # the connection dropped mid-answer: the same request once more

@@ -11,7 +11,7 @@ from typing import Any
 
 from bunseki.brain.models import RESULT_MARKER, ExecutionRecord, Language
 from bunseki.brain.offline import catalog, formats, measures
-from bunseki.brain.offline.codegen import STAT_NAMES, describe, group_label
+from bunseki.brain.offline.codegen import GRAIN, STAT_NAMES, describe, group_label, smoothed_name
 from bunseki.brain.offline.plan import Plan
 from bunseki.brain.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
@@ -115,9 +115,13 @@ def _stat_word(plan: Plan, language: Language) -> str:
 
 def _measure(plan: Plan, language: Language) -> str:
     """What the groups or periods are compared by: 売上の合計, or 件数 when rows are counted."""
-    if plan.target is None:
-        return catalog.say("row_count", language)
-    return catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
+    measure = (
+        catalog.say("row_count", language)
+        if plan.target is None
+        else catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
+    )
+    smoothed = plan.task == "trend" and (plan.options.get("cumulative") or plan.options.get("rolling"))
+    return smoothed_name(plan, measure) if smoothed else measure
 
 
 def _conditions(plan: Plan, language: Language) -> str:
@@ -242,19 +246,16 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 CYCLIC = ("weekday", "daytype")  # periods that repeat: no first-to-last change, no slope
 FLAT = 0.02  # a fitted change over the whole span under 2 % of the mean level reads as flat
-GRAIN = {
-    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年"},
-    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"},
-}
 
 
 def _direction(result: dict[str, Any], plan: Plan, language: Language) -> str:
     """The overall direction from the slope fitted over the period totals, with the slope and its grain."""
     slope, values = result.get("slope"), [v for _, v in result.get("values") or [] if isinstance(v, int | float)]
-    if not isinstance(slope, int | float) or len(values) < 2 or plan.time_unit in CYCLIC:
+    periods = result.get("periods", len(values))  # values holds only the first periods of a long trend
+    if not isinstance(slope, int | float) or periods < 2 or plan.time_unit in CYCLIC:
         return ""
-    level = abs(sum(values) / len(values))
-    flat = level > 0 and abs(slope) * (len(values) - 1) < FLAT * level
+    level = abs(result["level"] if isinstance(result.get("level"), int | float) else sum(values) / len(values))
+    flat = level > 0 and abs(slope) * (periods - 1) < FLAT * level
     word = catalog.say("trend_flat" if flat else "trend_up" if slope > 0 else "trend_down", language)
     grain = GRAIN[language].get(plan.time_unit or "M", "")
     return catalog.say("trend_direction", language, word=word, grain=grain, slope=_n(slope))

@@ -178,6 +178,8 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{measure}は {extremes}です{conditions}。",
         "en": "The {measure} {extremes}{conditions}.",
     },
+    "cumulative": {"ja": "{measure}の累計", "en": "cumulative {measure}"},
+    "rolling": {"ja": "{measure}の{window}{grain}移動平均", "en": "{window}-{grain} moving average of the {measure}"},
     "trend_peak": {"ja": "{period} に最大（{value}）", "en": "peaks in {period} ({value})"},
     "trend_low": {"ja": "{period} に最小（{value}）", "en": "is lowest in {period} ({value})"},
     "cycle_peak": {"ja": "{period} に最大（{value}）", "en": "is highest on {period} ({value})"},

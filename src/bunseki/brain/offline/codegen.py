@@ -56,6 +56,10 @@ STAT_NAMES = {
 # Weeks run Monday to Sunday and are labelled by their Sunday (pandas' W-SUN bins end on it).
 FREQ = {"D": "D", "W": "W-SUN", "M": "MS", "Q": "QS", "Y": "YS"}
 LABEL_FORMAT = {"D": "%Y-%m-%d", "W": "%Y-%m-%d", "M": "%Y-%m", "Q": "%Y-Q%q", "Y": "%Y"}  # Q: a Period's format
+GRAIN = {  # one period of each unit, as a trend's slope is "per" it
+    "ja": {"D": "日", "W": "週", "M": "月", "Q": "四半期", "Y": "年"},
+    "en": {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"},
+}
 # Periods named by the day of the week: each day, or weekdays (Mon–Fri) against the weekend.
 DAY_NAMES = {
     "weekday": {
@@ -65,6 +69,7 @@ DAY_NAMES = {
     "daytype": {"ja": "['平日', '週末']", "en": "['weekdays', 'weekend']"},
 }
 MAX_BARS = 30
+MAX_PRINTED = 60  # periods printed and returned: a daily trend over years would fill the output limit
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
 _READABLE = "ax.{axis}.set_major_formatter(lambda v, _: f'{{v:,.0f}}' if abs(v) >= 100 else f'{{v:g}}')"
 MAX_LINES = 8
@@ -263,6 +268,14 @@ def _grouped(plan: Plan) -> list[str]:
     return lines
 
 
+def smoothed_name(plan: Plan, measure: str) -> str:
+    """累計 or N-period moving average of ``measure``, as the answer and the chart name it."""
+    if plan.options.get("cumulative"):
+        return catalog.say("cumulative", plan.language, measure=measure)
+    grain = GRAIN[plan.language].get(plan.time_unit or "M", "")
+    return catalog.say("rolling", plan.language, measure=measure, window=plan.options.get("rolling"), grain=grain)
+
+
 def group_label(plan: Plan) -> str | None:
     """What the rows are grouped by, as the text and the chart name it: 店舗, or 店舗×カテゴリ."""
     return f"{plan.group_by}×{plan.cross}" if plan.cross else plan.group_by
@@ -321,6 +334,14 @@ def _periods(unit: str) -> str:
     return ".to_period('Q')" if unit == "Q" else ""
 
 
+def _smoothing(plan: Plan) -> str:
+    """A running total (累計) or a moving average over the periods, as a pandas call on them."""
+    if plan.options.get("cumulative"):
+        return ".cumsum()"
+    window = plan.options.get("rolling")
+    return f".rolling({int(window)}).mean().dropna(how='all')" if window else ""
+
+
 def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     date, unit = plan.date_column, plan.time_unit or "M"
     value = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else ".size()"
@@ -345,21 +366,25 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
             f"table = table.unstack({plan.group_by!r})",
             f"table = table[table.sum().sort_values(ascending=False).index[:{MAX_LINES}]]",
             f"table.index = table.index{_periods(unit)}.strftime({LABEL_FORMAT[unit]!r})",
-            "series = table.sum(axis=1)",
-            "print(table.to_string())",
             "group_totals = table.sum().sort_values(ascending=False)",
+            *([f"table = table{_smoothing(plan)}"] if _smoothing(plan) else []),
+            "series = table.sum(axis=1)",
+            f"print(table.to_string(max_rows={MAX_PRINTED}))",
         ]
     else:
         lines = [
             f"series = data.set_index({date!r}).resample({FREQ[unit]!r}){value}",
             f"series.index = series.index{_periods(unit)}.strftime({LABEL_FORMAT[unit]!r})",
+            *([f"series = series{_smoothing(plan)}"] if _smoothing(plan) else []),
         ]
     if not plan.group_by:
-        lines.append("print(series.to_string())")
+        lines.append(f"print(series.to_string(max_rows={MAX_PRINTED}))")
     lines += [
         "result = {",
         f"    'task': 'trend', 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'unit': {unit!r},",
-        "    'values': [[str(k), float(v)] for k, v in series.items()],",
+        # the first periods only: a result line must fit in the cell's output, years of days do not
+        f"    'values': [[str(k), float(v)] for k, v in series.head({MAX_PRINTED}).items()],",
+        "    'periods': int(series.notna().sum()), 'level': float(series.mean()) if len(series) else None,",
         "    'peak': [str(series.idxmax()), float(series.max())] if len(series) else None,",
         "    'low': [str(series.idxmin()), float(series.min())] if len(series) else None,",
         "    'first': [str(series.index[0]), float(series.iloc[0])] if len(series) else None,",
@@ -374,9 +399,10 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.group_by:
         lines.append("result['group_totals'] = [[str(k), float(v)] for k, v in group_totals.items()]")
     what = plan.target or catalog.say("rows_word", plan.language)
-    title = (
-        f"{what}の{_stat_label(plan)}の推移" if plan.language == "ja" else f"Trend of the {_stat_label(plan)} of {what}"
-    )
+    measure = f"{what}の{_stat_label(plan)}" if plan.language == "ja" else f"{_stat_label(plan)} of {what}"
+    if _smoothing(plan):
+        measure = smoothed_name(plan, measure)
+    title = f"{measure}の推移" if plan.language == "ja" else f"Trend of the {measure}"
     if plan.group_by:
         title = f"{plan.group_by}別 " + title if plan.language == "ja" else title + f" by {plan.group_by}"
         lines.append("ax = table.plot(figsize=(10, 5), marker='o')")

@@ -39,14 +39,17 @@ from bunseki.brain.offline.text import kanji_number, normalize
 from bunseki.brain.offline.vocab import (
     ADDITIVE,
     ASCENDING,
+    CUMULATIVE,
     EACH_BEFORE,
     GROUP_AFTER,
     GROUP_BEFORE,
     NON_ADDITIVE,
+    ROLLING,
     STATS,
     TASK_WORDS,
     TIME_UNITS,
     TOP_N,
+    WINDOW_UNITS,
     Stat,
 )
 from bunseki.data.summary import DataFrameInfo
@@ -62,6 +65,7 @@ COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdif
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
 PHRASE = 40
+WINDOWS = {"D": 7, "W": 4, "M": 3, "Q": 4, "Y": 3}  # a moving average's window when none is named
 CROSS_MAX = 50  # a cross table's second column: few enough values to read as columns
 _PER = re.compile(rf"(?P<a>\S{{1,{PHRASE}}}?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S{{1,{PHRASE}}})")
 _PER_EN = re.compile(
@@ -148,6 +152,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     filters += column_comparisons(text, mentions, info)
     filters += equalities(text, mentions, info, filters)
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
+    inside += [m.span() for m in ROLLING.finditer(lowered)]  # 移動平均 smooths the totals: no mean of rows
     stats = sorted(
         (match.start(), stat)
         for stat, pattern in STATS
@@ -424,7 +429,14 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
             return _ask_periods(r)
         plan.chart = "bar"
         return plan
-    plan.time_unit = r.time_unit if r.time_unit else _auto_unit(info, r.date_column)
+    window = ROLLING.search(r.lowered)
+    named: TimeUnit | None = WINDOW_UNITS.get(window.group("unit") or window.group("unit_en") or "") if window else None
+    unit = plan.time_unit = r.time_unit or named or _auto_unit(info, r.date_column)
+    if window and unit in WINDOWS:
+        given = window.group("n") or window.group("n_en")
+        plan.options["rolling"] = int(given) if given and 1 < int(given) <= 366 else WINDOWS[unit]
+    elif CUMULATIVE.search(r.lowered) and unit in WINDOWS:
+        plan.options["cumulative"] = True
     plan.ascending = _wants_smallest(r)  # 最も少なかった月: the lowest period leads the answer
     plan.group_by = r.group_by if r.group_by and r.group_by != r.date_column else None
     plan.chart = "line"

@@ -62,7 +62,8 @@ TASK_WORDS: Final[dict[str, str]] = {
     "trend": r"推移|トレンド|時系列|変化|動き|傾向|上がって|下がって|増えて(?:い|き)|減って(?:い|き)|"
     r"\bis (?:it |\w+ )?(?:increasing|decreasing|rising|falling|growing|declining)\b|"
     r"\btrend\w*|\bover time\b|\btime series\b|"
-    r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b",
+    r"\bevolution\b|\brising or falling\b|\bup or down\b|\bupward or downward\b|"
+    r"移動平均|\b(?:moving|rolling) average\b",
     "top": r"上位|トップ|ベスト|ワースト|ランキング|順位|\btop\b|\bbottom\b|\branking\b|\brank\b|\bbest\b|\bworst\b",
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
     r"\bdescribe\b|\bdescriptive\b",
@@ -91,6 +92,30 @@ TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
     ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b|\bwhich quarter\b"),
     ("Y", r"年別|年ごと|毎年|年次|年単位|\byearly\b|\bannual\b|\bby year\b|\bper year\b|\beach year\b"),
 )
+
+# A trend smoothed over a window (7日移動平均, 3-month moving average) or summed up as it goes (累計).
+ROLLING: Final = re.compile(
+    r"(?:(?P<n>\d+)\s*(?P<unit>日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|期間|期|四半期|年)?\s*(?:の)?\s*)?移動平均|"
+    r"(?:(?P<n_en>\d+)[- ]?(?P<unit_en>day|week|month|quarter|year|period)s?\s+)?(?:moving|rolling) average"
+)
+CUMULATIVE: Final = re.compile(r"累計|累積|\bcumulative\b|\brunning total\b")  # read in a trend only
+WINDOW_UNITS: Final[dict[str, Literal["D", "W", "M", "Q", "Y"]]] = {
+    "日": "D",
+    "day": "D",
+    "週": "W",
+    "週間": "W",
+    "week": "W",
+    "か月": "M",
+    "ヶ月": "M",
+    "カ月": "M",
+    "ヵ月": "M",
+    "ケ月": "M",
+    "month": "M",
+    "四半期": "Q",
+    "quarter": "Q",
+    "年": "Y",
+    "year": "Y",
+}
 
 COMPARISONS: Final[tuple[tuple[str, str], ...]] = (
     # Japanese: the comparison word follows the number.
