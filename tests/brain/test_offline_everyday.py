@@ -381,3 +381,36 @@ def test_a_daily_trend_over_years_fits_in_the_cells_output(root: Path) -> None:
     text = answer(frame, "daily_years.csv", "7-day moving average of daily sales", root)
     smoothed = frame.set_index("date")["sales"].rolling(7).mean()
     assert f"peaks in {smoothed.idxmax():%Y-%m-%d}" in text
+
+
+# --- shares across a column, within a condition --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def staff() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "department": ["Eng", "Eng", "Eng", "Sales", "Sales", "HR"] * 2,
+            "gender": ["M", "M", "F", "F", "M", "F"] * 2,
+            "salary": [5, 6, 7, 4, 5, 3] * 2,
+        }
+    )
+
+
+@pytest.mark.parametrize("question", ["What is the gender ratio in Eng?", "Engの男女比は？"])
+def test_a_ratio_of_a_column_within_a_condition_is_a_share_across_that_column(
+    staff: pd.DataFrame, question: str
+) -> None:
+    planned = plan(question, summarize(staff), "en" if question.isascii() else "ja")
+    assert (planned.task, planned.group_by, planned.target) == ("share", "gender", None)
+    assert [(f.column, f.value) for f in planned.filters] == [("department", "Eng")]
+
+
+def test_a_share_of_a_value_is_still_its_share_of_all_rows(staff: pd.DataFrame) -> None:
+    planned = plan("What share of employees are in Sales?", summarize(staff), "en")
+    assert planned.task == "ratio"
+
+
+def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
+    planned = plan("What is the median salary by department?", summarize(staff), "en")
+    assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

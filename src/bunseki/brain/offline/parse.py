@@ -234,7 +234,7 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "duplicates"
     if "missing" in words or "outliers" in words:
         return "missing" if "missing" in words else "outliers"
-    if r.ratio is not None and not r.group_by:
+    if r.ratio is not None and not r.group_by and not _share_across(r, info):
         return "ratio"
     if "distribution" in words and not r.group_by:
         return "distribution"
@@ -532,9 +532,9 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     if (
         chosen is None
         and task in ("top", "group", "share", "trend")
-        and (_count_words(r) or _QUANTITY.search(r.lowered))
+        and (_count_words(r) or _QUANTITY.search(r.lowered) or task == "share")
     ):
-        return None  # counting rows per group or per period: "the most returns", 受診が一番多かった
+        return None  # counting rows per group or per period: "the most returns", 受診が一番多かった, 男女比
     derived = chosen is not None and chosen not in info.columns  # 客単価: computed from two named columns
     unusable = (
         None
@@ -631,17 +631,26 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
     return None
 
 
+def _share_across(r: Reading, info: DataFrameInfo) -> bool:
+    """新宿店の支払方法の割合: a share across a column named besides the condition, not the condition's share."""
+    if r.ratio is None or r.ratio.kind != "share" or "share" not in r.words:
+        return False
+    conditioned = {c for f in r.filters for c in f.columns()}
+    return any(c not in conditioned for c in r.categorical(info))
+
+
 def _entity(r: Reading, info: DataFrameInfo, target: str | None) -> str | None:
     """The category column that groups rows when the question names one without 'by'."""
     compared = [f.column for f in r.filters if f.op == "in"]
     if compared:
         return compared[0]
-    if "share" in r.words:
-        singled = [f.column for f in r.filters if f.op == "==" and isinstance(f.value, str)]
-        if singled:
-            return singled[0]
     categorical = [c for c in r.categorical(info) if c != target]
     filtered = {f.column for f in r.filters if f.op in ("==", "in")}
+    if "share" in r.words:
+        named = [c for c in categorical if c not in filtered]  # the gender ratio in Engineering: by gender
+        singled = [f.column for f in r.filters if f.op == "==" and isinstance(f.value, str)]
+        if singled and not named:  # 関東の割合: 関東's share among the regions
+            return singled[0]
     for column in categorical:
         if column not in filtered:
             return column
@@ -681,7 +690,7 @@ def _grouping(
 
 
 # Two columns joined into one breakdown: 店舗×カテゴリ, 店舗とカテゴリ別, by store and category.
-_JOINED = re.compile(r"^\s*(?:×|✕|\*|x|・|、|,|と|及び|および|and|&|/)\s*(?:the\s+)?$")
+_JOINED = re.compile(r"^\s*(?:別|ごと)?\s*(?:×|✕|\*|x|・|、|,|と|及び|および|and|&|/)\s*(?:the\s+)?$")
 
 
 def _cross_group(

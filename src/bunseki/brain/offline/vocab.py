@@ -54,7 +54,9 @@ TASK_WORDS: Final[dict[str, str]] = {
     "duplicates": r"重複|ダブり|ダブって|\bduplicat\w*|\bdupes?\b",
     "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
-    "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|\bshare\b|\bproportion\b|\bpercentage\b|"
+    # 男女比 is a share; 前年比, 前月比 are changes (growth)
+    "share": r"割合|比率|構成比|シェア|占める|パーセンテージ|(?<![年月週日期前対])比(?=[はをがでの?？。]|\s|$)|"
+    r"\bshare\b|\bratio\b|\bproportion\b|\bpercentage\b|"
     r"\bpercent of\b|\bfraction\b",
     "growth": r"伸び|成長率|増加率|減少率|増減|前年度比|前年比|前月比|前週比|前年同期比|比べて|比較して|変化率|"
     r"\bgrowth\b|\bgrew\b|\bincrease\b|\bdecrease\b|\bchange from\b|\bcompared (?:to|with)\b|"
@@ -68,7 +70,8 @@ TASK_WORDS: Final[dict[str, str]] = {
     "describe": r"概要|要約|サマリー|概観|全体像|基本統計|どんなデータ|\bsummary\b|\bsummari[sz]e\b|\boverview\b|"
     r"\bdescribe\b|\bdescriptive\b",
     "chart": r"グラフ|チャート|図|可視化|プロット|描いて|\bchart\b|\bplot\b|\bgraph\b|\bvisuali[sz]e\b|\bdraw\b",
-    "which": WHICH + r"|何日|何曜|\bwhat (?:\w+ )?(?:has|had|is|was)\b|\bwhere\b",
+    # "what store has…", "what day was…" ask for a name; "what is the median by department" does not
+    "which": WHICH + r"|何日|何曜|\bwhat (?!is\b|was\b)\w+ (?:has|had|is|was)\b|\bwhere\b",
 }
 
 # "X別", "X ごと", "by X": group markers after (ja) or before (en) a column mention.
