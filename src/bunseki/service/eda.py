@@ -167,6 +167,15 @@ class EdaService:
         run = self.store.get_eda_run(run_id, user_id=user_id)
         return view_of(run, *self._read(run_id))
 
+    def trace(self, run_id: str, *, user_id: str | None = None) -> list[dict[str, Any]]:
+        """The traces of the calls that advanced the run (start, each resume), oldest first.
+
+        NotFound when it has none: still running its first call, or recorded before traces were kept."""
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        if not run.trace:
+            raise NotFound(f"EDA run {run_id} has no trace: it is {run.status.replace('_', ' ')} and has recorded none")
+        return run.trace
+
     def list(self, *, user_id: str | None = None) -> list[EdaRunSummary]:
         return [EdaRunSummary.of(run) for run in self.store.list_eda_runs(user_id=user_id)]
 
