@@ -95,6 +95,11 @@ class EditProposal(BaseModel):
 
 
 class InvestigatorBrain(Protocol):
+    @property
+    def name(self) -> str:
+        """What to show people: "offline", "openai:gpt-4o-mini", …"""
+        ...
+
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]: ...
 
     def column_meanings(self, view: ColumnsView) -> list[ColumnNote] | None: ...
@@ -114,6 +119,10 @@ class OfflineInvestigatorBrain:
     the candidate edits that would test it; edits already given to an earlier hypothesis are not
     repeated. Last come pairs of edits, for a displacement no single edit explains.
     """
+
+    @property
+    def name(self) -> str:
+        return "offline"
 
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
         found = _Findings(view)

@@ -29,6 +29,7 @@ from bunseki.cli.app import (
     print_json,
 )
 from bunseki.cli.outcomes import failed_run
+from bunseki.cli.traces import trace_tree, usage_line
 from bunseki.service.eda import EdaService
 from bunseki.service.eda_views import EdaRunView
 
@@ -131,11 +132,26 @@ def list_runs(workspace_root: WorkspaceRoot = None, output_format: Format = "mar
 
 
 @runs_app.command("show")
-def show_run(run_id: str, workspace_root: WorkspaceRoot = None, output_format: Format = "markdown") -> None:
-    """One run: its plan, findings, report, and the review it waits at."""
+def show_run(
+    run_id: str,
+    workspace_root: WorkspaceRoot = None,
+    output_format: Format = "markdown",
+    trace: Annotated[
+        bool, typer.Option("--trace", help="What each call that advanced it did: nodes, model calls, cells.")
+    ] = False,
+) -> None:
+    """One run: its plan, findings, report, the review it waits at, and what its model calls cost."""
     fmt = _format(output_format)
     with _service(workspace_root) as service:
-        _print(service.get(run_id), fmt)
+        if not trace:
+            _print(service.get(run_id), fmt)
+            return
+        segments = service.trace(run_id)
+    if fmt == "json":
+        print_json(segments)
+        return
+    for number, segment in enumerate(segments, start=1):
+        console.print(trace_tree({**segment, "turn": number, "question": segment.get("call")}, label="call"))
 
 
 # --- driving the reviews ---
@@ -202,6 +218,8 @@ def _print(run: EdaRunView, fmt: str) -> None:
         console.print(
             f"[dim]続けるには / to continue: bunseki eda resume {run.run_id} --approve | --feedback TEXT | --stop[/]"
         )
+    if (line := usage_line(run.usage)) is not None:
+        console.print(line)
     if run.error:
         errors.print(f"[red]{escape(run.error)}[/]")
 

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, print_json, settings_for
 from bunseki.cli.outcomes import failed_run
+from bunseki.cli.traces import usage_line
 
 NODE_WORDS = {
     "initialize": "ケースを読み込み索引を作っています / indexing the case",
@@ -53,6 +54,8 @@ def investigate(
         html = f"  html: {view.report_html_path}" if view.report_html_path else ""
         paths = f"report: {view.report_path}{html}  workspace: {view.workspace_dir}"
         console.print(f"[dim]{escape(paths)}[/]", soft_wrap=True)  # whole paths, never wrapped, to copy
+        if (line := usage_line(view.usage)) is not None:
+            console.print(line, highlight=False)
     if view.status != "completed":
         raise typer.Exit(EXIT_FAILED)
 

@@ -28,6 +28,7 @@ from bunseki.cli.app import (
     settings_for,
 )
 from bunseki.cli.outcomes import failed_run
+from bunseki.cli.traces import usage_line
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
@@ -246,6 +247,8 @@ def print_answer(answer: Answer) -> None:
                 else " ".join(thought.content.split())[:200]
             )
             console.print(f"[dim]  {thought.step}. {thought.kind}: {escape(detail)}[/]", highlight=False)
+    if (line := usage_line(answer.usage)) is not None:
+        console.print(line, highlight=False)
 
 
 @kb_app.command("chat")

@@ -1,4 +1,5 @@
-"""How ``bunseki sessions show`` prints what turns cost, and ``bunseki sessions trace`` a turn's trace."""
+"""How ``bunseki sessions show`` prints what turns cost, and ``bunseki sessions trace`` a turn's trace;
+the one line of usage that EDA runs, knowledge answers and investigations print."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from bunseki.service import TurnUsage, TurnView
-from bunseki.usage import total
+from bunseki.usage import describe, total
 
 
 def usage_table(turns: list[TurnView]) -> Table:
@@ -31,6 +32,15 @@ def session_usage(turns: list[TurnView]) -> TurnUsage | None:
     return total(turn.usage for turn in turns if turn.usage is not None)
 
 
+def usage_line(usage: TurnUsage | None) -> str | None:
+    """ "model usage / モデルの利用: openai:… · 123 + 45 tokens · 2 calls · 3.1 s · $0.0004" (or offline);
+    None when it is not known (a run still going, or recorded before usage was)."""
+    if usage is None:
+        return None
+    line = describe(usage) if usage.offline else f"{usage.model} · {describe(usage)}"
+    return f"[dim]model usage / モデルの利用: {escape(line)}[/]"
+
+
 def _cells(usage: TurnUsage | None) -> list[str]:
     if usage is None:
         return ["—", "", "", "", ""]
@@ -41,10 +51,10 @@ def _cells(usage: TurnUsage | None) -> list[str]:
     return [escape(usage.model), str(usage.calls), tokens, f"{usage.seconds:.1f}", cost]
 
 
-def trace_tree(trace: dict[str, Any]) -> Tree:
+def trace_tree(trace: dict[str, Any], *, label: str = "turn") -> Tree:
     """The trace as a tree: each node with the model calls and executions that started in it."""
     head = (
-        f"[bold]turn {trace['turn']}[/] · {trace['status']} · {escape(str(trace['model']))} · "
+        f"[bold]{label} {trace['turn']}[/] · {trace['status']} · {escape(str(trace['model']))} · "
         f"{trace['seconds']:.2f} s · {escape(_clip(str(trace.get('question') or '')))}"
     )
     tree = Tree(head)

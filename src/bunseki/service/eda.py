@@ -35,6 +35,7 @@ from bunseki.service.inputs import checked_text, upload_name, write_limited
 from bunseki.settings import Settings
 from bunseki.store import EdaRunRecord, EdaStatus, Store
 from bunseki.store.checkpoints import open_checkpointer
+from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 Event = dict[str, Any]
 ReportFormat = Literal["md", "html", "ipynb"]
@@ -115,7 +116,7 @@ class EdaService:
             analysis_params={"goal": goal, "source": data_file.name, "model": spec, "sheet": sheet},
             language=detect_language(goal) if goal else "ja",
         )
-        return self._run(run, state, brain, on_event)
+        return self._run(run, state, brain, on_event, call="start")
 
     def start_from_upload(
         self,
@@ -159,11 +160,21 @@ class EdaService:
         if parsed.action == "feedback" and not shown.get("feedback_allowed", True):
             raise Conflict(f"EDA run {run_id} has had all the rounds of feedback it allows; approve or stop.")
         claimed = self.store.claim_eda_run(run_id, expected=run.status)
-        return self._run(claimed, Command(resume=parsed.model_dump()), self.brains(run.model), on_event)
+        answered: Command[Any] = Command(resume=parsed.model_dump())
+        return self._run(claimed, answered, self.brains(run.model), on_event, call=f"resume ({parsed.action})")
 
     def get(self, run_id: str, *, user_id: str | None = None) -> EdaRunView:
         run = self.store.get_eda_run(run_id, user_id=user_id)
         return view_of(run, *self._read(run_id))
+
+    def trace(self, run_id: str, *, user_id: str | None = None) -> list[dict[str, Any]]:
+        """The traces of the calls that advanced the run (start, each resume), oldest first.
+
+        NotFound when it has none: still running its first call, or recorded before traces were kept."""
+        run = self.store.get_eda_run(run_id, user_id=user_id)
+        if not run.trace:
+            raise NotFound(f"EDA run {run_id} has no trace: it is {run.status.replace('_', ' ')} and has recorded none")
+        return run.trace
 
     def list(self, *, user_id: str | None = None) -> list[EdaRunSummary]:
         return [EdaRunSummary.of(run) for run in self.store.list_eda_runs(user_id=user_id)]
@@ -203,7 +214,11 @@ class EdaService:
         start: eda.EdaState | Command[Any],
         brain: EdaBrain,
         on_event: Callable[[Event], None] | None,
+        *,
+        call: str,
     ) -> EdaRunView:
+        """Run the graph to its next review or its end; what this call's model calls cost is added to
+        the run's usage, and its trace (named ``call``) to the run's traces, however it ends."""
         sandboxes: list[SessionSandbox] = []
         workspace = Path(run.workspace)
 
@@ -217,23 +232,32 @@ class EdaService:
         context = eda.EdaContext(
             brain=brain, workspace=workspace, sandbox=sandbox, max_upload_bytes=self.settings.max_upload_mb << 20
         )
+        recorder = TurnRecorder()
+        config: RunnableConfig = {**_config(run.id), **turn_config(recorder, bunseki_eda_run=run.id)}
+        listen = recorder.relay(on_event)
+
+        def spent(status: str, error: str | None) -> dict[str, Any]:
+            trace = recorder.trace(model=brain.name, status=status, error=error)
+            return {"usage": recorder.usage(brain.name, self.settings.llm_prices), "trace": {"call": call, **trace}}
+
         try:
             with turn_deadline(self.settings.turn_deadline_s):
-                for event in self._graph.stream(start, _config(run.id), context=context, stream_mode="custom"):
-                    if on_event is not None:
-                        on_event(dict(event))
+                for event in self._graph.stream(start, config, context=context, stream_mode="custom"):
+                    listen(dict(event))
         except Exception as exc:  # also a bug or a crash in a node: the run is kept, marked, and the error shown
             error = str(exc) if isinstance(exc, BunsekiError) else f"{type(exc).__name__}: {exc}"
-            self.store.set_eda_status(run.id, "error", error=error)
+            self.store.set_eda_status(run.id, "error", error=error, **spent("error", error))
             raise
         finally:
             for box in sandboxes:
                 box.close()
+            flush_tracers()
         state, shown = self._read(run.id)
         status: EdaStatus = WAITING[shown["review"]] if shown else (state.status if state else "error")
         if status == "running":  # the graph ended without saying how: only a stop at a review does that
             status = "stopped"
-        updated = self.store.set_eda_status(run.id, status, error=state.error_message if state else None)
+        ended = state.error_message if state else None
+        updated = self.store.set_eda_status(run.id, status, error=ended, **spent(status, ended))
         return view_of(updated, state, shown)
 
     def _read(self, run_id: str) -> tuple[eda.EdaState | None, dict[str, Any] | None]:

@@ -2,7 +2,8 @@
 
 `EdaRunView` is the JSON contract of ``bunseki eda --format json`` and of ``/api/v1/eda``:
 ``status``, ``run_id``, ``plan``, ``findings``, ``profile``, ``report_path``,
-``report_markdown``, ``artifacts``, ``executions``, ``error``, and what the pending review shows.
+``report_markdown``, ``artifacts``, ``executions``, ``error``, ``usage`` (what its model calls cost),
+and what the pending review shows.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import BaseModel, Field
 from bunseki.brain.eda import Finding, PlanStep, StepOutcome
 from bunseki.data.profile import TableProfile
 from bunseki.store.records import EdaRunRecord, EdaStatus
+from bunseki.usage import TurnUsage
 
 if TYPE_CHECKING:
     from bunseki.agents.eda import EdaState
@@ -39,6 +41,9 @@ class EdaRunSummary(BaseModel):
     model: str
     created_at: datetime
     updated_at: datetime
+    usage: TurnUsage | None = Field(
+        default=None, description="What its model calls cost, summed over start and resumes; null if unknown."
+    )
 
     @classmethod
     def of(cls, run: EdaRunRecord) -> EdaRunSummary:
@@ -50,6 +55,7 @@ class EdaRunSummary(BaseModel):
             model=run.model,
             created_at=run.created_at,
             updated_at=run.updated_at,
+            usage=run.usage,
         )
 
 

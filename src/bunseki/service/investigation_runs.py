@@ -41,6 +41,8 @@ from bunseki.service.investigation_views import (
 )
 from bunseki.service.investigations import InvestigationService
 from bunseki.settings import Settings
+from bunseki.tracing import TurnRecorder
+from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 ReportFormat = Literal["md", "html"]
@@ -150,17 +152,24 @@ class InvestigationRuns:
             log.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
             log.flush()
 
+        recorder = TurnRecorder()  # what its model calls cost, kept in record.json however it ends
         try:
             (folder / "work").mkdir(exist_ok=True)
             view = self._investigator.run(
-                folder / record["manifest"], brain=brain, on_event=on_event, workspace=folder / "work"
+                folder / record["manifest"],
+                brain=brain,
+                on_event=on_event,
+                workspace=folder / "work",
+                recorder=recorder,
             )
             result = view.as_dict() | {"dataset_reports": view.dataset_reports}
             write_atomically(folder / "result.json", json.dumps(result, ensure_ascii=False))
-            self._update(run_id, status=view.status, error=view.error)
+            self._update(run_id, status=view.status, error=view.error, spent=_spent(view.usage, view.trace))
         except Exception as exc:  # a bug or a crash in a node too: the run is marked, the error shown
             error = str(exc) if isinstance(exc, BunsekiError) else f"{type(exc).__name__}: {exc}"
-            self._update(run_id, status="error", error=error)
+            usage = recorder.usage(brain.name, self.settings.llm_prices)
+            trace = recorder.trace(model=brain.name, status="error", error=error)
+            self._update(run_id, status="error", error=error, spent=_spent(usage, trace))
         finally:
             log.close()
             with self._lock:
@@ -270,11 +279,14 @@ class InvestigationRuns:
             record = self._update(run_id, status="error", error=INTERRUPTED)
         return record
 
-    def _update(self, run_id: str, *, status: RunStatus, error: str | None = None) -> dict[str, Any]:
+    def _update(
+        self, run_id: str, *, status: RunStatus, error: str | None = None, spent: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Record where the run stands; ``spent``: its usage and trace, once it has ended."""
         with self._lock:
             path = self.root / run_id / "record.json"
             record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-            record.update(status=status, error=error, updated_at=_now())
+            record.update(status=status, error=error, updated_at=_now(), **(spent or {}))
             write_atomically(path, json.dumps(record, ensure_ascii=False))
             return record
 
@@ -320,6 +332,10 @@ def _contained(case: Case, root: Path) -> Case:
         if not path.resolve().is_relative_to(inside):
             raise CaseArchiveError(f"the manifest names {path.name}, which is outside the archive; refused")
     return case
+
+
+def _spent(usage: TurnUsage | None, trace: dict[str, Any] | None) -> dict[str, Any]:
+    return {"usage": usage.model_dump(mode="json") if usage else None, "trace": trace}
 
 
 def _summary_fields(record: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from bunseki.usage import TurnUsage
+
 RunStatus = Literal["queued", "running", "completed", "error"]
 FINISHED: tuple[RunStatus, ...] = ("completed", "error")
 
@@ -31,6 +33,7 @@ class InvestigationSummary(BaseModel):
     error: str | None = None
     created_at: datetime
     updated_at: datetime
+    usage: TurnUsage | None = Field(default=None, description="What its model calls cost, once it has ended.")
 
 
 class InvestigationRunView(InvestigationSummary):

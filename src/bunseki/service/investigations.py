@@ -21,6 +21,8 @@ from bunseki.report.investigation import write_investigation_html
 from bunseki.sandbox import backends, new_workspace
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.settings import Settings
+from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
+from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 
@@ -63,6 +65,8 @@ class InvestigationView:
     error: str | None = None
     report_html_path: str | None = None  # beside the contract's keys, never instead of one
     dataset_reports: dict[str, str] = field(default_factory=dict)  # name → Markdown path; not in as_dict
+    usage: TurnUsage | None = None  # what its model calls cost
+    trace: dict[str, Any] | None = None  # bunseki.tracing.TurnRecorder.trace; not in as_dict
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -77,6 +81,8 @@ class InvestigationView:
             data["error"] = self.error
         if self.report_html_path:
             data["report_html_path"] = self.report_html_path
+        if self.usage is not None:
+            data["usage"] = self.usage.model_dump(mode="json")
         return data
 
 
@@ -99,8 +105,12 @@ class InvestigationService:
         on_event: Callable[[Event], None] | None = None,
         workspace: Path | None = None,
         embedder: Embedder | None = None,
+        recorder: TurnRecorder | None = None,
     ) -> InvestigationView:
-        """Investigate the case in ``workspace`` (a new one under the workspace root unless given)."""
+        """Investigate the case in ``workspace`` (a new one under the workspace root unless given).
+
+        ``recorder`` (a new one by default) counts the model calls into the view's usage and trace; a
+        caller that passes its own still has them when the investigation raises."""
         case = load_case(manifest)
         chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
         if workspace is None:
@@ -124,22 +134,33 @@ class InvestigationService:
             embedding_cache=self.settings.embedding_cache_path,
         )
         final: dict[str, Any] = {}
+        recorder = recorder or TurnRecorder()
+        listen = recorder.relay(on_event)
         parts = build().stream(
             InvestigatorState(),
             context=context,
             stream_mode=["custom", "values"],
-            config={"recursion_limit": RECURSION_LIMIT},
+            config={"recursion_limit": RECURSION_LIMIT, **turn_config(recorder, bunseki_case=case.name)},
         )
+
+        def spent(status: str, error: str | None = None) -> dict[str, Any]:
+            usage = recorder.usage(chosen.name, self.settings.llm_prices)
+            return {"usage": usage, "trace": recorder.trace(model=chosen.name, status=status, error=error)}
+
         try:
             with turn_deadline(self.settings.turn_deadline_s):
                 for mode, chunk in parts:
-                    if mode == "custom" and on_event is not None and isinstance(chunk, dict):
-                        on_event(chunk)
+                    if mode == "custom" and isinstance(chunk, dict):
+                        listen(chunk)
                     elif mode == "values" and isinstance(chunk, dict):
                         final = chunk
         except BunsekiError as exc:
-            return InvestigationView("error", case.name, workspace_dir=str(workspace), error=str(exc))
+            error = str(exc)
+            return InvestigationView(
+                "error", case.name, workspace_dir=str(workspace), error=error, **spent("error", error)
+            )
         finally:
+            flush_tracers()
             context.close()
             for box in boxes:
                 box.close()
@@ -158,6 +179,7 @@ class InvestigationService:
             workspace_dir=str(workspace),
             report_html_path=str(workspace / html),
             dataset_reports={r["name"]: r["report_path"] for r in state.results if r.get("report_path")},
+            **spent("completed"),
         )
 
 

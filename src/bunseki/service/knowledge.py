@@ -30,6 +30,8 @@ from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError, ConfigurationError, Conflict, InputError, NotFound, UnsupportedFileType
 from bunseki.service.inputs import CONTROL, UNSAFE_NAME, checked_length, write_limited
 from bunseki.settings import Settings
+from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
+from bunseki.usage import TurnUsage
 
 if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
@@ -89,6 +91,7 @@ class Answer(BaseModel):
     model: str
     elapsed_ms: int
     reason: str | None = None
+    usage: TurnUsage | None = Field(default=None, description="What its model calls cost; null if unknown.")
 
 
 class Collection(BaseModel):
@@ -325,8 +328,10 @@ class KnowledgeService:
         *,
         history: Sequence[tuple[str, str]] = (),
         on_event: EventCallback | None = None,
+        recorder: TurnRecorder | None = None,
     ) -> Answer:
         """Answer ``question`` from ``collections``; ``history`` holds earlier (question, answer) turns.
+        ``recorder`` (a new one by default) counts the model calls into the answer's usage and keeps the trace.
 
         ``on_event`` receives the thought process as it happens (node_started, thought, observation,
         finished) and, from a model that streams, the final answer as it is written (answer_delta,
@@ -366,7 +371,8 @@ class KnowledgeService:
             "language": detect_language(text),
             "max_steps": MAX_STEPS,
         }
-        config: Any = {"recursion_limit": recursion_limit(MAX_STEPS)}
+        recorder = recorder or TurnRecorder()
+        config: Any = {"recursion_limit": recursion_limit(MAX_STEPS), **turn_config(recorder, bunseki_knowledge=SOURCE)}
         state: dict[str, Any] = {}
         with turn_deadline(self.settings.turn_deadline_s):
             for mode, value in self._graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
@@ -374,7 +380,10 @@ class KnowledgeService:
                     on_event(value)
                 elif mode == "values" and isinstance(value, dict):
                     state = value
-        return _answer(state, text, names, brain.name, started)
+        flush_tracers()  # LangSmith's runs of the answer (when tracing is on) are sent
+        answer = _answer(state, text, names, brain.name, started)
+        answer.usage = recorder.usage(brain.name, self.settings.llm_prices)
+        return answer
 
     def chat(
         self, collections: Sequence[str], model: str | None = None, *, conversation_id: str | None = None
@@ -409,7 +418,10 @@ class KnowledgeService:
             model=record.model,
             created_at=record.created_at,
             turns=[
-                ConversationTurn(question=turn.question, answer=Answer.model_validate(turn.answer)) for turn in turns
+                ConversationTurn(
+                    question=turn.question, answer=Answer.model_validate(turn.answer | {"usage": turn.usage})
+                )
+                for turn in turns
             ],
         )
 
@@ -432,9 +444,16 @@ class KnowledgeService:
             if turn.answer.get("status") != "error"
         ]
         names = list(dict.fromkeys(collections)) if collections else list(record.collections)
-        answer = self.ask(question, names, model or record.model, history=history, on_event=on_event)
+        recorder = TurnRecorder()
+        answer = self.ask(question, names, model or record.model, history=history, on_event=on_event, recorder=recorder)
+        trace = recorder.trace(model=answer.model, status=answer.status, error=_error_of(answer))
         self.store.add_knowledge_turn(
-            conversation_id, question=answer.question, answer=answer.model_dump(mode="json"), collections=names
+            conversation_id,
+            question=answer.question,
+            answer=answer.model_dump(mode="json", exclude={"usage"}),  # the usage has its own columns
+            collections=names,
+            usage=answer.usage,
+            trace=trace,
         )
         return answer
 
@@ -562,6 +581,10 @@ def error_answer(question: str, collections: Sequence[str], model: str, error: B
         elapsed_ms=0,
         reason=message,
     )
+
+
+def _error_of(answer: Answer) -> str | None:
+    return answer.reason if answer.status == "error" else None
 
 
 def _answer(state: dict[str, Any], question: str, collections: list[str], model: str, started: float) -> Answer:

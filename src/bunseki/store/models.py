@@ -78,6 +78,18 @@ class Base(DeclarativeBase):
     type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime}
 
 
+class UsageColumns:
+    """What a run's model calls cost and its trace (null: not recorded, unknown rather than zero):
+    see bunseki.usage. Turns, EDA runs and knowledge turns carry these columns."""
+
+    llm_calls: Mapped[int | None]
+    prompt_tokens: Mapped[int | None]
+    completion_tokens: Mapped[int | None]
+    llm_seconds: Mapped[float | None]
+    cost: Mapped[float | None]
+    trace: Mapped[str | None] = mapped_column(Text)  # JSON: bunseki.tracing.TurnRecorder.trace
+
+
 class User(Base):
     """Someone who may use the API; only the sha256 of their key is kept."""
 
@@ -111,7 +123,7 @@ class AnalysisSession(Base):
     updated_at: Mapped[Timestamp]
 
 
-class Turn(Base):
+class Turn(UsageColumns, Base):
     """One question and the run that answers it; ``owner`` names the process running it."""
 
     __tablename__ = "turns"
@@ -126,14 +138,7 @@ class Turn(Base):
     started_at: Mapped[Timestamp]
     finished_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
-    # What the turn cost (null for turns recorded before usage was): see bunseki.usage.
-    model: Mapped[str | None] = mapped_column(String(200))
-    llm_calls: Mapped[int | None]
-    prompt_tokens: Mapped[int | None]
-    completion_tokens: Mapped[int | None]
-    llm_seconds: Mapped[float | None]
-    cost: Mapped[float | None]
-    trace: Mapped[str | None] = mapped_column(Text)  # JSON: bunseki.tracing.TurnRecorder.trace
+    model: Mapped[str | None] = mapped_column(String(200))  # the model its calls went to (usage)
 
 
 class Message(Base):
@@ -233,8 +238,11 @@ class UnansweredQuestion(Base):
     created_at: Mapped[Created]
 
 
-class EdaRun(Base):
-    """One run of the EDA pipeline; its graph state lives in LangGraph's checkpoint tables under ``id``."""
+class EdaRun(UsageColumns, Base):
+    """One run of the EDA pipeline; its graph state lives in LangGraph's checkpoint tables under ``id``.
+
+    Its usage is summed over the calls that advanced it (start, each resume); ``trace`` is a JSON list
+    of their traces."""
 
     __tablename__ = "eda_runs"
 
@@ -263,7 +271,7 @@ class KnowledgeConversation(Base):
     updated_at: Mapped[Timestamp]
 
 
-class KnowledgeTurn(Base):
+class KnowledgeTurn(UsageColumns, Base):
     """One question of a knowledge conversation, numbered from 1, and its whole answer as JSON."""
 
     __tablename__ = "knowledge_turns"
@@ -277,6 +285,7 @@ class KnowledgeTurn(Base):
     question: Mapped[str] = mapped_column(Text)
     answer: Mapped[Json]
     created_at: Mapped[Created]
+    model: Mapped[str | None] = mapped_column(String(200))  # the model its calls went to (usage)
 
 
 class SessionEpoch(Base):

@@ -47,7 +47,37 @@ class SessionRecord(_Record):
     updated_at: AwareDatetime
 
 
-class TurnRecord(_Record):
+class _Used(_Record):
+    """A record with the usage columns (`bunseki.store.models.UsageColumns`) and the model they count."""
+
+    model: str | None = None
+    llm_calls: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    llm_seconds: float | None = None
+    cost: float | None = None
+
+    @field_validator("trace", mode="before", check_fields=False)
+    @classmethod
+    def _trace(cls, value: Any) -> Any:
+        return json.loads(value) if isinstance(value, str) else value
+
+    @property
+    def usage(self) -> TurnUsage | None:
+        """What its model calls cost; None while it runs, or when it was recorded before usage was."""
+        if self.model is None or self.llm_calls is None:
+            return None
+        return TurnUsage(
+            model=self.model,
+            calls=self.llm_calls,
+            prompt_tokens=self.prompt_tokens or 0,
+            completion_tokens=self.completion_tokens or 0,
+            seconds=self.llm_seconds or 0.0,
+            cost=self.cost,
+        )
+
+
+class TurnRecord(_Used):
     """One question of a session, numbered from 1, and how its run ended."""
 
     id: str
@@ -60,31 +90,7 @@ class TurnRecord(_Record):
     finished_at: AwareDatetime | None
     error: str | None
     model: str | None = None
-    llm_calls: int | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    llm_seconds: float | None = None
-    cost: float | None = None
     trace: dict[str, Any] | None = None
-
-    @field_validator("trace", mode="before")
-    @classmethod
-    def _trace(cls, value: Any) -> Any:
-        return json.loads(value) if isinstance(value, str) else value
-
-    @property
-    def usage(self) -> TurnUsage | None:
-        """What the turn cost; None for a running turn or one recorded before usage was."""
-        if self.model is None or self.llm_calls is None:
-            return None
-        return TurnUsage(
-            model=self.model,
-            calls=self.llm_calls,
-            prompt_tokens=self.prompt_tokens or 0,
-            completion_tokens=self.completion_tokens or 0,
-            seconds=self.llm_seconds or 0.0,
-            cost=self.cost,
-        )
 
 
 class MessageRecord(_Record):
@@ -173,8 +179,9 @@ class UnansweredRecord(_Record):
 EdaStatus = Literal["running", "awaiting_plan_review", "awaiting_results_review", "completed", "stopped", "error"]
 
 
-class EdaRunRecord(_Record):
-    """One EDA run: the data file's name, its workspace, and where the run stands."""
+class EdaRunRecord(_Used):
+    """One EDA run: the data file's name, its workspace, where the run stands, and what its model
+    calls cost, summed over the calls that advanced it (``trace``: one trace for each)."""
 
     id: str
     user_id: str | None
@@ -186,6 +193,7 @@ class EdaRunRecord(_Record):
     error: str | None
     created_at: AwareDatetime
     updated_at: AwareDatetime
+    trace: list[dict[str, Any]] | None = None
 
 
 class KnowledgeConversationRecord(_Record):
@@ -199,8 +207,9 @@ class KnowledgeConversationRecord(_Record):
     updated_at: AwareDatetime
 
 
-class KnowledgeTurnRecord(_Record):
-    """One question of a knowledge conversation and its answer (the service's Answer, as JSON)."""
+class KnowledgeTurnRecord(_Used):
+    """One question of a knowledge conversation, its answer (the service's Answer, as JSON), and
+    what its model calls cost."""
 
     id: str
     conversation_id: str
@@ -208,3 +217,4 @@ class KnowledgeTurnRecord(_Record):
     question: str
     answer: dict[str, Any]
     created_at: AwareDatetime
+    trace: dict[str, Any] | None = None

@@ -40,6 +40,7 @@ from bunseki.store.models import (
     Step,
     Turn,
     UnansweredQuestion,
+    UsageColumns,
     User,
     utcnow,
 )
@@ -61,7 +62,7 @@ from bunseki.store.records import (
     UnansweredRecord,
     UserRecord,
 )
-from bunseki.usage import TurnUsage
+from bunseki.usage import TurnUsage, total
 
 KEY_PREFIX: Final = "bk_"
 _SHOWN_KEY_CHARS: Final = 8
@@ -268,11 +269,10 @@ class Store:
                 raise Conflict(f"Turn {turn.number} already ended as {turn.status!r}; it cannot end again.")
             turn.status, turn.error, turn.finished_at = status, error, utcnow()
             if usage is not None:
-                turn.model, turn.llm_calls, turn.cost = usage.model, usage.calls, usage.cost
-                turn.prompt_tokens, turn.completion_tokens = usage.prompt_tokens, usage.completion_tokens
-                turn.llm_seconds = usage.seconds
+                turn.model = usage.model
+                _put_usage(turn, usage)
             if trace is not None:
-                turn.trace = json.dumps(trace, ensure_ascii=False, default=str)
+                turn.trace = _json(trace)
             db.flush()
             return TurnRecord.model_validate(turn)
 
@@ -528,13 +528,30 @@ class Store:
         with self._transaction() as db:
             return _records(db, query, EdaRunRecord)
 
-    def set_eda_status(self, run_id: str, status: EdaStatus, *, error: str | None = None) -> EdaRunRecord:
-        """Record where the run stands now (and the error that ended it, if any)."""
+    def set_eda_status(
+        self,
+        run_id: str,
+        status: EdaStatus,
+        *,
+        error: str | None = None,
+        usage: TurnUsage | None = None,
+        trace: dict[str, Any] | None = None,
+    ) -> EdaRunRecord:
+        """Record where the run stands now (and the error that ended it, if any); ``usage`` (what the
+        call that advanced it cost) is added to the run's, ``trace`` (that call's) to its traces."""
         with self._transaction() as db:
-            row = _eda_run_row(db, run_id)
+            row = db.get(EdaRun, run_id, with_for_update={"key_share": True})  # two sums never interleave
+            if row is None:
+                raise NotFound(f"There is no EDA run {run_id} here; list the runs to find its id.")
             row.status = status
             row.error = error
             row.updated_at = utcnow()
+            if usage is not None:
+                before = EdaRunRecord.model_validate(row).usage
+                _put_usage(row, usage if before is None else _summed(before, usage))
+            if trace is not None:
+                earlier = json.loads(row.trace) if row.trace else []
+                row.trace = _json([*earlier, trace])
             return EdaRunRecord.model_validate(row)
 
     def claim_eda_run(self, run_id: str, *, expected: EdaStatus) -> EdaRunRecord:
@@ -588,9 +605,17 @@ class Store:
             return _records(db, query, KnowledgeConversationRecord)
 
     def add_knowledge_turn(
-        self, conversation_id: str, *, question: str, answer: dict[str, Any], collections: Sequence[str]
+        self,
+        conversation_id: str,
+        *,
+        question: str,
+        answer: dict[str, Any],
+        collections: Sequence[str],
+        usage: TurnUsage | None = None,
+        trace: dict[str, Any] | None = None,
     ) -> KnowledgeTurnRecord:
-        """Append a question and its answer; the conversation now asks over ``collections``."""
+        """Append a question and its answer, with what its model calls cost and its trace; the
+        conversation now asks over ``collections``."""
         with self._transaction() as db:
             conversation = _conversation_row(db, conversation_id, lock=True)
             conversation.collections = list(collections)
@@ -602,6 +627,11 @@ class Store:
                 or 0
             ) + 1
             turn = KnowledgeTurn(conversation_id=conversation_id, number=number, question=question, answer=answer)
+            if usage is not None:
+                turn.model = usage.model
+                _put_usage(turn, usage)
+            if trace is not None:
+                turn.trace = _json(trace)
             return KnowledgeTurnRecord.model_validate(_add(db, turn))
 
     def list_knowledge_turns(self, conversation_id: str, *, last: int | None = None) -> list[KnowledgeTurnRecord]:
@@ -685,6 +715,22 @@ def _add(db: OrmSession, row: _Row) -> _Row:
     db.add(row)
     db.flush()
     return row
+
+
+def _put_usage(row: UsageColumns, usage: TurnUsage) -> None:
+    """Write ``usage``'s counts into the row's usage columns (its model is the caller's to write)."""
+    row.llm_calls, row.cost, row.llm_seconds = usage.calls, usage.cost, usage.seconds
+    row.prompt_tokens, row.completion_tokens = usage.prompt_tokens, usage.completion_tokens
+
+
+def _summed(before: TurnUsage, added: TurnUsage) -> TurnUsage:
+    """Two usages of one run added up (its model stays the run's)."""
+    summed = total([before, added]) or added  # never empty: two usages given
+    return summed.model_copy(update={"model": before.model, "seconds": round(summed.seconds, 3)})
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _records(db: OrmSession, query: Select[Any], record: type[_Record]) -> list[_Record]:

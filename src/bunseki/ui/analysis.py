@@ -181,9 +181,7 @@ def _reply(
     else:
         for reply in exchange.replies:
             st.markdown(reply)
-    caption = render.usage_caption(exchange.turn.usage if exchange.turn else None, texts)
-    if caption:
-        st.caption(caption)
+    render.usage_line(exchange.turn.usage if exchange.turn else None, texts)
     if exchange.status == "asked" and session.model == "offline":
         st.info(texts("asked_offline"), icon=":material/help:")
     elif exchange.status == "limit_reached":

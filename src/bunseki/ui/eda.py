@@ -17,7 +17,7 @@ from bunseki.errors import BunsekiError
 from bunseki.service import UPLOAD_SUFFIXES
 from bunseki.service.eda import EdaService
 from bunseki.service.eda_views import EdaRunView
-from bunseki.ui import context, notices
+from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 
 KEY_RUN = "eda_run_id"
@@ -142,6 +142,7 @@ def _header(run: EdaRunView, texts: Texts) -> None:
     st.markdown(texts("eda_run_line", status=texts("eda_status_" + run.status), run_id=run.run_id))
     if run.goal:
         st.markdown(texts("eda_goal_line", goal=run.goal))
+    render.usage_line(run.usage, texts)
     if run.error:
         st.error(texts("eda_error", error=run.error))
     if run.profile is not None:

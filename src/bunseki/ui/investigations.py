@@ -17,7 +17,7 @@ import streamlit as st
 from bunseki.errors import BunsekiError
 from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.service.investigation_views import InvestigationRunView
-from bunseki.ui import context, notices
+from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 
 KEY_RUN = "investigation_id"
@@ -178,6 +178,7 @@ def _result(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) ->
     result = run.result or {}
     st.markdown(f"### {texts('inv_summary')}")
     st.markdown(result.get("summary") or result.get("error") or "")
+    render.usage_line(run.usage, texts)
     if result.get("report_path"):
         columns = st.columns(len(REPORT_KINDS))
         for column, (kind, media, label) in zip(columns, REPORT_KINDS, strict=True):

@@ -22,7 +22,7 @@ from bunseki.rag import SUPPORTED_SUFFIXES
 from bunseki.service import Event
 from bunseki.service.knowledge import Answer, KnowledgeService, QaPair, SourceDocument
 from bunseki.settings import Settings
-from bunseki.ui import context, notices
+from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 from bunseki.ui.turns import show_streamed
 
@@ -291,6 +291,7 @@ def _answer(answer: Answer, texts: Texts) -> None:
     if answer.status == "error":
         st.error(texts("kn_error"))
         st.caption(answer.answer)
+        render.usage_line(answer.usage, texts)  # a failed answer's calls cost too
         return
     st.markdown(answer.answer)
     if answer.status == "unanswered":
@@ -303,6 +304,7 @@ def _answer(answer: Answer, texts: Texts) -> None:
             excerpt = citation.text if len(citation.text) <= EXCERPT_CHARS else citation.text[:EXCERPT_CHARS] + "…"
             st.caption(excerpt)
     st.caption(texts("kn_meta", model=answer.model, seconds=answer.elapsed_ms / 1000))
+    render.usage_line(answer.usage, texts)
 
 
 def _thoughts(answer: Answer, texts: Texts) -> None:

@@ -164,6 +164,13 @@ def usage_caption(usage: TurnUsage | None, texts: Texts) -> str | None:
     return f"{line} · {usage.cost_text}" if usage.cost_text else line
 
 
+def usage_line(usage: TurnUsage | None, texts: Texts) -> None:
+    """The usage caption under an answer, an EDA run or an investigation, when its usage is known."""
+    caption = usage_caption(usage, texts)
+    if caption:
+        st.caption(caption)
+
+
 def data_overview(record: SessionView, overview: dict[str, Any], preview: pd.DataFrame, texts: Texts) -> None:
     """Where the data came from, its size, a preview of the active data and its columns by kind."""
     encoding = record.dataset_encoding or "—"
