@@ -83,7 +83,8 @@ def test_a_save_the_old_actor_commits_after_the_replacement_started_is_never_res
 
             def replacement_runs(code: str) -> dict[str, Any]:
                 reply: dict[str, Any] = ray.get(replacement.execute.remote(code, None, True), timeout=120)
-                return reply["result"]
+                result: dict[str, Any] = reply["result"]
+                return result
 
             def replacement_saved() -> int:
                 return int(ray.get(replacement.saved_cell.remote(), timeout=120))
