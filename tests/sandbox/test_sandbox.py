@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.sandbox import Limits, Sandbox, add_data_file, new_workspace, remove_workspace
+from bunseki.sandbox import Limits, Sandbox, add_data_file, epochs, new_workspace, remove_workspace
+from bunseki.sandbox.inside import snapshot
 from bunseki.sandbox.session import _terminate
 from bunseki.sandbox.workspace import internal
 from bunseki.settings import Settings
@@ -348,3 +349,33 @@ def test_a_workspace_in_a_private_directory_works_on_every_tier(tier: str, tmp_p
         assert again.stdout == "180\n", again.error
     remove_workspace(workspace)
     assert not workspace.exists()
+
+
+@pytest.mark.parametrize("tier", available_tiers())
+def test_a_sandbox_of_an_epoch_saves_only_into_its_own_directory(tier: str, workspace_root: Path) -> None:
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation=tier, sandbox_timeout_s=20)  # type: ignore[arg-type]
+    workspace = new_workspace(workspace_root)
+    older = epochs.open_epoch(workspace, 1).directory
+    assert snapshot.save({"x": 1}, set(), str(epochs.state_dir(older)), 1, 1) == []
+    own = epochs.open_epoch(workspace, 2).directory
+    with Sandbox(workspace, settings=settings, own_dir=own) as box:
+        assert box.ready["restored"] == ["x"]
+        box.load_frame(pd.DataFrame({"a": [1, 2]}))
+        assert box.run("x = len(df) + 40").success
+        state = str(epochs.state_dir(own))
+        deadline = time.monotonic() + 20
+        while snapshot.current_generation(state) < 0 or snapshot.load(state)[0].get("x") != 42:
+            assert time.monotonic() < deadline, "the state after the cell was not saved in its epoch's directory"
+            time.sleep(0.02)
+        assert (own / "inputs" / "df.pkl").exists()
+        assert snapshot.load(str(epochs.state_dir(older)))[0] == {"x": 1}  # the older epoch's is untouched
+        assert not (internal(workspace, "state") / snapshot.CURRENT).exists()  # nor the default place
+        overwrite = box.run("open('.bunseki/epochs/epoch-1/state/CURRENT', 'w').write('9')", check_policy=False)
+        newer = box.run("import os\nos.mkdir('.bunseki/epochs/epoch-3')", check_policy=False)
+        if tier == "bwrap":  # read-only there; Landlock cannot take a subtree out of the workspace
+            for intrusion in (overwrite, newer):
+                assert intrusion.error_type == "OSError" and "Read-only file system" in (intrusion.error or "")
+            assert snapshot.current_generation(str(epochs.state_dir(older))) == 1
+            assert epochs.existing(workspace).keys() == {1, 2}
+        box._kill()  # a restart of the worker restores from its own directory
+        assert box.run("print(x)").stdout == "42\n"

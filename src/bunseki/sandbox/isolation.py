@@ -342,11 +342,21 @@ def build_launch(
     config_json: str,
     pass_fds: list[int],
     interpreter: Interpreter | None = None,
+    *,
+    private: str | None = None,
 ) -> Launch:
-    """How to start the worker for ``workspace`` (for Landlock, the directory it actually uses)."""
+    """How to start the worker for ``workspace`` (for Landlock, the directory it actually uses).
+
+    ``private``: a directory (relative to the workspace) that alone of its siblings stays writable:
+    bubblewrap shows its parent read-only. Landlock cannot subtract from the workspace it allows.
+    """
     inner = inner_workspace(report, workspace)
     binds = [("--bind", str(workspace), inner)]
     binds += [("--ro-bind", str(workspace / name), f"{inner}/{name}") for name in READ_ONLY_DIRS]
+    if private is not None:
+        parent = str(Path(private).parent)
+        binds += [("--ro-bind", str(workspace / parent), f"{inner}/{parent}")]
+        binds += [("--bind", str(workspace / private), f"{inner}/{private}")]
     return _launch(report, binds, inner, sandbox_env(Path(inner)), config_json, pass_fds, interpreter)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import shutil
 import stat
 import threading
 import time
@@ -27,7 +26,7 @@ from typing import Any
 import ray
 
 from bunseki.errors import ConfigurationError, SandboxError
-from bunseki.sandbox import workspace as layout
+from bunseki.sandbox import epochs
 from bunseki.sandbox.inside import snapshot
 from bunseki.sandbox.session import GRACE_S, Sandbox
 from bunseki.settings import Settings
@@ -49,10 +48,15 @@ class SessionActor:
         self.node_id = context.get_node_id()
         self.reconstructed = context.was_current_actor_reconstructed
         self.epoch = self.store.take_epoch(session_id, f"{self.node_id}/{os.getpid()}")
+        # The fencing token in the storage path: this instance saves only into its epoch's directory,
+        # restored from the newest earlier one; what an older instance still saves is never read again.
+        self.workspace = Path(workspace)
+        self.own = epochs.open_epoch(self.workspace, self.epoch)
+        epochs.prune(self.workspace, self.epoch, keep=() if self.own.source is None else (self.own.source,))
         self.closing: str | None = None
         self.last_call = time.monotonic()
         self.lock = threading.RLock()
-        self.sandbox = Sandbox(Path(workspace), settings=self.settings)
+        self.sandbox = Sandbox(self.workspace, settings=self.settings, own_dir=self.own.directory)
         self.sandbox.start()  # restores the state saved after the last committed cell
         if self.sandbox.work_dir != self.sandbox.workspace:
             self.sandbox.close()
@@ -111,16 +115,14 @@ class SessionActor:
             if refused is not None:
                 return refused
             self.sandbox.close()
-            for name in ("state", "inputs"):
-                directory = layout.internal(self.sandbox.work_dir, name)
-                shutil.rmtree(directory, ignore_errors=True)
+            epochs.clear(self.own.directory)
             self.sandbox.start()
             self.last_call = time.monotonic()
             return {"result": None}
 
     def saved_cell(self) -> int:
         """The cell the newest committed state snapshot was taken after (-1: none yet)."""
-        state = str(layout.internal(self.sandbox.work_dir, "state"))
+        state = str(epochs.state_dir(self.own.directory))
         generation = snapshot.current_generation(state)
         if generation < 0:
             return -1
@@ -164,9 +166,17 @@ class SessionActor:
             with self.lock:
                 if self.closing is not None:
                     return
+                self._prune_source()
                 if time.monotonic() - self.last_call >= idle:
                     self._close("evicted")
                     return
+
+    def _prune_source(self) -> None:
+        """Drop the directory we restored from once a save of our own is committed: until then the
+        state we started from stays in its original place too (links cost no space)."""
+        if self.own.source is not None and epochs.committed_own_save(self.own):
+            epochs.prune(self.workspace, self.epoch)
+            self.own = epochs.Opened(self.own.directory, None, self.own.restored_generation)
 
 
 def _leave(delay: float) -> None:

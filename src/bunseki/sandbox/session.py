@@ -53,10 +53,19 @@ class Sandbox:
         limits: Limits | None = None,
         isolation_report: IsolationReport | None = None,
         zygote: Zygote | None = None,
+        own_dir: Path | None = None,
     ) -> None:
-        """``zygote``: fork the worker from this warm parent when it serves the workspace."""
+        """``zygote``: fork the worker from this warm parent when it serves the workspace.
+
+        ``own_dir``: a directory under the workspace that alone receives this instance's saved state
+        and inputs (the Ray backend's epoch directory, see `epochs`); under bubblewrap the worker sees
+        its parent read-only, so it cannot write another instance's. Default: ``.bunseki/``.
+        """
         self.settings = settings or Settings()
         self.workspace = Path(workspace_dir).resolve()
+        self.own = (
+            Path(own_dir).resolve().relative_to(self.workspace) if own_dir is not None else Path(workspace.INTERNAL)
+        )
         self.limits = limits or Limits.from_settings(self.settings)
         self.isolation = isolation_report or isolation.require(self.settings)
         self.zygote = zygote if zygote is not None and zygote.covers(self.workspace) else None
@@ -111,13 +120,15 @@ class Sandbox:
         interpreter = isolation.Interpreter.current()
         if self.isolation.tier != "bwrap" and uid != os.geteuid() and self.zygote is None:
             log, interpreter = self._reachable_copies(uid, log, interpreter)
+        if self.own != Path(workspace.INTERNAL):  # prepare() made the default's, and handed them over
+            self._own_dirs(uid)
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         config = {
             "req_fd": req_r,
             "resp_fd": resp_w,
             "workspace": self.inner,
-            "state_dir": str(workspace.internal(Path(self.inner), "state")),
+            "state_dir": str(Path(self.inner) / self.own / "state"),
             "tier": self.isolation.tier,
             "seccomp": self.isolation.seccomp,
             "landlock_rules": isolation.landlock_rules([self.inner], interpreter),
@@ -147,10 +158,21 @@ class Sandbox:
         self.ready = ready
         self.started_s = time.monotonic() - began
 
+    def _own_dirs(self, uid: int) -> None:
+        for name in ("state", "inputs"):
+            place = self.work_dir / self.own / name
+            place.mkdir(parents=True, exist_ok=True)
+            if uid != os.geteuid():
+                os.chown(place.parent, uid, uid)
+                os.chown(place, uid, uid)
+
     def _launch(
         self, config: dict[str, Any], interpreter: isolation.Interpreter, log: Path, fds: list[int]
     ) -> subprocess.Popen[bytes]:
-        launch = isolation.build_launch(self.isolation, self.work_dir, json.dumps(config), fds, interpreter)
+        private = None if self.own == Path(workspace.INTERNAL) else str(self.own)
+        launch = isolation.build_launch(
+            self.isolation, self.work_dir, json.dumps(config), fds, interpreter, private=private
+        )
         with log.open("ab") as log_file:
             return launch.start(self.work_dir, log_file, "worker")
 
@@ -219,12 +241,12 @@ class Sandbox:
         if not name.isidentifier():
             raise ValueError(f"{name!r} is not a valid Python name")
         self._sync_inputs()
-        path = workspace.internal(self.work_dir, "inputs") / f"{name}.pkl"
+        path = self.work_dir / self.own / "inputs" / f"{name}.pkl"
         with path.open("wb") as handle:
             pickle.dump(frame, handle, protocol=pickle.HIGHEST_PROTOCOL)
         if self.isolation.run_as_uid != os.geteuid():
             os.chown(path, self.isolation.run_as_uid, self.isolation.run_as_uid)
-        inner_path = workspace.internal(Path(self.inner), "inputs") / path.name
+        inner_path = Path(self.inner) / self.own / "inputs" / path.name
         reply = self._request({"op": "load", "name": name, "path": str(inner_path)}, SMALL_OP_TIMEOUT_S)
         if not reply.get("ok"):
             raise SandboxError(f"could not load {name} into the sandbox: {reply.get('error')}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bunseki.sandbox import epochs
+from bunseki.sandbox.inside import snapshot
 from bunseki.sandbox.ray_backend import RayBackend
 from tests.scale.cluster.conftest import LocalCluster, SessionOpener, wait_until
 
@@ -25,7 +27,8 @@ def test_an_idle_session_is_evicted_restored_by_the_next_call_and_ended_by_stop(
 
     wait_until(lambda: backend._lookup(session_id) is None, "the eviction of the idle session")
     wait_until(lambda: not _alive(before["sandbox_pid"]), "the end of the evicted sandbox")
-    assert (workspace / ".bunseki" / "state" / "CURRENT").exists()  # the state stays
+    own = epochs.state_dir(epochs.directory(workspace, before["epoch"]))
+    assert snapshot.current_generation(str(own)) >= 1  # the state stays, in its epoch's directory
 
     again = backend.execute(session_id, "print(x)")
     assert again.stdout == "5\n"
