@@ -636,7 +636,16 @@ def _share_across(r: Reading, info: DataFrameInfo) -> bool:
     if r.ratio is None or r.ratio.kind != "share" or "share" not in r.words:
         return False
     conditioned = {c for f in r.filters for c in f.columns()}
-    return any(c not in conditioned for c in r.categorical(info))
+    return any(c not in conditioned for c in _breakdowns(r, info))
+
+
+def _breakdowns(r: Reading, info: DataFrameInfo) -> list[str]:
+    """Category columns named that can break rows down: not an identifier (生徒ID for 生徒), few values."""
+    return [
+        c
+        for c in r.categorical(info)
+        if not ID_LIKE.search(c) and (column := info.column(c)) is not None and 1 < column.unique <= CROSS_MAX
+    ]
 
 
 def _entity(r: Reading, info: DataFrameInfo, target: str | None) -> str | None:
@@ -647,7 +656,7 @@ def _entity(r: Reading, info: DataFrameInfo, target: str | None) -> str | None:
     categorical = [c for c in r.categorical(info) if c != target]
     filtered = {f.column for f in r.filters if f.op in ("==", "in")}
     if "share" in r.words:
-        named = [c for c in categorical if c not in filtered]  # the gender ratio in Engineering: by gender
+        named = [c for c in _breakdowns(r, info) if c not in filtered]  # the gender ratio in Engineering
         singled = [f.column for f in r.filters if f.op == "==" and isinstance(f.value, str)]
         if singled and not named:  # 関東の割合: 関東's share among the regions
             return singled[0]

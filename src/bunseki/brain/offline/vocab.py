@@ -71,7 +71,8 @@ TASK_WORDS: Final[dict[str, str]] = {
     r"\bdescribe\b|\bdescriptive\b",
     "chart": r"グラフ|チャート|図|可視化|プロット|描いて|\bchart\b|\bplot\b|\bgraph\b|\bvisuali[sz]e\b|\bdraw\b",
     # "what store has…", "what day was…" ask for a name; "what is the median by department" does not
-    "which": WHICH + r"|何日|何曜|\bwhat (?!is\b|was\b)\w+ (?:has|had|is|was)\b|\bwhere\b",
+    "which": WHICH + r"|何日|何曜|\bwhat (?!is\b|was\b)\w+ (?:has|had|is|was)\b|\bwhere\b|"
+    r"\bwhat (?:is|was) the (?:most|least|highest|lowest|largest|smallest|biggest|top|best|worst)\b",
 }
 
 # "X別", "X ごと", "by X": group markers after (ja) or before (en) a column mention.
