@@ -348,3 +348,24 @@ def test_a_workspace_in_a_private_directory_works_on_every_tier(tier: str, tmp_p
         assert again.stdout == "180\n", again.error
     remove_workspace(workspace)
     assert not workspace.exists()
+
+
+def test_a_sandbox_started_by_a_thread_that_ended_keeps_running(settings: Settings) -> None:
+    # bwrap's --die-with-parent follows the thread that started it: a UI turn's worker thread, or a
+    # web server's pool thread, ends long before the session does.
+    import threading
+
+    box = Sandbox(new_workspace(settings.workspace_root), settings=settings)
+    try:
+        starter = threading.Thread(target=lambda: box.run("kept = 41"))  # the first call starts the worker
+        starter.start()
+        starter.join()
+        pid = box.pid
+        time.sleep(0.5)  # a death signal, when sent, needs a moment to end the worker
+
+        result = box.run("kept += 1\nprint(kept)")
+
+        assert result.stdout == "42\n", result.error
+        assert box.pid == pid and box.restarts == 0
+    finally:
+        box.close()
