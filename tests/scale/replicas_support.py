@@ -104,7 +104,7 @@ class Deployment:
         started together for the rest."""
         live = [replica for replica in self.replicas if replica.process.poll() is None][:count]
         started = [self._launch(key) for _ in range(count - len(live))]
-        for replica in started:
+        for replica in live + started:  # one that an earlier test's failure left starting too
             replica.wait_until_up()
         return live + started
 

@@ -25,7 +25,8 @@ from bunseki.store import Store
 from tests.scale.replicas_support import CELL, HANG, PREFIX, Deployment, Replica
 from tests.support import processes_in
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+# The module's replicas start in its first test: on a loaded machine, more than the suite's 300 s per test.
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 # Where the replicas' sandboxes run: the settings every replica gets. Today, each replica's own child

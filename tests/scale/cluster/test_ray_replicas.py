@@ -28,6 +28,8 @@ from tests.scale.test_replicas import (  # noqa: F401  (collected here with the 
     test_a_session_continues_through_either_replica,
 )
 
+pytestmark = pytest.mark.timeout(900)  # the module's replicas start in its first test: slow on a loaded machine
+
 
 @pytest.fixture(scope="module")
 def backend(ray_cluster: LocalCluster) -> dict[str, str]:
