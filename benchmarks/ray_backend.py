@@ -41,37 +41,23 @@ import pandas as pd
 
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.sandbox.inside import procs
+from bunseki.sandbox.ray_testbed import REENTER, in_private_netns, private_netns, start_cluster
 from bunseki.settings import Settings
 
 CELL = "df.describe()"
 NO_OP = "x = 1"  # the call alone: where the Ray overhead is not lost in the cell's own spread
 TARGET_OVERHEAD_MS = 3.0
 ROUNDS = 5
-HEALTH_CHECKS = {
-    "health_check_period_ms": 500,
-    "health_check_failure_threshold": 3,
-    "health_check_timeout_ms": 500,
-    "health_check_initial_delay_ms": 0,
-}
-OBJECT_STORE = 100 * 1024 * 1024
-
-
-def in_private_netns() -> bool:
-    lines = Path("/proc/self/net/dev").read_text().splitlines()[2:]
-    return {line.split(":", 1)[0].strip() for line in lines} == {"lo"}
+OBJECT_STORE_MB = 100
 
 
 def reenter_in_private_netns() -> int:
     """Run this script again in a new network namespace; its exit code, or 0 with a note when impossible."""
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        print("not run: needs unshare and ip (util-linux, iproute2) for a private network namespace")
+    prefix = private_netns()
+    if prefix is None:
+        print("not run: a private network namespace needs unshare and ip, and root or unprivileged user namespaces")
         return 0
-    prefix = ["unshare", "--net", "--"] if os.geteuid() == 0 else ["unshare", "-rn", "--"]
-    if os.geteuid() != 0 and subprocess.run([*prefix, "true"], capture_output=True, check=False).returncode != 0:
-        print("not run: a private network namespace needs root or unprivileged user namespaces")
-        return 0
-    script = 'ip link set lo up && exec "$0" "$@"'
-    return subprocess.run([*prefix, "sh", "-c", script, sys.executable, *sys.argv], check=False).returncode
+    return subprocess.run([*prefix, "sh", "-c", REENTER, sys.executable, *sys.argv], check=False).returncode
 
 
 def percentile(samples: list[float], share: float) -> float:
@@ -169,7 +155,6 @@ def main() -> int:
 
 def run(root: Path, runs: int, sessions: int) -> dict[str, Any]:
     import ray
-    from ray.cluster_utils import Cluster
 
     from bunseki.sandbox.ray_backend import RayBackend
 
@@ -192,21 +177,8 @@ def run(root: Path, runs: int, sessions: int) -> dict[str, Any]:
     local.load_frame(frame)
 
     began = time.perf_counter()
-    cluster = Cluster(
-        initialize_head=True,
-        head_node_args={
-            "num_cpus": 1,
-            "include_dashboard": False,
-            "object_store_memory": OBJECT_STORE,
-            "_system_config": HEALTH_CHECKS,
-        },
-    )
+    cluster, workers = start_cluster(workers=2, sandbox_slots=sessions, object_store_mb=OBJECT_STORE_MB)
     try:
-        workers = [
-            cluster.add_node(num_cpus=1, resources={"bunseki_sandbox": sessions}, object_store_memory=OBJECT_STORE)
-            for _ in range(2)
-        ]
-        cluster.wait_for_nodes()
         results["cluster_start_s"] = time.perf_counter() - began
         ray.init(address=cluster.address, namespace="bunseki", log_to_driver=False)
         backend = RayBackend(settings.model_copy(update={"sandbox_backend": "ray", "ray_address": cluster.address}))

@@ -379,3 +379,24 @@ def test_a_sandbox_of_an_epoch_saves_only_into_its_own_directory(tier: str, work
             assert epochs.existing(workspace).keys() == {1, 2}
         box._kill()  # a restart of the worker restores from its own directory
         assert box.run("print(x)").stdout == "42\n"
+
+
+def test_a_sandbox_started_by_a_thread_that_ended_keeps_running(settings: Settings) -> None:
+    # bwrap's --die-with-parent follows the thread that started it: a UI turn's worker thread, or a
+    # web server's pool thread, ends long before the session does.
+    import threading
+
+    box = Sandbox(new_workspace(settings.workspace_root), settings=settings)
+    try:
+        starter = threading.Thread(target=lambda: box.run("kept = 41"))  # the first call starts the worker
+        starter.start()
+        starter.join()
+        pid = box.pid
+        time.sleep(0.5)  # a death signal, when sent, needs a moment to end the worker
+
+        result = box.run("kept += 1\nprint(kept)")
+
+        assert result.stdout == "42\n", result.error
+        assert box.pid == pid and box.restarts == 0
+    finally:
+        box.close()

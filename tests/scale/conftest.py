@@ -10,15 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 
-def interfaces() -> set[str]:
-    """The network interfaces of this process's namespace (/proc/self/net follows it; /sys does not)."""
-    lines = Path("/proc/self/net/dev").read_text().splitlines()[2:]
-    return {line.split(":", 1)[0].strip() for line in lines}
-
-
-def in_private_netns() -> bool:
-    return interfaces() == {"lo"}
+from bunseki.sandbox.ray_testbed import in_private_netns
 
 
 def pytest_ignore_collect(collection_path: Path) -> bool | None:
@@ -46,3 +40,19 @@ def processes_of_the_run(marker: Path, netns: str | None = None) -> list[str]:
             command = cmdline.replace(b"\0", b" ").decode(errors="replace")[:120]
             found.append(f"{entry}: {command}")
     return found
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test here that kills a replica runs last in its module, so that the module's replicas start
+    once (a killed one is replaced for the tests after it, at the cost of a start). Only the order
+    within each run of one module's tests changes; this hook sees the whole session's items."""
+    here = Path(__file__).parent
+    start = 0
+    while start < len(items):
+        end = start
+        while end < len(items) and items[end].path == items[start].path:
+            end += 1
+        if items[start].path.is_relative_to(here):
+            run = items[start:end]
+            items[start:end] = [i for i in run if "killed" not in i.name] + [i for i in run if "killed" in i.name]
+        start = end

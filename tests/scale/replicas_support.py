@@ -8,7 +8,6 @@ variables), and `HANG` runs a cell that never ends (so a replica can be killed m
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -21,6 +20,8 @@ from typing import Any
 import httpx
 
 import bunseki as package
+from bunseki.service.users import Accounts
+from bunseki.store import Store
 
 SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 PREFIX = "/api/v1/analysis/sessions"
@@ -28,13 +29,11 @@ CELL = "セル:"
 HANG = "止まるまで計算して"
 HANGING_CELL = "half_applied = True\nimport time\nprint('sleeping', flush=True)\ntime.sleep(600)"
 
-REPLICA = f"""
-import sys
-
+# The offline brain every session of a replica gets, with the two test messages above.
+TEST_BRAIN = f"""
 import bunseki.service.sessions as sessions
 from bunseki.brain.models import CodeGenOutput, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
-from bunseki.cli import main
 
 CELL, HANG, HANGING_CELL = {CELL!r}, {HANG!r}, {HANGING_CELL!r}
 
@@ -55,7 +54,14 @@ class TestBrain(OfflineBrain):
         return super().write_code(view)
 
 
-sessions.create_brain = lambda spec, settings: TestBrain()  # the brain every session of this server gets
+sessions.create_brain = lambda spec, settings: TestBrain()  # the brain every session of this process gets
+"""
+
+REPLICA = f"""
+import sys
+
+from bunseki.cli import main
+{TEST_BRAIN}
 sys.argv = ["bunseki", "serve", *sys.argv[1:]]
 main()
 """
@@ -89,17 +95,25 @@ class Deployment:
         }
 
     def create_key(self, user: str) -> str:
-        made = subprocess.run(
-            [sys.executable, "-m", "bunseki", "users", "create", user],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=self.environment(),
-        )
-        assert made.returncode == 0, made.stderr
-        return made.stdout.strip()
+        """A user and their key, made as `bunseki users create` makes them (migrating the database first)."""
+        with Store(self.database_url) as store:
+            return Accounts(store).create(user)[1]
+
+    def running(self, count: int, key: str) -> list[Replica]:
+        """``count`` live replicas: those still running (a test may have killed one), and new ones
+        started together for the rest."""
+        live = [replica for replica in self.replicas if replica.process.poll() is None][:count]
+        started = [self._launch(key) for _ in range(count - len(live))]
+        for replica in live + started:  # one that an earlier test's failure left starting too
+            replica.wait_until_up()
+        return live + started
 
     def start(self, key: str) -> Replica:
+        replica = self._launch(key)
+        replica.wait_until_up()
+        return replica
+
+    def _launch(self, key: str) -> Replica:
         port = free_port()
         log = self.logs / f"replica-{port}.log"
         with log.open("w") as output:  # a file, not a pipe nobody reads that could fill and stall the server
@@ -111,7 +125,6 @@ class Deployment:
             )
         replica = Replica(process, f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {key}"}, log)
         self.replicas.append(replica)
-        replica.wait_until_up()
         return replica
 
     def stop(self) -> None:
@@ -126,8 +139,10 @@ class Replica:
     headers: dict[str, str]
     log: Path
 
-    def wait_until_up(self) -> None:
-        for _ in range(600):
+    def wait_until_up(self, bound_s: float = 300) -> None:
+        """Wait for its health check (``bound_s``: a bound for hangs on a loaded machine, not a timing check)."""
+        deadline = time.monotonic() + bound_s
+        while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"the replica exited: {self.log.read_text()[-3000:]}")
             try:
@@ -191,24 +206,3 @@ def events(lines: Any) -> list[tuple[str, dict[str, Any]]]:
             found.append((name, json.loads(line.removeprefix("data: "))))
             name = "message"
     return found
-
-
-def processes_in(workspace: str, wait_s: float = 10) -> list[int]:
-    """Processes with ``workspace`` in their command line (a sandbox on it), after giving them ``wait_s`` to go."""
-    deadline = time.monotonic() + wait_s
-    while True:
-        left = [pid for pid in _pids() if workspace in _cmdline(pid)]
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.1)
-
-
-def _pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""

@@ -6,6 +6,8 @@ from either; a replica killed mid-turn loses nothing committed and leaves nothin
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,22 +22,24 @@ from sqlalchemy import Engine
 from bunseki.samples import SALES_CSV
 from bunseki.settings import Settings
 from bunseki.store import Store
-from tests.scale.replicas_support import CELL, HANG, PREFIX, Deployment, Replica, processes_in
+from tests.scale.replicas_support import CELL, HANG, PREFIX, Deployment, Replica
+from tests.support import processes_in
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+# The module's replicas start in its first test: on a loaded machine, more than the suite's 300 s per test.
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 # Where the replicas' sandboxes run: the settings every replica gets. Today, each replica's own child
 # processes. For Ray, a module inside the cluster's network namespace imports these tests and overrides
 # this fixture with {"BUNSEKI_SANDBOX_BACKEND": "ray", "BUNSEKI_RAY_ADDRESS": <the test cluster>}.
-@pytest.fixture(params=["local"])
+@pytest.fixture(scope="module", params=["local"])
 def backend(request: pytest.FixtureRequest) -> dict[str, str]:
     return {"BUNSEKI_SANDBOX_BACKEND": str(request.param)}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def postgres_url(postgres_admin: Engine) -> Iterator[str]:
-    """An empty PostgreSQL database for this test's replicas (skipped without BUNSEKI_TEST_POSTGRES_URL)."""
+    """An empty PostgreSQL database for this module's replicas (skipped without BUNSEKI_TEST_POSTGRES_URL)."""
     name = f"test_{uuid.uuid4().hex}"
     with postgres_admin.connect() as connection:
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
@@ -44,19 +48,31 @@ def postgres_url(postgres_admin: Engine) -> Iterator[str]:
         connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def deployment(
-    postgres_url: str, workspace_root: Path, backend: dict[str, str], tmp_path: Path
+    postgres_url: str, backend: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Deployment]:
-    deployed = Deployment(postgres_url, workspace_root, backend, tmp_path)
-    yield deployed
-    deployed.stop()
+    """One deployment for the module's tests (each test works on sessions of its own)."""
+    root = Path(tempfile.mkdtemp(prefix="bunseki-test-"))
+    root.chmod(0o711)  # the sandbox user walks down to its workspace (pytest's tmp_path is private to root)
+    deployed = Deployment(postgres_url, root, backend, tmp_path_factory.mktemp("replicas"))
+    try:
+        yield deployed
+    finally:
+        deployed.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def api_key(deployment: Deployment) -> str:
+    return deployment.create_key("alice")  # one user table: a key made once opens every replica
 
 
 @pytest.fixture
-def replicas(deployment: Deployment) -> tuple[Replica, Replica]:
-    key = deployment.create_key("alice")  # one user table: a key made once opens both replicas
-    return deployment.start(key), deployment.start(key)
+def replicas(deployment: Deployment, api_key: str) -> tuple[Replica, Replica]:
+    """Two live replicas: the module's, with any a test killed replaced."""
+    a, b = deployment.running(2, api_key)
+    return a, b
 
 
 def total(frame: pd.DataFrame) -> str:

@@ -14,6 +14,7 @@ import pandas as pd
 from bunseki.samples import SALES_CSV
 from bunseki.settings import Settings
 from tests.conftest import ServiceFactory
+from tests.support import processes_in
 
 # The process that gets killed: one committed turn that narrows the data, then a turn whose
 # cell hangs. It prints the session id, then CELL once the hanging cell is running.
@@ -76,7 +77,8 @@ def test_sigkill_mid_turn_keeps_what_was_committed(
     kanto = sales[sales["地域"] == "関東"]
     record = service.find_session(session_id)
     workspace = Path(record.workspace)
-    _no_process_left_in(workspace)
+    left = processes_in(workspace)
+    assert left == [], f"sandbox processes outlived their session's process: {left}"
 
     messages = service.messages(session_id)  # opening the session marks the orphaned turn
     turns = service.store.list_turns(session_id)
@@ -99,25 +101,3 @@ def test_sigkill_mid_turn_keeps_what_was_committed(
     assert result.status == "finalized"
     assert f"{kanto['売上金額'].sum():,}" in (result.answer or "")
     assert service.store.list_turns(session_id)[-1].status == "finalized"
-
-
-def _no_process_left_in(workspace: Path, wait_s: float = 10) -> None:
-    """The killed process's sandbox went with it: nothing runs with the workspace in its command line."""
-    deadline = time.monotonic() + wait_s
-    while True:
-        left = [pid for pid in _pids() if str(workspace) in _cmdline(pid)]
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert left == [], f"sandbox processes outlived their session's process: {left}"
-
-
-def _pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""

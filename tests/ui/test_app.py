@@ -149,6 +149,31 @@ def test_resume_an_earlier_session_then_clear_its_history(ui_workspace: Path) ->
     assert app.file_uploader, "a new session starts with an upload"
 
 
+def test_the_address_names_the_open_session_so_a_browser_moved_to_another_replica_gets_it_back(
+    ui_workspace: Path, sales_table: JapaneseTable
+) -> None:
+    first = ask(upload(open_app(), sales_table), "地域は関東だけにして")
+    assert first.query_params == {"session": session_id(first)}
+
+    # A new browser session (the replica it reconnected to has no state for it) with that address.
+    moved = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    moved.context["locale"] = "ja-JP"
+    moved.query_params["session"] = session_id(first)
+    moved.run()
+    assert not moved.exception
+    assert session_id(moved) == session_id(first)
+    assert [message.markdown[0].value for message in moved.chat_message][:1] == ["地域は関東だけにして"]
+    assert "（4 行／元 12 行）" in data_state(moved)
+
+    moved.button(key="new-session").click().run()
+    assert moved.file_uploader and moved.query_params == {}
+
+    unknown = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    unknown.query_params["session"] = "0" * 32  # deleted since, or never there: the upload page
+    unknown.run()
+    assert not unknown.exception and unknown.file_uploader and unknown.query_params == {}
+
+
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("ja-JP", "このファイルは読み込めませんでした"), ("en-US", "This file could not be read")],

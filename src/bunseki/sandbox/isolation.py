@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from bunseki.errors import IsolationUnavailable, SandboxStartError
-from bunseki.sandbox import staging
+from bunseki.sandbox import launcher, staging
 from bunseki.sandbox.inside import landlock
 from bunseki.sandbox.models import IsolationReport, Tier
 from bunseki.sandbox.workspace import READ_ONLY_DIRS
@@ -238,18 +238,20 @@ class Launch:
     def start(self, cwd: Path, stderr: IO[bytes] | int, what: str) -> subprocess.Popen[bytes]:
         """Start it in a session of its own; SandboxStartError (saying ``what``) if it cannot."""
         try:
-            return subprocess.Popen(
-                self.argv,
-                env=self.env,
-                pass_fds=self.pass_fds,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-                start_new_session=True,
-                cwd=cwd,
-                user=self.user,
-                group=self.user,
-                extra_groups=None if self.user is None else [],
+            return launcher.on_launcher(  # bwrap dies with the thread that started it: a lasting one
+                lambda: subprocess.Popen(
+                    self.argv,
+                    env=self.env,
+                    pass_fds=self.pass_fds,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    start_new_session=True,
+                    cwd=cwd,
+                    user=self.user,
+                    group=self.user,
+                    extra_groups=None if self.user is None else [],
+                )
             )
         except OSError as exc:
             raise SandboxStartError(f"could not start the sandbox {what}: {exc}") from exc

@@ -1,5 +1,9 @@
 """What the pages share: the service (one per server process), the language, and the browser
-session's state (the open session, the turn being answered, thought processes seen here)."""
+session's state (the open session, the turn being answered, thought processes seen here).
+
+Streamlit keeps a browser's state in the server process its websocket reached. Behind a load balancer
+the browser may reconnect to another replica with empty state, so the open session is also kept in
+the page's address (``?session=``), which the browser sends again on reconnecting."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
 
 KEY_LANGUAGE = "language"
 KEY_SESSION = "session_id"
+QUERY_SESSION = "session"  # the open session in the page's address
 KEY_PENDING = "pending_turn"
 KEY_THOUGHTS = "thoughts"
 KEY_UPLOADS = "uploads"  # bumped to give the file uploader a fresh, empty widget
@@ -88,19 +93,29 @@ def texts() -> Texts:
 
 
 def open_session(service: AnalysisService) -> SessionView | None:
-    """The session this browser has open, if it still exists."""
-    session_id = st.session_state.get(KEY_SESSION)
+    """The session this browser has open, if it still exists: from this replica's state for the
+    browser, else from the address (a browser that reconnected here from another replica)."""
+    if KEY_SESSION in st.session_state:
+        session_id = st.session_state[KEY_SESSION]
+    else:
+        session_id = st.query_params.get(QUERY_SESSION)
     if not session_id:
         return None
     try:
-        return service.get_session(str(session_id))
+        session = service.get_session(str(session_id))
     except NotFound:
-        st.session_state[KEY_SESSION] = None
+        set_open_session(None)
         return None
+    set_open_session(session.id)
+    return session
 
 
 def set_open_session(session_id: str | None) -> None:
     st.session_state[KEY_SESSION] = session_id
+    if session_id:
+        st.query_params[QUERY_SESSION] = session_id
+    else:
+        st.query_params.pop(QUERY_SESSION, None)
 
 
 def thoughts() -> dict[str, TurnResult]:

@@ -3,8 +3,10 @@
 It runs with Ray's token authentication, as the docs tell operators to.
 The head advertises no ``bunseki_sandbox``, so sandboxes can only land on the workers. Health checks
 are tuned (scale.md §4) so a killed node is declared dead in about two seconds, not fifteen. The
-workspace root and the SQLite database (fencing epochs) live on one path all "nodes" share. After the
-run, no Ray or sandbox process may be left: the fixture's teardown checks /proc and fails otherwise.
+workspace root and the SQLite database (fencing epochs) live on one path all "nodes" share. A
+PostgreSQL server of the namespace's own, for API replicas, starts beside the cluster (its initdb
+overlaps the cluster's start) and stops before it. After the run, no Ray, PostgreSQL or sandbox
+process may be left: the fixture's teardown checks /proc and fails otherwise.
 """
 
 from __future__ import annotations
@@ -28,24 +30,44 @@ from sqlalchemy import Engine
 
 from bunseki.sandbox import new_workspace
 from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
+from bunseki.sandbox.ray_testbed import start_cluster
 from bunseki.settings import Settings
 from bunseki.store import make_engine
 from tests.scale.conftest import processes_of_the_run
 
-HEALTH_CHECKS = {
-    "health_check_period_ms": 500,
-    "health_check_failure_threshold": 3,
-    "health_check_timeout_ms": 500,
-    "health_check_initial_delay_ms": 0,
-}
-OBJECT_STORE = 80 * 1024 * 1024
-SANDBOX_SLOTS = {"bunseki_sandbox": 20}
+POSTGRES_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "postgres.sh"
+
+
+class Postgres:
+    """``scripts/postgres.sh`` on a data directory and port of the run's own, started in the background."""
+
+    def __init__(self, data: Path) -> None:
+        self.environment = {**os.environ, "BUNSEKI_POSTGRES_DIR": str(data), "BUNSEKI_POSTGRES_PORT": "54331"}
+        self.starting = subprocess.Popen(
+            ["bash", str(POSTGRES_SCRIPT), "start"],
+            env=self.environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def url(self) -> str:
+        """The admin URL, once the server is up."""
+        out, err = self.starting.communicate(timeout=300)
+        assert self.starting.returncode == 0, err
+        return out.strip()
+
+    def stop(self) -> None:
+        if self.starting.poll() is None:
+            self.starting.communicate(timeout=300)  # stopping a server half started would leave it running
+        subprocess.run(["bash", str(POSTGRES_SCRIPT), "stop"], env=self.environment, capture_output=True, check=False)
 
 
 @dataclass
 class LocalCluster:
     cluster: Cluster
     root: Path  # the shared workspace root (and the SQLite database of the fencing epochs)
+    postgres: Postgres
     workers: list[Any] = field(default_factory=list)  # ray._private.node.Node
 
     def settings(self, **changes: Any) -> Settings:
@@ -82,26 +104,17 @@ def ray_cluster() -> Iterator[LocalCluster]:
     root.mkdir(exist_ok=True)
     for directory in (scratch, root):
         directory.chmod(0o711)  # the sandbox user walks down to its workspace
-    cluster = Cluster(
-        initialize_head=True,
-        head_node_args={
-            "num_cpus": 1,
-            "include_dashboard": False,
-            "object_store_memory": OBJECT_STORE,
-            "_system_config": HEALTH_CHECKS,
-        },
-    )
-    test_cluster = LocalCluster(cluster=cluster, root=root)
+    postgres = Postgres(scratch / "postgres")
     try:
-        for _ in range(2):
-            node = cluster.add_node(num_cpus=1, resources=SANDBOX_SLOTS, object_store_memory=OBJECT_STORE)
-            test_cluster.workers.append(node)
-        cluster.wait_for_nodes()
-        ray.init(address=cluster.address, namespace="bunseki", log_to_driver=False)
-        yield test_cluster
+        cluster, workers = start_cluster(workers=2, sandbox_slots=20, object_store_mb=80)
+        try:
+            ray.init(address=cluster.address, namespace="bunseki", log_to_driver=False)
+            yield LocalCluster(cluster=cluster, root=root, postgres=postgres, workers=workers)
+        finally:
+            ray.shutdown()
+            cluster.shutdown()  # type: ignore[no-untyped-call]
     finally:
-        ray.shutdown()
-        cluster.shutdown()  # type: ignore[no-untyped-call]
+        postgres.stop()
     leftovers = _wait_for_leftovers(scratch)
     shutil.rmtree(scratch, ignore_errors=True)
     assert leftovers == [], f"processes left after the cluster tests: {leftovers}"
@@ -153,18 +166,7 @@ def _wait_for_leftovers(scratch: Path, bound_s: float = 20.0) -> list[str]:
 
 @pytest.fixture(scope="session")
 def postgres_admin(ray_cluster: LocalCluster) -> Iterator[Engine]:
-    """A PostgreSQL server of this namespace's own (the host's is out of reach here), for API replicas.
-
-    It depends on the cluster so that it stops first: the cluster's teardown checks nothing is left.
-    """
-    script = Path(__file__).resolve().parents[3] / "scripts" / "postgres.sh"
-    data = ray_cluster.root.parent / "postgres"
-    environment = {**os.environ, "BUNSEKI_POSTGRES_DIR": str(data), "BUNSEKI_POSTGRES_PORT": "54331"}
-    started = subprocess.run(["bash", str(script), "start"], env=environment, capture_output=True, text=True)
-    assert started.returncode == 0, started.stderr
-    engine = make_engine(started.stdout.strip())
-    try:
-        yield engine.execution_options(isolation_level="AUTOCOMMIT")
-    finally:
-        engine.dispose()
-        subprocess.run(["bash", str(script), "stop"], env=environment, capture_output=True, check=False)
+    """The namespace's own PostgreSQL (the host's is out of reach here), for API replicas."""
+    engine = make_engine(ray_cluster.postgres.url())
+    yield engine.execution_options(isolation_level="AUTOCOMMIT")
+    engine.dispose()
