@@ -414,3 +414,18 @@ def test_a_share_of_a_value_is_still_its_share_of_all_rows(staff: pd.DataFrame) 
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)
+
+
+def test_top_n_rows_are_listed_by_the_column_naming_each_row(root: Path) -> None:
+    salaries = [300, 500, 400, 100, *range(10, 46)]  # more values than a breakdown would have
+    people = pd.DataFrame(
+        {
+            "name": ["ann", "bob", "cy", "dee"] + [f"p{i}" for i in range(36)],
+            "team": ["a", "b"] * 20,
+            "salary": salaries,
+        }
+    )
+    planned = plan("Top 2 employees by salary", summarize(people), "en")
+    assert (planned.task, planned.group_by, planned.options.get("rows")) == ("top", "name", True)
+    text = answer(people, "people.csv", "給与（salary）が高い上位2人", root)
+    assert text.startswith("salaryが大きい順の上位2件: bob（500）、cy（400）")

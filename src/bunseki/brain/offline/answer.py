@@ -115,11 +115,12 @@ def _stat_word(plan: Plan, language: Language) -> str:
 
 def _measure(plan: Plan, language: Language) -> str:
     """What the groups or periods are compared by: 売上の合計, or 件数 when rows are counted."""
-    measure = (
-        catalog.say("row_count", language)
-        if plan.target is None
-        else catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
-    )
+    if plan.target is None:
+        measure = catalog.say("row_count", language)
+    elif plan.options.get("rows"):  # one row per name: its value, not a total of one
+        measure = plan.target
+    else:
+        measure = catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
     smoothed = plan.task == "trend" and (plan.options.get("cumulative") or plan.options.get("rolling"))
     return smoothed_name(plan, measure) if smoothed else measure
 

@@ -446,6 +446,8 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
 def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     """Group-by aggregations, top-N lists and shares."""
     group = r.group_by or _entity(r, info, plan.target)
+    if group is None and plan.task == "top" and plan.target and (group := _row_label(info)):
+        plan.options["rows"] = True  # 給与が高い上位5人: the rows themselves, named by their name or id
     if group is None:
         return _ask_group(r, info, plan.task)
     plan.group_by = group
@@ -629,6 +631,18 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
             if column and column.kind in ("category", "text") and not _value_filter(r):
                 return mention.column
     return None
+
+
+_NAME = re.compile(r"name|名前|氏名|名称|品名|商品名|タイトル|title", re.IGNORECASE)
+
+
+def _row_label(info: DataFrameInfo) -> str | None:
+    """A column naming each row once (a name, else an id): top-N rows are listed by it."""
+    rows = info.shape[0]
+    unique = [c for c in info.column_info if rows > 0 and c.unique == rows and c.missing == 0]
+    named = [c.name for c in unique if c.kind in ("text", "category") and _NAME.search(c.name)]
+    ids = [c.name for c in unique if ID_LIKE.search(c.name)]
+    return next(iter(named + ids), None)
 
 
 def _share_across(r: Reading, info: DataFrameInfo) -> bool:
