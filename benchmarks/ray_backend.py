@@ -8,8 +8,13 @@ ports stay off this machine's interfaces: the script re-runs itself under ``unsh
 ``unshare -rn``). The baseline is the local `Sandbox`, the same class the Ray actor wraps.
 
 Measured:
-- per cell: ``df.describe()`` on a 100,000 × 5 frame already in the sandbox, local and through the
-  Ray backend, taking turns; p50 and p95; the Ray overhead over local (target: ≤ 3 ms at p50);
+- per cell: ``df.describe()`` on a 100,000 × 5 frame already in the sandbox, and a no-op, local and
+  through the Ray backend, taking turns cell by cell; p50 and p95; the Ray overhead over local
+  (target: ≤ 3 ms at p50). Where the Ray path's time goes (profiled): Ray's own actor round trip
+  (≈0.5 ms quiet), the driver's submit/get/validate (≈0.3 ms), the fencing read before the cell
+  (now ≈5 µs on SQLite, ≈50 µs on PostgreSQL over a kept connection), the reply's dump (≈30 µs);
+  the rest is the sandbox itself, which on Ray runs at Ray's worker niceness (15), not 0, so a
+  loaded machine slows it more than the local one.
 - session start: new workspace → first answer (local: start the sandbox; Ray: create the actor,
   which starts the sandbox on a worker node), median of 5;
 - N sessions started at once (default 40): time from the common start to each session's first
@@ -46,7 +51,6 @@ from bunseki.settings import Settings
 CELL = "df.describe()"
 NO_OP = "x = 1"  # the call alone: where the Ray overhead is not lost in the cell's own spread
 TARGET_OVERHEAD_MS = 3.0
-ROUNDS = 5
 HEALTH_CHECKS = {
     "health_check_period_ms": 500,
     "health_check_failure_threshold": 3,
@@ -240,9 +244,12 @@ def run(root: Path, runs: int, sessions: int, *, cells_only: bool = False) -> di
             samples: dict[str, list[float]] = {name: [] for name in runners}
             for runner in runners.values():
                 runner()  # warm-up, not counted
-            for turn in range(ROUNDS):  # taking turns, so that load from elsewhere hits both alike
+            # Taking turns cell by cell (first one, then the other), so that load from elsewhere,
+            # which swings within seconds on a shared machine, hits both alike; each sandbox then
+            # rests for one cell of the other's between its own cells, as between an agent's cells.
+            for turn in range(runs):
                 for name in list(runners)[turn % 2 :] + list(runners)[: turn % 2]:
-                    samples[name] += [timed(runners[name]) for _ in range(-(-runs // ROUNDS))]
+                    samples[name].append(timed(runners[name]))
             results[key] = {name: figures(values) for name, values in samples.items()}
         results["load"].append(round(os.getloadavg()[0], 1))
         backend.stop(cell_session)
