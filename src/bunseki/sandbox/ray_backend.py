@@ -80,7 +80,10 @@ class RayBackend:
 
     def ensure(self, session_id: str, workspace: Path) -> None:
         self._workspaces[session_id] = Path(workspace).resolve()
-        self._wait_ready(session_id, self._create(session_id), START_WAIT_S)
+        # A handle held here is asked directly (one call); one that ended is found or created again
+        # by _wait_ready, so the cluster's name registry is asked only the first time or on failure.
+        handle = self._handles.get(session_id) or self._create(session_id)
+        self._wait_ready(session_id, handle, START_WAIT_S)
 
     def execute(
         self, session_id: str, code: str, *, timeout: float | None = None, check_policy: bool = True

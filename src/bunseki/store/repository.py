@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
@@ -26,6 +27,7 @@ from sqlalchemy.orm import Session as OrmSession
 from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, SnapshotNameTaken, StorageError
 from bunseki.settings import Settings
 from bunseki.store import db as database
+from bunseki.store.epochs import EpochReader
 from bunseki.store.models import (
     AnalysisSession,
     Artifact,
@@ -100,6 +102,8 @@ class Store:
                 self._engine.dispose()
                 raise self._unavailable(error) from error
         self._orm = sessionmaker(self._engine, expire_on_commit=False)
+        self._epochs: EpochReader | None = None  # made on the first fencing check (session actors only)
+        self._epochs_lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Store:
@@ -108,6 +112,9 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection; the store is unusable afterwards."""
+        with self._epochs_lock:
+            if self._epochs is not None:
+                self._epochs.close()
         self._engine.dispose()
 
     def __enter__(self) -> Self:
@@ -678,9 +685,19 @@ class Store:
             return int(db.execute(upsert.returning(SessionEpoch.epoch)).scalar_one())
 
     def current_epoch(self, session_id: str) -> int:
-        """The session's newest epoch; 0 when no sandbox of it ever started."""
-        with self._transaction() as db:
-            return db.scalar(select(SessionEpoch.epoch).where(SessionEpoch.session_id == session_id)) or 0
+        """The session's newest epoch; 0 when no sandbox of it ever started.
+
+        Checked before every write of a session actor, so it is one statement on a kept connection
+        (`EpochReader`), not a pooled transaction.
+        """
+        with self._epochs_lock:
+            if self._epochs is None:
+                self._epochs = EpochReader(self._engine)
+            epochs = self._epochs
+        try:
+            return epochs.current(session_id)
+        except epochs.errors as error:  # the driver's own errors: no SQLAlchemy wrapper on this path
+            raise self._unavailable(error) from error
 
     @contextmanager
     def _transaction(self) -> Iterator[OrmSession]:
@@ -698,8 +715,8 @@ class Store:
             message = f"The database cannot store this value ({reason}); change it and try again."
             raise InputError(message) from error
 
-    def _unavailable(self, error: OperationalError | InterfaceError) -> StorageError:
-        reason = str(error.orig or error).strip().splitlines()[0]
+    def _unavailable(self, error: Exception) -> StorageError:
+        reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__])[0]
         return StorageError(
             f"The database at {self._where} cannot be used: {reason}. Check BUNSEKI_DATABASE_URL, "
             "that the server is running and reachable, and that the disk has room."
