@@ -67,6 +67,7 @@ COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdif
 PHRASE = 40
 WINDOWS = {"D": 7, "W": 4, "M": 3, "Q": 4, "Y": 3}  # a moving average's window when none is named
 CROSS_MAX = 50  # a cross table's second column: few enough values to read as columns
+JOIN_GAP = 8  # 別・, " and the ": the characters between two columns joined into one breakdown
 _PER = re.compile(rf"(?P<a>\S{{1,{PHRASE}}}?)\s*(?:あたり|当たり|当り)(?:の)?\s*(?P<b>\S{{1,{PHRASE}}})")
 _PER_EN = re.compile(
     rf"(?<!\w)(?P<b>[\w .]{{1,{PHRASE}}}?)\s+per\s+(?P<a>[\w .]{{1,{PHRASE}}})"
@@ -721,7 +722,9 @@ def _cross_group(
 ) -> str | None:
     """A second category column the rows are broken down by too, next to ``group`` or marked itself."""
     conditioned = {c for f in filters for c in f.columns()}
-    anchors = [m for m in mentions if m.column == group]
+    # where the group's mentions end and start: a joined column is at most a few characters away
+    ends = {m.end for m in mentions if m.column == group}
+    starts = {m.start for m in mentions if m.column == group}
     for mention in mentions:
         column = info.column(mention.column)
         if (
@@ -738,8 +741,9 @@ def _cross_group(
             or EACH_BEFORE.search(text[before : mention.start])
         )
         joined = any(
-            _JOINED.match(lowered[a.end : mention.start]) or _JOINED.match(lowered[mention.end : a.start])
-            for a in anchors
+            (mention.start - gap in ends and _JOINED.match(lowered[mention.start - gap : mention.start]))
+            or (mention.end + gap in starts and _JOINED.match(lowered[mention.end : mention.end + gap]))
+            for gap in range(JOIN_GAP + 1)
         )
         if marked or joined:
             return mention.column

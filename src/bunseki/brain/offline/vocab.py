@@ -98,9 +98,10 @@ TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
 )
 
 # A trend smoothed over a window (7日移動平均, 3-month moving average) or summed up as it goes (累計).
+# A number is read from its first digit only, and possessively: a long run of digits stays linear.
 ROLLING: Final = re.compile(
-    r"(?:(?P<n>\d+)\s*(?P<unit>日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|期間|期|四半期|年)?\s*(?:の)?\s*)?移動平均|"
-    r"(?:(?P<n_en>\d+)[- ]?(?P<unit_en>day|week|month|quarter|year|period)s?\s+)?(?:moving|rolling) average"
+    r"(?:(?<!\d)(?P<n>\d++)\s*+(?:(?P<unit>日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|期間|期|四半期|年)\s*+)?(?:の\s*+)?)?移動平均|"
+    r"(?:(?<!\d)(?P<n_en>\d++)[- ]?(?P<unit_en>day|week|month|quarter|year|period)s?\s++)?(?:moving|rolling) average"
 )
 CUMULATIVE: Final = re.compile(r"累計|累積|\bcumulative\b|\brunning total\b")  # read in a trend only
 WINDOW_UNITS: Final[dict[str, Literal["D", "W", "M", "Q", "Y"]]] = {
