@@ -9,6 +9,7 @@ needs no pickle and warns about nothing.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -20,7 +21,8 @@ from sqlalchemy import make_url
 from bunseki.errors import StorageError
 from bunseki.store.db import BUSY_TIMEOUT_MS
 
-_SETUP_LOCK: Final = int.from_bytes(b"bunsekc")  # another advisory-lock key than the store's migrations
+_SETUP_LOCK: Final = int.from_bytes(b"bunsekc")
+SETUP_POLL_S: Final = 0.1  # another advisory-lock key than the store's migrations
 POOL_SIZE: Final = 4
 
 
@@ -82,8 +84,11 @@ def _postgres(libpq: str, serde: JsonPlusSerializer) -> Iterator[BaseCheckpointS
     try:
         saver = PostgresSaver(pool, serde=serde)  # type: ignore[arg-type]
         with pool.connection() as connection:
-            # Processes that start together create the tables one after the other.
-            connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            # Processes that start together create the tables one after the other. The lock is
+            # polled, not waited for: a waiting statement holds a snapshot, and the holder's
+            # CREATE INDEX CONCURRENTLY (on another connection) waits for every snapshot to end.
+            while not _try_lock(connection):
+                time.sleep(SETUP_POLL_S)
             try:
                 saver.setup()
             finally:
@@ -93,3 +98,8 @@ def _postgres(libpq: str, serde: JsonPlusSerializer) -> Iterator[BaseCheckpointS
         raise StorageError(f"The PostgreSQL server for paused runs cannot be used: {error}.") from error
     finally:
         pool.close()
+
+
+def _try_lock(connection: Any) -> bool:
+    row = connection.execute("SELECT pg_try_advisory_lock(%s) AS locked", (_SETUP_LOCK,)).fetchone()
+    return bool(row and row["locked"])
