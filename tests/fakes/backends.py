@@ -54,6 +54,9 @@ class LosingBackend:
     def release(self, session_id: str) -> None:
         self.stop(session_id)
 
+    def abandon(self, session_id: str, caller: str) -> bool:
+        return self.inner.abandon(session_id, caller)
+
     def stop(self, session_id: str) -> None:
         self.stopped.append(session_id)
         self.inner.stop(session_id)

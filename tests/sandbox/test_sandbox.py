@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from bunseki.sandbox import Limits, Sandbox, add_data_file, epochs, new_workspace, remove_workspace
 from bunseki.sandbox.inside import snapshot
+from bunseki.sandbox.models import ExecutionResult
 from bunseki.sandbox.session import _terminate
 from bunseki.sandbox.workspace import internal
 from bunseki.settings import Settings
@@ -272,6 +274,32 @@ def test_timeout_override_per_cell(sandbox: Sandbox) -> None:
     assert result.limit == "wall_time"
     assert "1 s time limit" in (result.error or "")
     assert result.duration_s < 5
+
+
+def test_interrupt_ends_the_cell_under_way_and_restores_the_last_saved_state(sandbox: Sandbox) -> None:
+    assert sandbox.run("kept = 7").success
+    wait_until_saved(sandbox, 1)
+    idle = sandbox.pid
+    assert not sandbox.interrupt()  # between cells there is nothing to stop
+    assert sandbox.pid == idle
+    outcome: list[ExecutionResult] = []
+    cell = "kept = -1\nopen('started.txt', 'w').write('1')\nimport time\ntime.sleep(60)"
+    running = threading.Thread(target=lambda: outcome.append(sandbox.run(cell, timeout=120)))
+    running.start()
+    deadline = time.monotonic() + 60  # a bound for a hang, not a timing check
+    while not (sandbox.workspace / "started.txt").exists():
+        assert time.monotonic() < deadline and running.is_alive(), "the cell never started"
+        time.sleep(0.02)
+
+    assert sandbox.interrupt()
+    running.join(timeout=60)
+
+    assert not running.is_alive(), "the interrupted cell kept running"
+    [stopped] = outcome
+    assert not stopped.success
+    assert stopped.error_type == "Interrupted"
+    assert stopped.restarted and stopped.limit is None
+    assert sandbox.run("print(kept)").stdout == "7\n"  # nothing of the stopped cell was kept
 
 
 def test_syntax_errors_are_reported_without_running(sandbox: Sandbox) -> None:

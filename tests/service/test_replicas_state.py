@@ -10,9 +10,9 @@ import pandas as pd
 from bunseki.brain.base import Brain
 from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.brain.offline import OfflineBrain
+from bunseki.owners import process_owner
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
-from bunseki.service.owners import process_owner
 from bunseki.service.replicas import Mark, behind, longest_turn_s, may_still_run
 from bunseki.settings import Settings
 from bunseki.store import TurnRecord

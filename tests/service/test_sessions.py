@@ -23,11 +23,11 @@ from bunseki.errors import (
     SessionBusy,
     SnapshotNameTaken,
 )
+from bunseki.owners import process_owner
 from bunseki.samples import SALES_CSV
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service import AnalysisService, OpenFile
 from bunseki.service.history import count_tokens
-from bunseki.service.owners import process_owner
 from bunseki.store import models as store_models
 from tests.conftest import ServiceFactory
 from tests.fakes.brains import GatedBrain

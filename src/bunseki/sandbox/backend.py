@@ -66,6 +66,12 @@ class SandboxBackend(Protocol):
         """End the session's sandbox (its workspace and saved state stay)."""
         ...
 
+    def abandon(self, session_id: str, caller: str) -> bool:
+        """Stop the cell that ``caller`` (a process, `bunseki.owners.process_owner`, now gone) left running
+        in the session's sandbox, as its time limit would; True if one was stopped. Sandboxes that end
+        with the process that started them (the local backend's) never have such a cell."""
+        ...
+
     def health(self) -> BackendHealth: ...
 
     def close(self) -> None:

@@ -108,6 +108,9 @@ class LocalBackend:
     def release(self, session_id: str) -> None:
         self.stop(session_id)  # a child of this process: nobody else can use it
 
+    def abandon(self, session_id: str, caller: str) -> bool:
+        return False  # a process that is gone took its sandboxes (its children) with it
+
     def stop(self, session_id: str) -> None:
         with self._lock:
             held = self._held.pop(session_id, None)

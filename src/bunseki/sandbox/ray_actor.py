@@ -8,6 +8,9 @@ epoch is still the newest; an instance that finds a newer one (its replacement s
 refuses, closes its sandbox and ends itself. Idle for ``session_idle_s``, it ends itself too; the
 workspace keeps the state and the next call of the backend starts it again.
 
+Calls run one at a time, in order, except ``abandon``, which has a concurrency group of its own
+(`CONTROL`) so that it can stop the cell a replica that died left running.
+
 Replies are small dicts: ``{"result": …}`` or ``{"refused": "fenced"|"evicted"|"stopped", …}``.
 Only `bunseki.sandbox.ray_backend` imports this module (it imports ray).
 """
@@ -33,10 +36,12 @@ from bunseki.settings import Settings
 from bunseki.store import Store
 
 LEAVE_DELAY_S = 0.5  # lets the refusing reply reach the caller before the actor ends itself
+CONTROL = "control"  # the concurrency group of calls that must not wait behind a cell
+CONCURRENCY_GROUPS = {CONTROL: 1}
 
 
 class SessionActor:
-    """One session's sandbox inside a Ray actor (methods run one at a time: a sync actor)."""
+    """One session's sandbox inside a Ray actor (methods run one at a time, but for ``abandon``)."""
 
     def __init__(self, session_id: str, workspace: str, settings: dict[str, Any], database: str) -> None:
         # The settings come explicitly from the backend, already validated; nothing is read from this
@@ -56,6 +61,8 @@ class SessionActor:
         self.closing: str | None = None
         self.last_call = time.monotonic()
         self.lock = threading.RLock()
+        self.running: str | None = None  # the process whose cell runs now
+        self.running_lock = threading.Lock()  # so that abandon() never stops the next caller's cell
         self.sandbox = Sandbox(self.workspace, settings=self.settings, own_dir=self.own.directory)
         self.sandbox.start()  # restores the state saved after the last committed cell
         if self.sandbox.work_dir != self.sandbox.workspace:
@@ -85,16 +92,27 @@ class SessionActor:
                 "closing": self.closing,
             }
 
-    def execute(self, code: str, timeout: float | None, check_policy: bool) -> dict[str, Any]:
+    def execute(self, code: str, timeout: float | None, check_policy: bool, caller: str = "") -> dict[str, Any]:
+        """Run one cell for ``caller`` (the calling process, `bunseki.owners.process_owner`)."""
         with self.lock:
             refused = self._refusal()
             if refused is not None:
                 return refused
+            with self.running_lock:
+                self.running = caller or None
             try:
                 result = self.sandbox.run(code, timeout=timeout, check_policy=check_policy)
             finally:
+                with self.running_lock:
+                    self.running = None
                 self.last_call = time.monotonic()
             return {"result": result.model_dump(mode="json")}
+
+    @ray.method(concurrency_group=CONTROL)
+    def abandon(self, caller: str) -> bool:
+        """Stop the cell under way if ``caller`` (a process now gone) asked for it; True if one was."""
+        with self.running_lock:
+            return bool(caller) and self.running == caller and self.sandbox.interrupt()
 
     def load_frame(self, path: str, name: str) -> dict[str, Any]:
         """Bind the frame the backend left at ``path`` (outside every workspace) to ``name``."""
@@ -177,6 +195,12 @@ class SessionActor:
         if self.own.source is not None and epochs.committed_own_save(self.own):
             epochs.prune(self.workspace, self.epoch)
             self.own = epochs.Opened(self.own.directory, None, self.own.restored_generation)
+
+
+def actor_class() -> Any:
+    """`SessionActor` as a Ray actor class, with its concurrency groups (which ``.options()`` cannot take)."""
+    remote: Any = ray.remote  # its typed overloads do not list concurrency_groups
+    return remote(concurrency_groups=CONCURRENCY_GROUPS)(SessionActor)
 
 
 def _leave(delay: float) -> None:

@@ -28,9 +28,10 @@ import ray
 from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
 
 from bunseki.errors import ConfigurationError, SandboxError, SandboxFenced, SandboxLost, SandboxStartError
+from bunseki.owners import process_of, process_owner
 from bunseki.sandbox.backend import BackendHealth
 from bunseki.sandbox.models import ExecutionResult
-from bunseki.sandbox.ray_actor import SessionActor, call_timeout
+from bunseki.sandbox.ray_actor import actor_class, call_timeout
 from bunseki.sandbox.workspace import new_workspace
 from bunseki.settings import Settings
 from bunseki.store import Store
@@ -71,6 +72,7 @@ class RayBackend:
         self._workspaces: dict[str, Path] = {}
         self._suspect: set[str] = set()  # sessions whose last call failed: wait until they answer again
         self._actor_class: Any = None
+        self._me = (0, "")  # (pid, process_owner()) of the process these calls come from
 
     # --- the protocol ---
 
@@ -89,8 +91,20 @@ class RayBackend:
         self, session_id: str, code: str, *, timeout: float | None = None, check_policy: bool = True
     ) -> ExecutionResult:
         wait = call_timeout(self.settings, timeout)
-        reply = self._call(session_id, "execute", (code, timeout, check_policy), wait)
+        reply = self._call(session_id, "execute", (code, timeout, check_policy, self._caller()), wait)
         return ExecutionResult.model_validate(reply["result"])
+
+    def abandon(self, session_id: str, caller: str) -> bool:
+        """Stop the cell a replica that is gone left running in the session's actor (another replica's
+        next call would wait behind it until its time limit). Never starts an actor."""
+        self._connect()
+        handle = self._handles.get(session_id) or self._lookup(session_id)
+        if handle is None:
+            return False
+        try:
+            return bool(_get(handle.abandon.remote(process_of(caller)), timeout=SMALL_CALL_S))
+        except (RayActorError, GetTimeoutError):
+            return False  # gone or restarting: nothing of the caller runs there any more
 
     def load_frame(self, session_id: str, frame: pd.DataFrame, name: str = "df") -> None:
         if not name.isidentifier():
@@ -187,7 +201,7 @@ class RayBackend:
                     logging_level=logging.WARNING,
                 )
             Store(self.settings.database).close()  # the fencing table exists before any actor needs it
-            self._actor_class = ray.remote(SessionActor)
+            self._actor_class = actor_class()
 
     def _create(self, session_id: str) -> Handle:
         """Find the session's actor, or create it: atomic across replicas (get_if_exists)."""
@@ -297,6 +311,12 @@ class RayBackend:
                 raise SandboxFenced(f"{_FENCED} ({reply.get('message')})")
             self._wait_gone(session_id, handle)
         raise SandboxError(f"the sandbox of session {session_id} kept ending while called; try again")
+
+    def _caller(self) -> str:
+        """This process, as `abandon` names it (computed per call: a forked child is another process)."""
+        if self._me[0] != os.getpid():
+            self._me = (os.getpid(), process_owner())
+        return self._me[1]
 
     def _wait_gone(self, session_id: str, handle: Handle) -> None:
         deadline = time.monotonic() + 30

@@ -86,6 +86,8 @@ class Sandbox:
         self._frames = protocol.FrameBuffer()
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
+        self._running: subprocess.Popen[bytes] | WorkerProcess | None = None  # the worker of the cell under way
+        self._interrupted = False  # interrupt() ended the cell under way
         self._finalizer: weakref.finalize[Any, Sandbox] | None = None
 
     # --- life cycle ---
@@ -229,6 +231,17 @@ class Sandbox:
         self._req = self._resp = None
         self._process = None
 
+    def interrupt(self) -> bool:
+        """End the cell under way now, as its time limit would: the worker is killed, and the call that
+        ran the cell restarts it from the state saved after the last finished cell. True if a worker
+        was running. Called from another thread (the running cell holds the lock, so this does not take it)."""
+        process = self._running
+        if process is None or process.poll() is not None:
+            return False
+        self._interrupted = True
+        _terminate(process, self.isolation.tier)
+        return True
+
     def _restart(self) -> None:
         self._kill()
         self.restarts += 1
@@ -277,7 +290,11 @@ class Sandbox:
             self.start()
             self._sync_inputs()
             message = {"op": "run", "code": code, "limits": limits.model_dump()}
-            reply = self._exchange(message, time.monotonic() + limits.timeout_s + GRACE_S)
+            self._interrupted, self._running = False, self._process
+            try:
+                reply = self._exchange(message, time.monotonic() + limits.timeout_s + GRACE_S)
+            finally:
+                self._running = None
             if reply is not None:
                 if self.work_dir != self.workspace:
                     staging.copy_back(
@@ -285,14 +302,15 @@ class Sandbox:
                     )
                 return _to_result(code, reply, self.workspace)
             timed_out = time.monotonic() - began >= limits.timeout_s
+            interrupted = self._interrupted
             self._restart()
         restored = self.ready.get("restored_cell", 0)
-        kind = "TimeLimitExceeded" if timed_out else "SandboxRestarted"
-        what = (
-            f"The cell did not finish within the {limits.timeout_s:g} s time limit"
-            if timed_out
-            else "The sandbox worker died while running the cell"
-        )
+        kind = "TimeLimitExceeded" if timed_out else "Interrupted" if interrupted else "SandboxRestarted"
+        what = {
+            "TimeLimitExceeded": f"The cell did not finish within the {limits.timeout_s:g} s time limit",
+            "Interrupted": "The cell was stopped: the question it ran for was abandoned",
+            "SandboxRestarted": "The sandbox worker died while running the cell",
+        }[kind]
         message_text = f"{what}; the worker was restarted and the state saved after cell {restored} was restored."
         return ExecutionResult(
             success=False,

@@ -12,7 +12,7 @@ import socket
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bunseki.service.owners import alive
+from bunseki.owners import alive
 from bunseki.settings import Settings
 from bunseki.store import SessionRecord, Store, TurnRecord
 

@@ -35,6 +35,7 @@ from bunseki.errors import (
     SessionBusy,
 )
 from bunseki.llm import available_models
+from bunseki.owners import process_owner
 from bunseki.sandbox import add_data_file, backends
 from bunseki.sandbox.backend import BackendHealth, SandboxBackend, SessionSandbox
 from bunseki.sandbox.workspace import remove_workspace
@@ -43,7 +44,6 @@ from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
-from bunseki.service.owners import process_owner
 from bunseki.service.replicas import Mark, behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
@@ -548,7 +548,8 @@ class AnalysisService(DataOperations):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
-        """Turns recorded as running by a process that is gone are over: say so."""
+        """Turns recorded as running by a process that is gone are over: say so, and stop the cell such
+        a turn may have left running in a shared sandbox (the next question would wait behind it)."""
         for turn in self.store.running_turns(session_id):
             if may_still_run(turn, self.settings):
                 continue
@@ -559,6 +560,9 @@ class AnalysisService(DataOperations):
                 content=INTERRUPTED[detect_language(turn.question)],
                 turn_id=turn.id,
             )
+            if turn.owner:
+                with suppress(BunsekiError):  # unreachable now: the cell ends at its time limit anyway
+                    self.backend.abandon(session_id, turn.owner)
 
 
 def _last_user(messages: list[AnyMessage]) -> str:

@@ -6,6 +6,7 @@ import ast
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bunseki.owners import process_owner
 from bunseki.sandbox import new_workspace
+from bunseki.sandbox.models import ExecutionResult
 from bunseki.sandbox.ray_backend import RayBackend
-from tests.scale.cluster.conftest import LocalCluster
+from tests.scale.cluster.conftest import LocalCluster, wait_until
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 
@@ -113,3 +116,26 @@ def test_a_second_driver_finds_the_session_by_name_and_continues_it(
     assert answer == "42"
     assert int(pid) == backend.info(session_id)["pid"]  # the same actor, not a second one
     assert backend.execute(session_id, "print(n)").stdout == "42\n"
+
+
+def test_abandon_stops_only_the_cell_of_the_process_named(
+    ray_cluster: LocalCluster, session: tuple[RayBackend, str]
+) -> None:
+    backend, session_id = session
+    assert backend.execute(session_id, "kept = 7").success
+    workspace = Path(backend.info(session_id)["workspace"])
+    outcome: list[ExecutionResult] = []
+    cell = "kept = -1\nopen('abandoned.txt', 'w').write('1')\nimport time\ntime.sleep(240)"
+    running = threading.Thread(target=lambda: outcome.append(backend.execute(session_id, cell)))
+    running.start()
+    wait_until(lambda: (workspace / "abandoned.txt").exists(), "the start of the long cell")
+
+    assert not backend.abandon(session_id, "another-host:1:1:service")  # not that process's cell
+    assert running.is_alive()
+    assert backend.abandon(session_id, f"{process_owner()}:service")  # a turn's owner names its process first
+    running.join(timeout=120)
+
+    assert not running.is_alive(), "the abandoned cell kept running"
+    assert outcome[0].error_type == "Interrupted"
+    assert backend.execute(session_id, "print(kept)").stdout == "7\n"
+    assert not backend.abandon(session_id, process_owner())  # nothing runs now

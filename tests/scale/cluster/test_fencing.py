@@ -11,7 +11,7 @@ import ray
 
 from bunseki.errors import SandboxFenced
 from bunseki.sandbox import epochs
-from bunseki.sandbox.ray_actor import SessionActor
+from bunseki.sandbox.ray_actor import actor_class
 from bunseki.sandbox.ray_backend import RESOURCE, RayBackend, _actor_setting_names
 from bunseki.store import Store
 from tests.scale.cluster.conftest import LocalCluster, SessionOpener, wait_until
@@ -116,7 +116,8 @@ def start_replacement(ray_cluster: LocalCluster, session_id: str, workspace: Pat
     the old one still runs on a cut-off node), under another name."""
     settings = ray_cluster.settings()
     values = settings.model_dump(include=_actor_setting_names(settings))
-    actor_class: Any = ray.remote(SessionActor)
-    return actor_class.options(name=f"replacement-{session_id}", resources={RESOURCE: 1}, num_cpus=0).remote(
-        session_id, str(workspace), values, settings.database
+    return (
+        actor_class()
+        .options(name=f"replacement-{session_id}", resources={RESOURCE: 1}, num_cpus=0)
+        .remote(session_id, str(workspace), values, settings.database)
     )

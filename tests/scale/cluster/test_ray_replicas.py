@@ -39,9 +39,10 @@ def backend(ray_cluster: LocalCluster) -> dict[str, str]:
         "RAY_AUTH_TOKEN": os.environ["RAY_AUTH_TOKEN"],  # the replicas present the cluster's token
         "RAY_TMPDIR": os.environ["RAY_TMPDIR"],
         "RAY_USAGE_STATS_ENABLED": "0",
-        # A replica killed mid-cell leaves the cell running in the session's actor until its time
-        # limit; the next question through the other replica waits for it (the default is minutes).
-        "BUNSEKI_SANDBOX_TIMEOUT_S": "20",
+        # A replica killed mid-cell leaves its cell running in the session's actor. The replica that
+        # finds the turn interrupted stops that cell (abandon); were it left to this limit, the next
+        # question (which waits behind it in the actor) would outlast the client's 180 s and fail.
+        "BUNSEKI_SANDBOX_TIMEOUT_S": "600",
     }
 
 

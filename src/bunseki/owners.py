@@ -1,4 +1,7 @@
-"""Who is running a turn: a process, named so that another process can tell whether it still lives."""
+"""Who is running a turn or a cell: a process, named so that another process can tell whether it still lives.
+
+An owner is ``host:pid:start-time``, optionally followed by ``:<more>`` (a service within the process).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,11 @@ import socket
 def process_owner() -> str:
     """This process, uniquely: host, pid and start time (pids are reused, start times are not)."""
     return f"{socket.gethostname()}:{os.getpid()}:{start_time(os.getpid())}"
+
+
+def process_of(owner: str) -> str:
+    """The process part of an owner (``host:pid:start-time``), without what follows it."""
+    return ":".join(owner.split(":")[:3])
 
 
 def start_time(pid: int) -> str:
