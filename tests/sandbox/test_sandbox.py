@@ -407,6 +407,8 @@ def test_a_sandbox_of_an_epoch_saves_only_into_its_own_directory(tier: str, work
             assert epochs.existing(workspace).keys() == {1, 2}
         box._kill()  # a restart of the worker restores from its own directory
         assert box.run("print(x)").stdout == "42\n"
+        charted = box.run("plt.plot([1, 2])")  # charts too go where no other epoch's instance writes
+        assert [path.relative_to(workspace).parent for path in charted.figures] == [Path("figures/epoch-2")]
 
 
 def test_a_sandbox_started_by_a_thread_that_ended_keeps_running(settings: Settings) -> None:

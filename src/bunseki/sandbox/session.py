@@ -131,6 +131,7 @@ class Sandbox:
             "resp_fd": resp_w,
             "workspace": self.inner,
             "state_dir": str(Path(self.inner) / self.own / "state"),
+            "figure_dir": str(self._figure_dir(Path(self.inner))),
             "tier": self.isolation.tier,
             "seccomp": self.isolation.seccomp,
             "landlock_rules": isolation.landlock_rules([self.inner], interpreter),
@@ -159,6 +160,13 @@ class Sandbox:
             raise SandboxStartError(f"the sandbox worker did not start: {reason}")
         self.ready = ready
         self.started_s = time.monotonic() - began
+
+    def _figure_dir(self, root: Path) -> Path:
+        """Where the worker saves the charts cells leave open: ``figures/``, or for an instance with a
+        directory of its own (an epoch), ``figures/<that name>/``, so that a late cell of a fenced-off
+        instance never overwrites the chart its replacement saved for the same cell number."""
+        default = Path(workspace.INTERNAL)
+        return root / "figures" if self.own == default else root / "figures" / self.own.name
 
     def _own_dirs(self, uid: int) -> None:
         for name in ("state", "inputs"):

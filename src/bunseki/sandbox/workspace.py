@@ -4,7 +4,7 @@
 <workspace>/
 ├── data/          the uploaded files, pristine and read-only inside the sandbox
 ├── snapshots/     the session's saved data states (Parquet), written by the host, read-only inside
-├── figures/       charts the sandbox saved for cells that left figures open
+├── figures/       charts the sandbox saved for cells that left figures open (a Ray instance: figures/epoch-E/)
 ├── …              whatever cells write (charts, CSV exports, report.md)
 └── .bunseki/      internal: state snapshots, inputs, matplotlib cache, tmp, worker log
 ```

@@ -87,7 +87,7 @@ class Holder:
     def __init__(self, config: dict[str, Any], anchor: int, info: dict[str, Any]) -> None:
         self.workspace: str = config["workspace"]
         self.state_dir: str = config["state_dir"]
-        self.figure_dir = os.path.join(self.workspace, "figures")
+        self.figure_dir: str = config.get("figure_dir") or os.path.join(self.workspace, "figures")
         self.limits: dict[str, Any] = config["limits"]
         self.anchor = anchor
         self.info = info
