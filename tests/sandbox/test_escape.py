@@ -61,7 +61,8 @@ class Arena:
 
     def hostile(self, code: str, **kwargs: object) -> ExecutionResult:
         result = self.box.run(textwrap.dedent(code), check_policy=False, **kwargs)  # type: ignore[arg-type]
-        check = self.box.run("print(canary['n'], len(frame))", check_policy=False)
+        # A liveness check, not a limit: after a restart, the arena's 4 s would also time the restore.
+        check = self.box.run("print(canary['n'], len(frame))", check_policy=False, timeout=60)
         assert check.success, f"the worker stopped answering: {check.error}"
         assert check.stdout == "7 3\n", f"state changed: {check.stdout!r}"
         assert hashlib.sha256(self.data_copy.read_bytes()).hexdigest() == self.data_digest
