@@ -1,4 +1,5 @@
-"""A sandbox backend whose machine dies on a chosen cell, as a Ray worker node can."""
+"""A sandbox backend whose machine dies on a chosen cell, as a Ray worker node can, and which records
+the cells it was asked to abandon."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class LosingBackend:
         self.executed = 0
         self.lost: list[str] = []  # the sessions whose cell was lost, in order
         self.stopped: list[str] = []
+        self.abandoned: list[tuple[str, str]] = []  # (session, caller) of every abandon call
 
     def new_workspace(self) -> Path:
         return self.inner.new_workspace()
@@ -55,6 +57,7 @@ class LosingBackend:
         self.stop(session_id)
 
     def abandon(self, session_id: str, caller: str) -> bool:
+        self.abandoned.append((session_id, caller))
         return self.inner.abandon(session_id, caller)
 
     def stop(self, session_id: str) -> None:

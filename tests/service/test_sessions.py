@@ -28,8 +28,10 @@ from bunseki.samples import SALES_CSV
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service import AnalysisService, OpenFile
 from bunseki.service.history import count_tokens
+from bunseki.settings import Settings
 from bunseki.store import models as store_models
 from tests.conftest import ServiceFactory
+from tests.fakes.backends import LosingBackend
 from tests.fakes.brains import GatedBrain
 
 
@@ -203,6 +205,30 @@ def test_a_turn_left_running_by_a_dead_process_is_marked_interrupted(service: An
     notice = service.messages(session.id)[1]
     assert (notice.role, notice.turn_id) == ("assistant", stale.id)
     assert "中断" in notice.content
+
+
+def test_the_cell_a_dead_process_left_running_is_abandoned_once_its_turn_is_marked(
+    service_settings: Settings,
+) -> None:
+    backend = LosingBackend(service_settings, lose=set())
+    service = AnalysisService(service_settings, backend=backend)
+    try:
+        session, other = service.create_session(SALES_CSV), service.create_session(SALES_CSV)
+        host, pid, _ = process_owner().split(":")
+        dead = f"{host}:{pid}:0:service"  # this pid, another start time: a process that is gone
+        service.store.start_turn(session_id=session.id, question="途中の質問", owner=dead)
+        alive = service.store.start_turn(session_id=other.id, question="別の質問", owner=f"{process_owner()}:other")
+
+        for _ in range(2):  # a turn is marked, and its cell abandoned, once
+            service.messages(session.id)
+            service.messages(other.id)
+
+        assert backend.abandoned == [(session.id, dead)]
+        assert service.store.running_turns(session.id) == []
+        assert [turn.id for turn in service.store.running_turns(other.id)] == [alive.id]  # a live owner's stays
+    finally:
+        service.close()
+        backend.close()
 
 
 def test_history_is_trimmed_to_the_token_budget(open_service: ServiceFactory) -> None:
