@@ -1,0 +1,111 @@
+"""A Landlock-tier sandbox never outlives its host, even one SIGKILLed mid-cell (issue 18 §4).
+
+bubblewrap's PID namespace ends everything in it with its init; the Landlock tier has none, so
+a reaper (the zygote, or a supervisor above a worker started on its own) must end what a cell
+forked, setsid'd or double-forked away when the host dies without running any code.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from bunseki.sandbox import isolation
+from bunseki.sandbox.zygote import Zygote
+from bunseki.settings import Settings
+from tests.support import available_tiers, processes_in
+
+REPO = Path(__file__).resolve().parents[2]
+HOST = Path(__file__).with_name("reaper_host.py")
+UP_TIMEOUT_S = 180  # the host imports the stack and starts a sandbox on a loaded machine
+GONE_TIMEOUT_S = 60
+
+pytestmark = pytest.mark.skipif("landlock" not in available_tiers(), reason="no Landlock tier on this machine")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["plain", "bomb"])
+@pytest.mark.parametrize("start", ["own", "zygote"])
+def test_sandbox_ends_when_its_host_is_killed(workspace_root: Path, start: str, kind: str) -> None:
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
+    if start == "zygote" and not Zygote.supported(settings, isolation.require(settings)):
+        pytest.skip("no zygote here: it needs root, Landlock ABI 6 and seccomp")
+    marker = f"reaper-{uuid.uuid4().hex}"
+    log = workspace_root.parent / f"{marker}.log"
+    env = {**os.environ, "PYTHONPATH": f"{REPO / 'src'}{os.pathsep}{REPO}"}
+    with log.open("w") as errors:
+        host = subprocess.Popen(
+            [sys.executable, str(HOST), str(workspace_root), marker, start, kind],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            env=env,
+            cwd=workspace_root.parent,
+        )
+    try:
+        line = _first_line(host, UP_TIMEOUT_S)
+        assert line.startswith("UP "), f"the host did not get its sandbox going: {log.read_text()[-3000:]}"
+        assert _ours(marker, workspace_root), "the cell's processes are not there to be left behind"
+        host.kill()
+        host.wait()
+
+        left = _wait_gone(marker, workspace_root, GONE_TIMEOUT_S)
+
+        assert not left, "left running after the host was killed:\n" + "\n".join(_describe(pid) for pid in left)
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+        assert host.stdout is not None
+        host.stdout.close()
+        _kill_all(marker, workspace_root)  # a leftover fork bomb would ruin the machine for everyone
+        log.unlink(missing_ok=True)
+
+
+def _first_line(process: subprocess.Popen[bytes], timeout: float) -> str:
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    return process.stdout.readline().decode(errors="replace") if ready else ""
+
+
+def _ours(marker: str, root: Path) -> set[int]:
+    """Every process of this test's sandbox: the cell's (marked) and the worker's (root in argv)."""
+    return set(processes_in(marker, wait_s=0)) | set(processes_in(root, wait_s=0))
+
+
+def _wait_gone(marker: str, root: Path, timeout: float) -> set[int]:
+    deadline = time.monotonic() + timeout
+    while (left := _ours(marker, root)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
+def _kill_all(marker: str, root: Path) -> None:
+    """Stop every process of ours first (so none forks on), then kill them, until none is left."""
+    for _ in range(50):
+        found = _ours(marker, root)
+        if not found:
+            return
+        for number in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in found:
+                try:
+                    os.kill(pid, number)
+                except ProcessLookupError:
+                    pass
+        time.sleep(0.1)
+
+
+def _describe(pid: int) -> str:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+    except OSError:
+        return f"{pid} (gone)"
+    return f"{pid} (parent {parent}): {command[:160]}"
