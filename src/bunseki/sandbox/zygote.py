@@ -15,6 +15,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -70,6 +71,8 @@ class Zygote:
         self._process: subprocess.Popen[bytes] | None = None
         self._channel: socket.socket | None = None
         self._home: Path | None = None
+        self._zygote_fd: int | None = None  # the zygote itself, below its reaper (Landlock tier)
+        self._retired: list[subprocess.Popen[bytes]] = []  # reapers of closed zygotes whose workers live on
         self.ready: dict[str, Any] = {}
 
     @staticmethod
@@ -157,6 +160,7 @@ class Zygote:
             "landlock_rules": isolation.landlock_rules([inner_root, inner_home], isolation.Interpreter.current()),
         }
         launch = isolation.build_zygote_launch(self.report, self.root, home, json.dumps(config), [theirs.fileno()])
+        self._retired = [process for process in self._retired if process.poll() is None]
         try:
             self._process = launch.start(home, subprocess.DEVNULL, "zygote")
         finally:
@@ -170,6 +174,8 @@ class Zygote:
         if ready.get("event") != "ready":
             self._stop()
             raise SandboxStartError(f"the sandbox zygote did not start: {ready.get('error', 'no answer')}")
+        if launch.reaped:
+            self._zygote_fd = _follow(int(ready["pid"]), self._process.pid)
         self.ready = ready
 
     def _stop(self) -> None:
@@ -180,12 +186,41 @@ class Zygote:
             try:
                 self._process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+                self._end(self._process)
             self._process = None
+        if self._zygote_fd is not None:
+            os.close(self._zygote_fd)
+            self._zygote_fd = None
         if self._home is not None:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
+
+
+    def _end(self, process: subprocess.Popen[bytes]) -> None:
+        """End a zygote that did not exit; its workers live on (below its reaper, if it has one)."""
+        if self._zygote_fd is None:  # bubblewrap's: its workers are in its PID namespace anyway
+            process.kill()
+            process.wait()
+            return
+        if not select.select([self._zygote_fd], [], [], 0)[0]:
+            signal.pidfd_send_signal(self._zygote_fd, signal.SIGKILL)
+        try:
+            process.wait(timeout=1)  # the reaper exits with the zygote unless workers are left
+        except subprocess.TimeoutExpired:
+            self._retired.append(process)  # it exits when the last of them does, or with us
+
+
+def _follow(pid: int, parent: int) -> int | None:
+    """A pidfd of ``pid`` if it is ``parent``'s child (the zygote below its reaper), else None."""
+    try:
+        fd = os.pidfd_open(pid)
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    if int(stat[stat.rfind(b")") + 2 :].split()[1]) != parent:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _pid_of(pidfd: int) -> int:
