@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bunseki.sandbox import isolation
+from bunseki.sandbox import Sandbox, isolation, new_workspace
+from bunseki.sandbox.inside import procs
 from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 from tests.support import available_tiers, processes_in
@@ -109,3 +110,39 @@ def _describe(pid: int) -> str:
     except OSError:
         return f"{pid} (gone)"
     return f"{pid} (parent {parent}): {command[:160]}"
+
+
+def test_a_cell_cannot_kill_its_reaper(workspace_root: Path) -> None:
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
+    with Sandbox(new_workspace(workspace_root), settings=settings) as box:
+        reaper = box.pid
+        assert reaper is not None and "reaper.py" in _describe(reaper)
+
+        result = box.run(f"import os, signal\nos.kill({reaper}, signal.SIGKILL)", check_policy=False)
+
+        assert not result.success and result.error_type == "PermissionError", result.error
+        assert box.pid == reaper and box.run("print(6 * 7)").stdout == "42\n"
+    assert not processes_in(box.workspace)  # and close() ended it with the worker
+
+
+def test_a_zygotes_workers_outlive_its_close_under_its_reaper(workspace_root: Path) -> None:
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
+    report = isolation.require(settings)
+    if not Zygote.supported(settings, report):
+        pytest.skip("no zygote here: it needs root, Landlock ABI 6 and seccomp")
+    zygote = Zygote(settings, report)
+    reaper = zygote.start()
+    box = Sandbox(new_workspace(workspace_root), settings=settings, zygote=zygote)
+    try:
+        box.run("kept = 41")
+        assert box.pid in procs.descendants(reaper)
+
+        zygote.close()  # as before the reaper: the workers it forked go on
+
+        assert box.run("kept += 1\nprint(kept)").stdout == "42\n"
+        assert box.pid in procs.descendants(reaper)  # still below the reaper, which lingers for them
+        box.close()
+        assert not processes_in(workspace_root)  # the reaper went with the last of them
+    finally:
+        box.close()
+        zygote.close()

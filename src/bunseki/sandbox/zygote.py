@@ -72,7 +72,6 @@ class Zygote:
         self._channel: socket.socket | None = None
         self._home: Path | None = None
         self._zygote_fd: int | None = None  # the zygote itself, below its reaper (Landlock tier)
-        self._retired: list[subprocess.Popen[bytes]] = []  # reapers of closed zygotes whose workers live on
         self.ready: dict[str, Any] = {}
 
     @staticmethod
@@ -160,7 +159,6 @@ class Zygote:
             "landlock_rules": isolation.landlock_rules([inner_root, inner_home], isolation.Interpreter.current()),
         }
         launch = isolation.build_zygote_launch(self.report, self.root, home, json.dumps(config), [theirs.fileno()])
-        self._retired = [process for process in self._retired if process.poll() is None]
         try:
             self._process = launch.start(home, subprocess.DEVNULL, "zygote")
         finally:
@@ -206,8 +204,8 @@ class Zygote:
             signal.pidfd_send_signal(self._zygote_fd, signal.SIGKILL)
         try:
             process.wait(timeout=1)  # the reaper exits with the zygote unless workers are left
-        except subprocess.TimeoutExpired:
-            self._retired.append(process)  # it exits when the last of them does, or with us
+        except subprocess.TimeoutExpired:  # it exits when the last of them does, or with us: wait for it then
+            threading.Thread(target=process.wait, name="bunseki-zygote-reaper", daemon=True).start()
 
 
 def _follow(pid: int, parent: int) -> int | None:
