@@ -6,7 +6,8 @@ Tiers, strongest first:
   when we are not root). Only /usr, the Python installation and the workspace (at the fixed
   path ``/workspace``) are visible; only the workspace is writable; there is no network at all.
 - ``landlock``: where user namespaces are unavailable, Landlock confines the filesystem view
-  and TCP, and the seccomp filter removes every socket.
+  and TCP, and the seccomp filter removes every socket. With no PID namespace to end them all,
+  a reaper (``inside/reaper.py``) above each worker or zygote ends its processes with the host.
 - ``unsafe``: resource limits only. Used only when ``BUNSEKI_SANDBOX_UNSAFE_LOCAL`` is set.
 
 Generated code never runs as root: when Bunseki runs as root the sandbox drops to

@@ -193,7 +193,6 @@ class Zygote:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
 
-
     def _end(self, process: subprocess.Popen[bytes]) -> None:
         """End a zygote that did not exit; its workers live on (below its reaper, if it has one)."""
         if self._zygote_fd is None:  # bubblewrap's: its workers are in its PID namespace anyway
