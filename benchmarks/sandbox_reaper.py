@@ -60,14 +60,14 @@ def sandbox_start(root: Path, settings: Settings, reaped: bool) -> tuple[float, 
     def launch_as_asked(*args: Any, **kwargs: Any) -> isolation.Launch:
         return dataclasses.replace(original(*args, **kwargs), reaped=reaped)
 
-    isolation.build_launch = launch_as_asked  # type: ignore[assignment]  # the baseline: no reaper
+    isolation.build_launch = launch_as_asked  # the baseline: no reaper
     try:
         box = Sandbox(new_workspace(root), settings=settings)
         began = time.perf_counter()
         box.start()
         took = time.perf_counter() - began
     finally:
-        isolation.build_launch = original  # type: ignore[assignment]
+        isolation.build_launch = original
     memory: dict[str, float] = {}
     if reaped and box.pid is not None:
         tree = procs.descendants(box.pid)
