@@ -1,9 +1,10 @@
 """A host that test_reaper.py SIGKILLs while its Landlock-tier sandbox runs a cell that forks.
 
-``python reaper_host.py ROOT MARKER own|zygote plain|bomb``: opens a sandbox in a new workspace
-under ROOT, runs a cell that leaves a setsid double-forked ``sleep`` and a few children (each
-with MARKER in its command line), then (``bomb``) forks without end. Prints ``UP <workspace>``
-once those processes exist, then waits to be killed.
+``python reaper_host.py ROOT MARKER own|zygote plain|bomb|idle``: opens a sandbox in a new
+workspace under ROOT, runs a cell that leaves a setsid double-forked ``sleep`` and a few children
+(each with MARKER in its command line), then (``bomb``) forks without end. Prints ``UP <workspace>``
+once those processes exist, then waits to be killed. ``idle``: runs a cell that sets ``x`` and
+prints ``UP`` at once, while the worker saves that state.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ else:
     import time
     time.sleep(1000)
 """
+SAVED = "x = 42\npad = list(range(3_000_000))  # a state that takes a moment to save"
 
 
 def main() -> None:
@@ -58,6 +60,10 @@ def main() -> None:
     box.start()
     if zygote is not None and not box.ready.get("zygote"):
         raise SystemExit("the worker was not forked by the zygote")
+    if kind == "idle":  # the host saw this cell's reply; its state is being saved when we die
+        assert box.run(SAVED).success
+        print("UP", box.work_dir, flush=True)
+        time.sleep(3600)
     code = CELL.format(marker=marker, children=CHILDREN, bomb=kind == "bomb")
     threading.Thread(target=box.run, args=(code,), kwargs={"check_policy": False}, daemon=True).start()
     resting = len(processes_in(root, wait_s=0))

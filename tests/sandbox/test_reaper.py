@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,19 +42,7 @@ def test_sandbox_ends_when_its_host_is_killed(workspace_root: Path, start: str, 
     if start == "zygote" and not Zygote.supported(settings, isolation.require(settings)):
         pytest.skip("no zygote here: it needs root, Landlock ABI 6 and seccomp")
     marker = f"reaper-{uuid.uuid4().hex}"
-    log = workspace_root.parent / f"{marker}.log"
-    env = {**os.environ, "PYTHONPATH": f"{REPO / 'src'}{os.pathsep}{REPO}"}
-    with log.open("w") as errors:
-        host = subprocess.Popen(
-            [sys.executable, str(HOST), str(workspace_root), marker, start, kind],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            env=env,
-            cwd=workspace_root.parent,
-        )
-    try:
-        line = _first_line(host, UP_TIMEOUT_S)
-        assert line.startswith("UP "), f"the host did not get its sandbox going: {log.read_text()[-3000:]}"
+    with _host(workspace_root, marker, start, kind) as (host, _):
         assert _ours(marker, workspace_root), "the cell's processes are not there to be left behind"
         host.kill()
         host.wait()
@@ -60,13 +50,46 @@ def test_sandbox_ends_when_its_host_is_killed(workspace_root: Path, start: str, 
         left = _wait_gone(marker, workspace_root, GONE_TIMEOUT_S)
 
         assert not left, "left running after the host was killed:\n" + "\n".join(_describe(pid) for pid in left)
+
+
+@pytest.mark.slow
+def test_an_idle_worker_saves_the_state_its_killed_host_saw(workspace_root: Path) -> None:
+    marker = f"reaper-{uuid.uuid4().hex}"
+    with _host(workspace_root, marker, "own", "idle") as (host, up):
+        workspace = Path(up.split(maxsplit=1)[1].strip())
+        host.kill()
+        host.wait()
+        assert not _wait_gone(marker, workspace_root, GONE_TIMEOUT_S)
+
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
+    with Sandbox(workspace, settings=settings) as box:
+        assert box.run("print(x, len(pad))").stdout == "42 3000000\n"
+
+
+@contextmanager
+def _host(root: Path, marker: str, start: str, kind: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """reaper_host.py, started, and the line it printed once up; on the way out killed, and all of ours with it."""
+    log = root.parent / f"{marker}.log"
+    env = {**os.environ, "PYTHONPATH": f"{REPO / 'src'}{os.pathsep}{REPO}"}
+    with log.open("w") as errors:
+        host = subprocess.Popen(
+            [sys.executable, str(HOST), str(root), marker, start, kind],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            env=env,
+            cwd=root.parent,
+        )
+    try:
+        up = _first_line(host, UP_TIMEOUT_S)
+        assert up.startswith("UP "), f"the host did not get its sandbox going: {log.read_text()[-3000:]}"
+        yield host, up
     finally:
         if host.poll() is None:
             host.kill()
             host.wait()
         assert host.stdout is not None
         host.stdout.close()
-        _kill_all(marker, workspace_root)  # a leftover fork bomb would ruin the machine for everyone
+        _kill_all(marker, root)  # a leftover fork bomb would ruin the machine for everyone
         log.unlink(missing_ok=True)
 
 

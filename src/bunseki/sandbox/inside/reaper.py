@@ -6,8 +6,9 @@ PID namespace whose end would take every process with it, so this does it instea
 
 - it is a child subreaper, so whatever a cell double-forks or ``setsid``s away comes back below it;
 - it follows the host through a pidfd (not PR_SET_PDEATHSIG, which would kill it before it could
-  act, and which fires with the host's *thread*): when the host ends, however it ends, it stops
-  every process below it, then kills them, until none is left, and exits;
+  act, and which fires with the host's *thread*): when the host ends, however it ends, it gives
+  the worker a few seconds to save its state and end (an idle one does, on EOF from the host),
+  then stops every process below it, then kills them, until none is left, and exits;
 - when its child ends, it ends the rest the same way, or (``linger``: a zygote whose workers live
   on after it was closed) keeps reaping and following the host until nothing is left below it.
 
@@ -25,6 +26,7 @@ import os
 import select
 import signal
 import sys
+import time
 from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +35,7 @@ import procs
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+HOST_GONE_GRACE_S = 10.0  # for the worker's last save, once the host is gone
 
 
 def main() -> NoReturn:
@@ -85,10 +88,16 @@ def become(spec: dict[str, Any], argv: list[str], libc: ctypes.CDLL) -> NoReturn
 def watch(host: int, child: int, wake_r: int, *, linger: bool) -> NoReturn:
     """Reap; end everything below when the host ends, or when the child does (unless lingering)."""
     code: int | None = None
+    deadline: float | None = None  # once the host is gone
     while True:
-        readable, _, _ = select.select([host, wake_r], [], [], 5.0)
-        if host in readable:
+        waiting = 5.0 if deadline is None else max(0.0, deadline - time.monotonic())
+        readable, _, _ = select.select([host, wake_r] if deadline is None else [wake_r], [], [], waiting)
+        if deadline is not None and time.monotonic() >= deadline:
             end(255 if code is None else code)
+        if host in readable:
+            # An idle holder reads EOF from the host's pipe, saves its state and ends the worker
+            # (then we end too); a running cell keeps it from doing so: that ends with the grace.
+            deadline = time.monotonic() + HOST_GONE_GRACE_S
         if wake_r in readable:
             os.read(wake_r, 4096)
         while True:
