@@ -169,3 +169,28 @@ def test_a_zygotes_workers_outlive_its_close_under_its_reaper(workspace_root: Pa
     finally:
         box.close()
         zygote.close()
+
+
+def test_a_zygote_that_died_below_its_lingering_reaper_is_started_again(workspace_root: Path) -> None:
+    settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
+    report = isolation.require(settings)
+    if not Zygote.supported(settings, report):
+        pytest.skip("no zygote here: it needs root, Landlock ABI 6 and seccomp")
+    zygote = Zygote(settings, report)
+    first = Sandbox(new_workspace(workspace_root), settings=settings, zygote=zygote)
+    second = Sandbox(new_workspace(workspace_root), settings=settings, zygote=zygote)
+    try:
+        first.run("kept = 1")
+        gone = os.pidfd_open(int(zygote.ready["pid"]))
+        signal.pidfd_send_signal(gone, signal.SIGKILL)  # its reaper stays, for the worker it forked
+        assert select.select([gone], [], [], GONE_TIMEOUT_S)[0]
+        os.close(gone)
+
+        assert second.run("print(2)").stdout == "2\n"
+
+        assert second.ready.get("zygote") and first.run("print(kept)").stdout == "1\n"
+    finally:
+        second.close()
+        first.close()
+        zygote.close()
+    assert not processes_in(workspace_root)

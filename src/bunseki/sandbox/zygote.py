@@ -132,7 +132,7 @@ class Zygote:
             self._stop()
 
     def _ensure(self) -> None:
-        if self._process is not None and self._process.poll() is None:
+        if self._alive():
             return
         self._stop()
         uid = self.report.run_as_uid
@@ -176,15 +176,25 @@ class Zygote:
             self._zygote_fd = _follow(int(ready["pid"]), self._process.pid)
         self.ready = ready
 
+    def _alive(self) -> bool:
+        if self._process is None or self._process.poll() is not None:
+            return False
+        # Below a reaper, the zygote may be gone while the reaper waits for its workers.
+        return self._zygote_fd is None or not select.select([self._zygote_fd], [], [], 0)[0]
+
     def _stop(self) -> None:
         if self._channel is not None:
             self._channel.close()  # the zygote exits when its socket closes
             self._channel = None
         if self._process is not None:
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._end(self._process)
+            if self._zygote_fd is not None:
+                self._retire(self._process, self._zygote_fd)
+            else:  # bubblewrap's: its workers end with its PID namespace anyway
+                try:
+                    self._process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
             self._process = None
         if self._zygote_fd is not None:
             os.close(self._zygote_fd)
@@ -193,18 +203,15 @@ class Zygote:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
 
-    def _end(self, process: subprocess.Popen[bytes]) -> None:
-        """End a zygote that did not exit; its workers live on (below its reaper, if it has one)."""
-        if self._zygote_fd is None:  # bubblewrap's: its workers are in its PID namespace anyway
-            process.kill()
-            process.wait()
-            return
-        if not select.select([self._zygote_fd], [], [], 0)[0]:
-            signal.pidfd_send_signal(self._zygote_fd, signal.SIGKILL)
+    @staticmethod
+    def _retire(reaper: subprocess.Popen[bytes], zygote: int) -> None:
+        """End the zygote below ``reaper``; its workers live on, below the reaper, which then ends with them."""
+        if not select.select([zygote], [], [], 5)[0]:
+            signal.pidfd_send_signal(zygote, signal.SIGKILL)  # it did not exit when asked
         try:
-            process.wait(timeout=1)  # the reaper exits with the zygote unless workers are left
-        except subprocess.TimeoutExpired:  # it exits when the last of them does, or with us: wait for it then
-            threading.Thread(target=process.wait, name="bunseki-zygote-reaper", daemon=True).start()
+            reaper.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # workers are left: a thread waits for the reaper's end
+            threading.Thread(target=reaper.wait, name="bunseki-zygote-reaper", daemon=True).start()
 
 
 def _follow(pid: int, parent: int) -> int | None:
