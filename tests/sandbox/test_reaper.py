@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bunseki.sandbox import Sandbox, isolation, new_workspace
-from bunseki.sandbox.inside import procs
+from bunseki.sandbox.inside import landlock, procs
 from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 from tests.support import available_tiers, processes_in
@@ -136,6 +136,8 @@ def _describe(pid: int) -> str:
 
 
 def test_a_cell_cannot_kill_its_reaper(workspace_root: Path) -> None:
+    if os.geteuid() != 0 and landlock.abi_version() < 6:
+        pytest.skip("not covered: the reaper is then the cell's own uid, and signals are scoped from ABI 6 on")
     settings = Settings(workspace_root=workspace_root, sandbox_isolation="landlock")
     with Sandbox(new_workspace(workspace_root), settings=settings) as box:
         reaper = box.pid
