@@ -236,8 +236,8 @@ class Launch:
     env: dict[str, str]
     pass_fds: list[int]
     user: int | None = None  # switch to this uid (and gid) before exec, with no extra groups
-    # Landlock tier: started below a reaper (inside/reaper.py) that ends all its processes when we
-    # end, however we end; ``linger``: not as soon as it ends (a zygote's workers outlive its close).
+    # Tiers without a PID namespace: started below a reaper (inside/reaper.py) that ends all its processes
+    # when we end, however we end; ``linger``: not as soon as it ends (a zygote's workers outlive its close).
     reaped: bool = False
     linger: bool = False
 

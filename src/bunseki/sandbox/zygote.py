@@ -218,13 +218,16 @@ def _follow(pid: int, parent: int) -> int | None:
     """A pidfd of ``pid`` if it is ``parent``'s child (the zygote below its reaper), else None."""
     try:
         fd = os.pidfd_open(pid)
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
     except OSError:
         return None
-    if int(stat[stat.rfind(b")") + 2 :].split()[1]) != parent:
-        os.close(fd)
-        return None
-    return fd
+    try:  # read after the pidfd is held: the pid cannot be another process's meanwhile
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+        if int(stat[stat.rfind(b")") + 2 :].split()[1]) == parent:
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def _pid_of(pidfd: int) -> int:
