@@ -6,7 +6,8 @@ Tiers, strongest first:
   when we are not root). Only /usr, the Python installation and the workspace (at the fixed
   path ``/workspace``) are visible; only the workspace is writable; there is no network at all.
 - ``landlock``: where user namespaces are unavailable, Landlock confines the filesystem view
-  and TCP, and the seccomp filter removes every socket.
+  and TCP, and the seccomp filter removes every socket. With no PID namespace to end them all,
+  a reaper (``inside/reaper.py``) above each worker or zygote ends its processes with the host.
 - ``unsafe``: resource limits only. Used only when ``BUNSEKI_SANDBOX_UNSAFE_LOCAL`` is set.
 
 Generated code never runs as root: when Bunseki runs as root the sandbox drops to
@@ -18,11 +19,12 @@ The Landlock tier has no mount namespace; see `staging` for how it reaches such 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import IO
@@ -234,23 +236,35 @@ class Launch:
     env: dict[str, str]
     pass_fds: list[int]
     user: int | None = None  # switch to this uid (and gid) before exec, with no extra groups
+    # Tiers without a PID namespace: started below a reaper (inside/reaper.py) that ends all its processes
+    # when we end, however we end; ``linger``: not as soon as it ends (a zygote's workers outlive its close).
+    reaped: bool = False
+    linger: bool = False
 
     def start(self, cwd: Path, stderr: IO[bytes] | int, what: str) -> subprocess.Popen[bytes]:
-        """Start it in a session of its own; SandboxStartError (saying ``what``) if it cannot."""
+        """Start it in a session of its own; SandboxStartError (saying ``what``) if it cannot.
+
+        The process returned is the reaper, when there is one: ending it (and what is below) ends the sandbox.
+        """
+        argv, env, user = self.argv, self.env, self.user
+        if self.reaped:
+            spec = {"host": os.getpid(), "user": user, "env": env, "fds": self.pass_fds, "linger": self.linger}
+            argv = [sys.executable, "-I", "-S", "-B", str(INSIDE_DIR / "reaper.py"), json.dumps(spec), *argv]
+            env, user = {}, None  # the reaper stays our user: a cell cannot signal it
         try:
             return launcher.on_launcher(  # bwrap dies with the thread that started it: a lasting one
                 lambda: subprocess.Popen(
-                    self.argv,
-                    env=self.env,
+                    argv,
+                    env=env,
                     pass_fds=self.pass_fds,
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=stderr,
                     start_new_session=True,
                     cwd=cwd,
-                    user=self.user,
-                    group=self.user,
-                    extra_groups=None if self.user is None else [],
+                    user=user,
+                    group=user,
+                    extra_groups=None if user is None else [],
                 )
             )
         except OSError as exc:
@@ -369,7 +383,8 @@ def build_zygote_launch(
     inner_root = ZYGOTE_ROOT if report.tier == "bwrap" else str(root)
     inner_home = ZYGOTE_HOME if report.tier == "bwrap" else str(home)
     binds = [("--bind", str(root), inner_root), ("--bind", str(home), inner_home)]
-    return _launch(report, binds, inner_home, sandbox_env(Path(inner_home)), config_json, pass_fds, None)
+    launch = _launch(report, binds, inner_home, sandbox_env(Path(inner_home)), config_json, pass_fds, None)
+    return replace(launch, linger=launch.reaped)
 
 
 def _launch(
@@ -384,8 +399,8 @@ def _launch(
     interpreter = interpreter or Interpreter.current()
     python = [interpreter.executable, "-I", "-B", str(interpreter.inside / "main.py"), config_json]
     user = _drop_to(report.run_as_uid)
-    if report.tier != "bwrap":
-        return Launch(argv=python, env=env, pass_fds=pass_fds, user=user)
+    if report.tier != "bwrap":  # no PID namespace to end everything with its init: a reaper does
+        return Launch(argv=python, env=env, pass_fds=pass_fds, user=user, reaped=True)
     privileged = user is not None  # root: mounts by our rights, then setpriv drops to the uid
     argv = ["bwrap", *namespaces(privileged), "--new-session", "--hostname", "sandbox"]
     argv += ["--ro-bind", "/usr", "/usr", *root_links()]

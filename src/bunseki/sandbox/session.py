@@ -101,7 +101,7 @@ class Sandbox:
 
     @property
     def pid(self) -> int | None:
-        """The worker's outermost process (bubblewrap's, or the anchor's), while it runs."""
+        """The worker's outermost process (bubblewrap's, the reaper's, or a zygote fork's anchor), while it runs."""
         return self._process.pid if self.alive and self._process is not None else None
 
     @property
@@ -214,7 +214,8 @@ class Sandbox:
         """
         uid = self.isolation.run_as_uid
         if uid == os.geteuid():  # a user's own processes: their own bubblewrap, or as before
-            return 0 if self.isolation.tier == "bwrap" else _tasks_of(uid)
+            # plus this sandbox's reaper, which starts after this count
+            return 0 if self.isolation.tier == "bwrap" else _tasks_of(uid) + 1
         others = self.settings.open_sessions + self.settings.sandbox_pool_size
         return _tasks_of(uid) + others * TASKS_AT_REST
 

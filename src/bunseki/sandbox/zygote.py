@@ -15,6 +15,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -70,6 +71,7 @@ class Zygote:
         self._process: subprocess.Popen[bytes] | None = None
         self._channel: socket.socket | None = None
         self._home: Path | None = None
+        self._zygote_fd: int | None = None  # the zygote itself, below its reaper (Landlock tier)
         self.ready: dict[str, Any] = {}
 
     @staticmethod
@@ -130,7 +132,7 @@ class Zygote:
             self._stop()
 
     def _ensure(self) -> None:
-        if self._process is not None and self._process.poll() is None:
+        if self._alive():
             return
         self._stop()
         uid = self.report.run_as_uid
@@ -170,22 +172,62 @@ class Zygote:
         if ready.get("event") != "ready":
             self._stop()
             raise SandboxStartError(f"the sandbox zygote did not start: {ready.get('error', 'no answer')}")
+        if launch.reaped:
+            self._zygote_fd = _follow(int(ready["pid"]), self._process.pid)
         self.ready = ready
+
+    def _alive(self) -> bool:
+        if self._process is None or self._process.poll() is not None:
+            return False
+        # Below a reaper, the zygote may be gone while the reaper waits for its workers.
+        return self._zygote_fd is None or not select.select([self._zygote_fd], [], [], 0)[0]
 
     def _stop(self) -> None:
         if self._channel is not None:
             self._channel.close()  # the zygote exits when its socket closes
             self._channel = None
         if self._process is not None:
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+            if self._zygote_fd is not None:
+                self._retire(self._process, self._zygote_fd)
+            else:  # bubblewrap's: its workers end with its PID namespace anyway
+                try:
+                    self._process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
             self._process = None
+        if self._zygote_fd is not None:
+            os.close(self._zygote_fd)
+            self._zygote_fd = None
         if self._home is not None:
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
+
+    @staticmethod
+    def _retire(reaper: subprocess.Popen[bytes], zygote: int) -> None:
+        """End the zygote below ``reaper``; its workers live on, below the reaper, which then ends with them."""
+        if not select.select([zygote], [], [], 5)[0]:
+            signal.pidfd_send_signal(zygote, signal.SIGKILL)  # it did not exit when asked
+        try:
+            reaper.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # workers are left: a thread waits for the reaper's end
+            threading.Thread(target=reaper.wait, name="bunseki-zygote-reaper", daemon=True).start()
+
+
+def _follow(pid: int, parent: int) -> int | None:
+    """A pidfd of ``pid`` if it is ``parent``'s child (the zygote below its reaper), else None."""
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    try:  # read after the pidfd is held: the pid cannot be another process's meanwhile
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+        if int(stat[stat.rfind(b")") + 2 :].split()[1]) == parent:
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def _pid_of(pidfd: int) -> int:

@@ -103,3 +103,26 @@ def kill_all(root: int, keep: set[int]) -> int:
             except ProcessLookupError:
                 pass
     return killed
+
+
+def end_tree(root: int, rounds: int = 100) -> None:
+    """Stop every process below ``root`` (so none forks on or slips away), then kill them; until none is left."""
+    for _ in range(rounds):
+        stopped: set[int] = set()
+        for _ in range(20):
+            found = descendants(root) - stopped
+            if not found:
+                break
+            _send(found, signal.SIGSTOP)
+            stopped |= found
+        if not stopped:
+            return
+        _send(stopped, signal.SIGKILL)
+
+
+def _send(pids: set[int], number: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, number)
+        except (ProcessLookupError, PermissionError):
+            pass
