@@ -79,6 +79,7 @@ test-unprivileged: setup
 
 bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py
+	$(BIN)/python benchmarks/sandbox_reaper.py
 	$(BIN)/python benchmarks/ray_backend.py
 	$(BIN)/python benchmarks/offline_turn.py
 	$(BIN)/python benchmarks/offline_questions.py
