@@ -122,7 +122,9 @@ def test_abandon_stops_only_the_cell_of_the_process_named(
     ray_cluster: LocalCluster, session: tuple[RayBackend, str]
 ) -> None:
     backend, session_id = session
-    assert backend.execute(session_id, "kept = 7").success
+    kept = backend.execute(session_id, "kept = 7")
+    assert kept.success and kept.cell is not None
+    wait_until(lambda: backend.saved_cell(session_id) >= kept.cell, "the save of the cell")  # what a restart restores
     workspace = Path(backend.info(session_id)["workspace"])
     outcome: list[ExecutionResult] = []
     cell = "kept = -1\nopen('abandoned.txt', 'w').write('1')\nimport time\ntime.sleep(240)"
