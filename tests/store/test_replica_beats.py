@@ -8,17 +8,7 @@ import pytest
 from sqlalchemy import Engine, event, text
 
 from bunseki.store import Store
-
-
-def age_beat(raw: Engine, owner: str, seconds: float) -> None:
-    """Move ``owner``'s last beat ``seconds`` into the past, by the database's clock (no sleeping)."""
-    if raw.dialect.name == "postgresql":
-        update = "UPDATE replicas SET seen_at = now() - make_interval(secs => :seconds) WHERE owner = :owner"
-    else:
-        update = "UPDATE replicas SET seen_at = strftime('%Y-%m-%d %H:%M:%f', 'now', :shift) WHERE owner = :owner"
-    with raw.begin() as connection:
-        changed = connection.execute(text(update), {"seconds": seconds, "shift": f"-{seconds} seconds", "owner": owner})
-    assert changed.rowcount == 1
+from tests.support import age_beat
 
 
 def test_a_beat_is_fresh_and_ages_by_the_database_clock(store: Store, raw: Engine) -> None:
