@@ -74,7 +74,7 @@ def test_only_a_process_that_answers_questions_beats(service_settings: Settings)
         assert service._me not in HEARTBEAT.members()  # sessions listed, nothing answered: no beat, no thread
         assert service.store.beat_ages([me]) == {}
         assert service.run_turn(session.id, "売上金額の合計は？").status == "finalized"
-        assert service._me in HEARTBEAT.members() and HEARTBEAT.running
+        assert service._me in HEARTBEAT.members() and HEARTBEAT.running()
         assert service.store.beat_ages([me])[me] < 60
     assert service._me not in HEARTBEAT.members()
     with Store(service_settings.database, migrate=False) as store:
@@ -92,7 +92,7 @@ def test_the_thread_beats_until_the_last_service_of_the_process_leaves(database_
         heartbeat.join("b", other, 0.2)  # a second service in the same process and database
         heartbeat.join("a", store, 0.2)  # joining twice is joining once
         started = [t for t in set(threading.enumerate()) - before if t.name == "bunseki-heartbeat"]
-        assert len(started) == 1 and heartbeat.running
+        assert len(started) == 1 and heartbeat.running()
 
         age_beat(engine, owner, 600)
         deadline = time.monotonic() + 30  # a bound, not a timing: the thread beats every 0.2 s
@@ -101,9 +101,9 @@ def test_the_thread_beats_until_the_last_service_of_the_process_leaves(database_
         assert store.beat_ages([owner])[owner] < 60, "the thread did not refresh the beat"
 
         heartbeat.leave("a")  # b is still in that database: the row stays, the thread runs
-        assert owner in store.beat_ages([owner]) and heartbeat.running
+        assert owner in store.beat_ages([owner]) and heartbeat.running()
         heartbeat.leave("b")
         assert store.beat_ages([owner]) == {}
-        assert not heartbeat.running and not started[0].is_alive()
+        assert not heartbeat.running() and not started[0].is_alive()
         heartbeat.leave("b")  # leaving again changes nothing
     engine.dispose()

@@ -70,7 +70,6 @@ class Heartbeat:
             stop.set()
             thread.join(STOP_WAIT_S)
 
-    @property
     def running(self) -> bool:
         """Whether the thread runs (only while a service is in)."""
         with self._lock:
