@@ -31,7 +31,7 @@ class Heartbeat:
     """Beats for the services that joined, one row per database (the process is one replica there)."""
 
     def __init__(self, owner: Callable[[], str] = process_owner) -> None:
-        self._owner = owner  # called at each beat: a forked child is another process
+        self._owner = owner  # this process, as turns name it (host:pid:start-time)
         self._members: dict[str, _Member] = {}  # by service
         self._lock = threading.Lock()  # held while beating too: a row is never written after its delete
         self._thread: threading.Thread | None = None
