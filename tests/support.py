@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import get_args
 
+from sqlalchemy import Engine, text
+
 from bunseki.sandbox import isolation
 from bunseki.settings import IsolationChoice, Settings
 
@@ -18,6 +20,17 @@ def available_tiers() -> list[str]:
         if tier != "auto" and isolation.probe(Settings(sandbox_isolation=tier)).tier == tier:
             tiers.append(tier)
     return tiers
+
+
+def age_beat(raw: Engine, owner: str, seconds: float) -> None:
+    """Move ``owner``'s last heartbeat ``seconds`` into the past, by the database's clock (no sleeping)."""
+    if raw.dialect.name == "postgresql":
+        update = "UPDATE replicas SET seen_at = now() - make_interval(secs => :seconds) WHERE owner = :owner"
+    else:
+        update = "UPDATE replicas SET seen_at = strftime('%Y-%m-%d %H:%M:%f', 'now', :shift) WHERE owner = :owner"
+    with raw.begin() as connection:
+        changed = connection.execute(text(update), {"seconds": seconds, "shift": f"-{seconds} seconds", "owner": owner})
+    assert changed.rowcount == 1, f"{owner} has no heartbeat to age"
 
 
 def processes_in(workspace: str | Path, wait_s: float = 10) -> list[int]:

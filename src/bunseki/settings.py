@@ -262,6 +262,15 @@ class Settings(BaseSettings):
         gt=0,
         description="A session's sandbox idle this long is stopped (its state stays; the next question restores it).",
     )
+    replica_heartbeat_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description=(
+            "How often a process answering questions records in the database that it lives; a turn of a "
+            "replica on another machine whose record is 3 times this old is taken as interrupted."
+        ),
+    )
 
     # --- sandbox: limits per cell ---
     sandbox_timeout_s: float = Field(default=180.0, gt=0, le=24 * 3600)

@@ -91,6 +91,7 @@ class Deployment:
             "BUNSEKI_DATABASE_URL": self.database_url,
             "BUNSEKI_WORKSPACE_ROOT": str(self.workspace_root),
             "BUNSEKI_SANDBOX_POOL_SIZE": "0",  # each replica starts a session's sandbox when it opens it
+            "BUNSEKI_REPLICA_HEARTBEAT_S": "0.5",  # a replica on "another machine" is gone 1.5 s after its death
             **self.settings,
         }
 
@@ -108,17 +109,22 @@ class Deployment:
             replica.wait_until_up()
         return live + started
 
-    def start(self, key: str) -> Replica:
-        replica = self._launch(key)
+    def start(self, key: str, *, hostname: str | None = None) -> Replica:
+        """A new replica; ``hostname``: as if on another machine (its own UTS namespace, as root), so the
+        others cannot ask this machine's /proc whether it lives."""
+        replica = self._launch(key, hostname=hostname)
         replica.wait_until_up()
         return replica
 
-    def _launch(self, key: str) -> Replica:
+    def _launch(self, key: str, *, hostname: str | None = None) -> Replica:
         port = free_port()
         log = self.logs / f"replica-{port}.log"
+        command = [sys.executable, "-c", REPLICA, "--host", "127.0.0.1", "--port", str(port)]
+        if hostname is not None:  # exec: the process killed is the replica itself, not a shell
+            command = ["unshare", "--uts", "--", "sh", "-c", f'hostname {hostname} && exec "$@"', "sh", *command]
         with log.open("w") as output:  # a file, not a pipe nobody reads that could fill and stall the server
             process = subprocess.Popen(
-                [sys.executable, "-c", REPLICA, "--host", "127.0.0.1", "--port", str(port)],
+                command,
                 env=self.environment(),
                 stdout=output,
                 stderr=subprocess.STDOUT,

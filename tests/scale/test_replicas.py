@@ -147,6 +147,37 @@ def test_a_replica_killed_mid_turn_loses_nothing_committed(
     assert printed(after) == "7 not applied"
 
 
+def test_a_replica_on_another_machine_killed_mid_turn_frees_the_session_in_seconds(
+    replicas: tuple[Replica, Replica], deployment: Deployment, api_key: str
+) -> None:
+    _, b = replicas
+    far = deployment.start(api_key, hostname="otherhost")  # B cannot ask its /proc: only its heartbeat tells
+    try:
+        session = far.upload(SALES_CSV)
+        headers = {**far.headers, "Accept": "text/event-stream"}
+        with httpx.stream(
+            "POST", f"{far.url}{PREFIX}/{session}/chat", json={"message": HANG}, headers=headers, timeout=180
+        ) as response:
+            assert response.status_code == 200
+            assert any(line == "event: code" for line in response.iter_lines()), "the hanging cell never started"
+            far.kill()
+        settings = Settings(database_url=deployment.database_url, workspace_root=deployment.workspace_root)
+        with Store.from_settings(settings) as store:
+            (left,) = store.running_turns(session)
+        assert (left.owner or "").startswith("otherhost:")  # recorded as another machine's turn
+
+        # Without heartbeats the turn would hold the session for about 20 minutes (longest_turn_s);
+        # with them it is over once the beat is 3 × 0.5 s old. The bound only stops a hang.
+        deadline = time.monotonic() + 120
+        while len(messages := b.get(f"/{session}/messages")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [m["role"] for m in messages] == ["user", "assistant"]
+        assert messages[0]["content"] == HANG and "中断" in messages[1]["content"]
+        assert b.ask(session, "売上金額の合計は？")["status"] == "finalized"
+    finally:
+        far.stop()
+
+
 def _workspace(deployment: Deployment, session: str) -> str:
     settings = Settings(database_url=deployment.database_url, workspace_root=deployment.workspace_root)
     store = Store.from_settings(settings)

@@ -13,7 +13,7 @@ from bunseki.brain.offline import OfflineBrain
 from bunseki.owners import process_owner
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
-from bunseki.service.replicas import Mark, behind, longest_turn_s, may_still_run
+from bunseki.service.replicas import Mark, behind, longest_turn_s, may_still_run, stale_after_s
 from bunseki.settings import Settings
 from bunseki.store import TurnRecord
 from tests.conftest import ServiceFactory
@@ -131,3 +131,18 @@ def test_a_turn_of_a_dead_or_long_gone_replica_frees_the_session(settings: Setti
     assert may_still_run(running(elsewhere, now - longest + timedelta(seconds=5)), settings, now=now)
     assert not may_still_run(running(elsewhere, now - longest - timedelta(seconds=5)), settings, now=now)
     assert not may_still_run(running(None, now), settings, now=now)
+
+
+def test_a_turn_of_another_machine_runs_while_its_replica_beats(settings: Settings) -> None:
+    now = datetime.now(UTC)
+    stale = stale_after_s(settings)
+    assert stale == 3 * settings.replica_heartbeat_s
+    turn = running("another-host:42:1:abcd", now - timedelta(seconds=longest_turn_s(settings) + 60))
+    assert may_still_run(turn, settings, beats={"another-host:42:1": 0.5}, now=now)  # old turn, live replica
+    assert may_still_run(turn, settings, beats={"another-host:42:1": stale - 1}, now=now)
+    young = running("another-host:42:1:abcd", now)
+    assert not may_still_run(young, settings, beats={"another-host:42:1": stale + 1}, now=now)  # silent: gone
+    assert may_still_run(young, settings, beats={"another-host:7:1": 0.5}, now=now)  # no beat of its own: age rule
+    assert not may_still_run(turn, settings, beats={}, now=now)
+    here = running(f"{process_owner()}:abcd", now)  # this machine's /proc decides, whatever the beats say
+    assert may_still_run(here, settings, beats={process_owner(): stale + 1}, now=now)

@@ -35,7 +35,7 @@ def test_migrate_creates_every_table_in_an_empty_database(database_url: str) -> 
     assert _tables(engine) == set()
     migrate(engine)
     assert _tables(engine) == {*Base.metadata.tables, "alembic_version"}
-    assert _revision(engine) == _head(engine) == "0008"
+    assert _revision(engine) == _head(engine) == "0009"
     engine.dispose()
 
 
@@ -45,7 +45,7 @@ def test_migrate_again_changes_nothing(database_url: str) -> None:
     engine = make_engine(database_url)
     migrate(engine)
     migrate(engine)
-    assert _revision(engine) == "0008"
+    assert _revision(engine) == "0009"
     engine.dispose()
     with Store(database_url) as store:
         assert store.list_users() == [user]
@@ -100,7 +100,7 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(start, range(4)))
     engine = make_engine(database_url)
-    assert _revision(engine) == "0008"
+    assert _revision(engine) == "0009"
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar_one() == 1
     engine.dispose()

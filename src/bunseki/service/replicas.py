@@ -3,16 +3,17 @@
 What a process keeps open for a session (its runtime: data state, warm sandbox) reflects what that
 process saw; another replica may have answered a question or changed the data since. A runtime is
 used only while the store has not moved past it, and a turn left running by a process that cannot
-be asked (on another machine) is over once it has outlived the longest a turn can take.
+be asked (on another machine) is over once that process's heartbeat is stale (`heartbeat`).
 """
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bunseki.owners import alive
+from bunseki.owners import alive, process_of
 from bunseki.settings import Settings
 from bunseki.store import SessionRecord, Store, TurnRecord
 
@@ -52,16 +53,39 @@ def longest_turn_s(settings: Settings) -> float:
     return settings.turn_deadline_s + last_call + OWNER_GRACE_S
 
 
-def may_still_run(turn: TurnRecord, settings: Settings, *, now: datetime | None = None) -> bool:
+def stale_after_s(settings: Settings) -> float:
+    """A heartbeat older than this is of a process that is gone: it missed three beats in a row."""
+    return 3 * settings.replica_heartbeat_s
+
+
+def on_this_host(owner: str) -> bool:
+    return owner.split(":", 1)[0] == socket.gethostname()
+
+
+def beat_ages(store: Store, turns: Iterable[TurnRecord]) -> dict[str, float]:
+    """The heartbeat ages (`Store.beat_ages`) of the processes on other machines that own ``turns``;
+    no query when there are none (a running turn of this machine is asked about directly)."""
+    others = {process_of(turn.owner) for turn in turns if turn.owner and not on_this_host(turn.owner)}
+    return store.beat_ages(others) if others else {}
+
+
+def may_still_run(
+    turn: TurnRecord, settings: Settings, *, beats: Mapping[str, float] | None = None, now: datetime | None = None
+) -> bool:
     """Whether a turn recorded as running can still be running somewhere.
 
-    A process on this machine is asked directly; one on another machine cannot be, so its turn is
-    taken to run until it has outlived `longest_turn_s` (a replica that died mid-turn then frees
-    the session instead of holding it busy for ever).
+    A process on this machine is asked directly. One on another machine cannot be; it lives while its
+    heartbeat (``beats``: seconds since each process last beat, `beat_ages`) is fresh. Without one the
+    turn runs until it has outlived `longest_turn_s`: turns of versions that did not beat, and of a
+    process whose database write of its first beat failed (it beats before its first turn), would
+    otherwise be taken from a process that may well be running them.
     """
     if not turn.owner:
         return False
-    if turn.owner.split(":", 1)[0] == socket.gethostname():
+    if on_this_host(turn.owner):
         return alive(turn.owner)
+    age = (beats or {}).get(process_of(turn.owner))
+    if age is not None:
+        return age <= stale_after_s(settings)
     elapsed = (now or datetime.now(UTC)) - turn.started_at
     return elapsed <= timedelta(seconds=longest_turn_s(settings))

@@ -42,9 +42,10 @@ from bunseki.sandbox.workspace import remove_workspace
 from bunseki.service.conversation import Exchange, build_exchanges
 from bunseki.service.datafiles import save_sheet, saved_sheet, workbook_sheets
 from bunseki.service.datastates import DataOperations
+from bunseki.service.heartbeat import HEARTBEAT
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
-from bunseki.service.replicas import Mark, behind, mark_of, may_still_run
+from bunseki.service.replicas import Mark, beat_ages, behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.service.views import MessageView, SessionView, TurnView
@@ -120,6 +121,7 @@ class AnalysisService(DataOperations):
 
     def close(self) -> None:
         """Stop every open sandbox (sessions stay saved), and the backend and store if this service opened them."""
+        HEARTBEAT.leave(self._me)  # before the store closes: the row goes with it
         with self._guard:
             for runtime in self._open.values():
                 runtime.close()
@@ -270,6 +272,7 @@ class AnalysisService(DataOperations):
             runtime = self._runtime(record)
             self._refuse_if_running_elsewhere(session_id)
             history = self._history(session_id)
+            HEARTBEAT.join(self._me, self.store, self.settings.replica_heartbeat_s)  # beating before a turn names us
             turn = self.store.start_turn(session_id=session_id, question=message, owner=self._me)
             with self._guard:
                 seen = self._seen.get(session_id)
@@ -541,17 +544,21 @@ class AnalysisService(DataOperations):
 
     def _refuse_if_running_elsewhere(self, session_id: str) -> None:
         """Called holding the session's lock: a turn of ours still marked running is one that broke off."""
-        for turn in self.store.running_turns(session_id):
+        running = self.store.running_turns(session_id)
+        beats = beat_ages(self.store, running)
+        for turn in running:
             if turn.owner == self._me:
                 self.store.finish_turn(turn.id, status="error", error="its end could not be recorded")
-            elif may_still_run(turn, self.settings):
+            elif may_still_run(turn, self.settings, beats=beats):
                 raise SessionBusy("another process is answering a message in this session")
 
     def _mark_interrupted(self, session_id: str) -> None:
         """Turns recorded as running by a process that is gone are over: say so, and stop the cell such
         a turn may have left running in a shared sandbox (the next question would wait behind it)."""
-        for turn in self.store.running_turns(session_id):
-            if may_still_run(turn, self.settings):
+        running = self.store.running_turns(session_id)
+        beats = beat_ages(self.store, running)
+        for turn in running:
+            if may_still_run(turn, self.settings, beats=beats):
                 continue
             self.store.finish_turn(turn.id, status="interrupted", error="the process running it stopped")
             self.store.add_message(

@@ -299,3 +299,14 @@ class SessionEpoch(Base):
     epoch: Mapped[int]
     holder: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[Timestamp]
+
+
+class ReplicaBeat(Base):
+    """A process that answers questions, and when it last said it lives (by the database's clock).
+
+    No foreign key: a process is not a stored thing; its turns name it in ``turns.owner``."""
+
+    __tablename__ = "replicas"
+
+    owner: Mapped[str] = mapped_column(String(200), primary_key=True)  # host:pid:start-time (bunseki.owners)
+    seen_at: Mapped[Timestamp]

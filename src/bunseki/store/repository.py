@@ -13,7 +13,7 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, Self, TypedDict, TypeVar, Unpack
 
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session as OrmSession
 
 from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, SnapshotNameTaken, StorageError
 from bunseki.settings import Settings
+from bunseki.store import beats
 from bunseki.store import db as database
 from bunseki.store.epochs import EpochReader
 from bunseki.store.models import (
@@ -109,6 +110,11 @@ class Store:
     def from_settings(cls, settings: Settings) -> Store:
         """The store at the configured database URL (SQLite under the workspace root by default)."""
         return cls(settings.database)
+
+    @property
+    def where(self) -> str:
+        """The database, as its URL without the password: two stores with one ``where`` share their rows."""
+        return self._where
 
     def close(self) -> None:
         """Close every pooled connection; the store is unusable afterwards."""
@@ -698,6 +704,25 @@ class Store:
             return epochs.current(session_id)
         except epochs.errors as error:  # the driver's own errors: no SQLAlchemy wrapper on this path
             raise self._unavailable(error) from error
+
+    # --- replicas: which processes answering questions still live (by the database's clock) ---
+
+    def beat(self, owner: str, *, forget_after_s: float = beats.FORGET_AFTER_S) -> None:
+        """Record that ``owner`` (a process, `bunseki.owners.process_owner`) lives, as of the database's
+        now; processes silent for over ``forget_after_s`` are forgotten on the way."""
+        with self._transaction() as db:
+            beats.beat(db, owner, forget_after_s=forget_after_s)
+
+    def beat_ages(self, owners: Iterable[str]) -> dict[str, float]:
+        """Seconds since each of ``owners`` last beat, by the database's clock; those never seen (or
+        forgotten) are left out."""
+        with self._transaction() as db:
+            return beats.ages(db, owners)
+
+    def forget_replica(self, owner: str) -> None:
+        """``owner`` stops cleanly: its record goes."""
+        with self._transaction() as db:
+            beats.forget(db, owner)
 
     @contextmanager
     def _transaction(self) -> Iterator[OrmSession]:
