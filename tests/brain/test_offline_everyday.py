@@ -411,6 +411,43 @@ def test_a_share_of_a_value_is_still_its_share_of_all_rows(staff: pd.DataFrame) 
     assert planned.task == "ratio"
 
 
+@pytest.fixture(scope="module")
+def payments() -> pd.DataFrame:
+    """The store with the most card payments (北) is not the one where they are the largest share (南)."""
+    return pd.DataFrame(
+        {
+            "店舗": ["北"] * 10 + ["南"] * 4 + ["東"] * 5,
+            "支払方法": ["カード"] * 5 + ["現金"] * 5 + ["カード"] * 3 + ["現金"] + ["カード"] + ["現金"] * 4,
+            "金額": [100] * 19,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "lowest"),
+    [("カード払いの割合が一番高い店舗は？", False), ("カードの比率が最も低い店舗はどこ", True)],
+)
+def test_the_group_where_a_value_is_the_largest_share_is_ranked_by_its_share_within_each_group(
+    payments: pd.DataFrame, question: str, lowest: bool
+) -> None:
+    planned = plan(question, summarize(payments))
+    assert (planned.task, planned.group_by, planned.target, planned.ascending) == ("share", "店舗", None, lowest)
+    assert [(f.column, f.value) for f in planned.within] == [("支払方法", "カード")]
+    assert planned.filters == []  # every payment of each store stays: the share is among them
+
+
+def test_a_share_within_each_group_is_answered_with_its_parts(payments: pd.DataFrame, root: Path) -> None:
+    text = answer(payments, "payments.csv", "カード払いの割合が一番高い店舗は？", root)
+    assert "最も高いのは 南" in text
+    assert "南 75.0%（3/4）、北 50.0%（5/10）、東 20.0%（1/5）" in text
+
+
+def test_a_stores_share_of_all_rows_of_a_value_is_kept_without_a_ranking(payments: pd.DataFrame) -> None:
+    planned = plan("カード払いの店舗別の割合", summarize(payments))  # how card payments split over the stores
+    assert (planned.task, planned.group_by, planned.within) == ("share", "店舗", [])
+    assert [(f.column, f.value) for f in planned.filters] == [("支払方法", "カード")]
+
+
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

@@ -275,6 +275,8 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if not values:
         return catalog.say("no_rows", language)
+    if result.get("within"):
+        return _share_within(plan, result, language)
     focus = [row for row in values if row[0] in (result.get("focus") or [])]
     listed = [
         catalog.say("share_item", language, value=k, share=_pct(p), amount=_n(v)) for k, v, p in focus or values[:3]
@@ -284,6 +286,25 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
         language,
         group=plan.group_by,
         what=plan.target or catalog.say("rows_word", language),
+        listed=_join(listed, language),
+        conditions=_conditions(plan, language),
+    )
+
+
+def _share_within(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    values, whole = result["values"], result.get("whole") or {}
+    listed = [
+        catalog.say("share_within_item", language, value=k, share=_pct(p), part=_n(v), whole=_n(whole.get(k, 0)))
+        for k, v, p in values[:3]
+    ]
+    return catalog.say(
+        "share_within",
+        language,
+        group=plan.group_by,
+        what=plan.target or catalog.say("rows_word", language),
+        condition="、".join(f.describe(language) for f in plan.within),
+        extreme=catalog.say("share_within_low" if plan.ascending else "share_within_high", language),
+        top=values[0][0],
         listed=_join(listed, language),
         conditions=_conditions(plan, language),
     )
@@ -516,7 +537,8 @@ def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
         )
         rows = result["values"][: plan.top_n or 50]
         if plan.task == "share":
-            return [{key: k, value: v, "構成比(%)" if ja else "share (%)": round(p, 2)} for k, v, p in rows]
+            percent = ("割合(%)" if ja else "share within (%)") if plan.within else ("構成比(%)" if ja else "share (%)")
+            return [{key: k, value: v, percent: round(p, 2)} for k, v, p in rows]
         return [{key: _label(k, plan, plan.language), value: v} for k, v in rows]
     if plan.task == "growth":
         return [{"期間" if ja else "period": k, plan.target or "value": v} for k, v in result["periods"]]

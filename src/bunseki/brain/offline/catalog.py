@@ -28,6 +28,10 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "what_trend": {"ja": "{target}の{stat}の推移", "en": "trend of the {stat} of {target}"},
     "what_trend_by": {"ja": "{group}別の{target}の{stat}の推移", "en": "trend of the {stat} of {target} by {group}"},
     "what_share": {"ja": "{group}別の{target}の構成比", "en": "share of {target} by {group}"},
+    "what_share_within": {
+        "ja": "{group}ごとの{target}に占める「{condition}」の割合",
+        "en": "share of {target} where {condition}, within each {group}",
+    },
     "what_growth": {"ja": "{target}の{stat}の期間比較", "en": "{stat} of {target} compared between periods"},
     "what_count": {"ja": "条件に合う行数", "en": "number of matching rows"},
     "what_distinct": {"ja": "{target}の種類数", "en": "distinct values of {target}"},
@@ -227,6 +231,13 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{group}別の{what}の構成比: {listed}{conditions}。",
         "en": "Share of {what} by {group}: {listed}{conditions}.",
     },
+    "share_within_item": {"ja": "{value} {share}（{part}/{whole}）", "en": "{value} {share} ({part} of {whole})"},
+    "share_within": {
+        "ja": "{group}ごとの{what}に占める「{condition}」の割合が最も{extreme}のは {top} です。{listed}{conditions}。",
+        "en": "The share of {what} where {condition} is {extreme} in {top}. {listed}{conditions}.",
+    },
+    "share_within_high": {"ja": "高い", "en": "highest"},
+    "share_within_low": {"ja": "低い", "en": "lowest"},
     "ratio_measure": {"ja": "{target}の{stat}", "en": "the {stat} of {target}"},
     "ratio_share": {
         "ja": "{part_label} は{what}全体の {value} です（{part} / {base}）{conditions}。",

@@ -105,6 +105,9 @@ def describe(plan: Plan) -> str:
     }
     if plan.task == "ratio":
         what = _describe_ratio(plan)
+    elif plan.within:
+        condition_words = "、".join(f.describe(language) for f in plan.within)
+        what = catalog.say("what_share_within", language, condition=condition_words, **words)
     else:
         what = catalog.say(key.get(plan.task) or f"what_{plan.task}", language, **words)
     conditions = [f.describe(language) for f in plan.filters]
@@ -415,6 +418,8 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
+    if plan.within:
+        return _share_within(plan, info)
     lines = _grouped(plan)
     lines += [
         "grouped = grouped.sort_values(ascending=False)",
@@ -431,6 +436,29 @@ def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
         "ax = share.head(12).plot.pie(figsize=(6, 6), autopct='%.1f%%', ylabel='')",
         *_chart_end(plan, title, None, None),
     ]
+    return lines
+
+
+def _share_within(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """Each group's own share of rows (or of the measure) meeting the condition, ranked."""
+    hit = " & ".join(f"({condition(f, info)})" for f in plan.within)
+    weight = f"data[{plan.target!r}]" if plan.target else "pd.Series(1.0, index=data.index)"
+    group = plan.group_by
+    lines = [
+        f"hit = {hit}",
+        f"weight = {weight}",
+        f"part = weight.where(hit, 0).groupby(data[{group!r}], observed=True).sum()",
+        f"whole = weight.groupby(data[{group!r}], observed=True).sum()",
+        f"share = (part / whole.replace(0, np.nan) * 100).dropna().sort_values(ascending={plan.ascending})",
+        "print(pd.DataFrame({'matching': part, 'all': whole, 'share_%': share.round(2)}).loc[share.index].to_string())",
+        "result = {",
+        f"    'task': 'share', 'within': True, 'column': {plan.target!r}, 'by': {group!r},",
+        "    'values': [[str(k), float(part[k]), float(share[k])] for k in share.index[:50]],",
+        "    'whole': {str(k): float(whole[k]) for k in share.index[:50]}, 'rows': int(len(data)),",
+        "}",
+    ]
+    title = describe(plan) + "（%）" if plan.language == "ja" else describe(plan) + " (%)"
+    lines += ["ax = share.head(20).plot.bar(figsize=(9, 5))", *_chart_end(plan, title, group, "%")]
     return lines
 
 

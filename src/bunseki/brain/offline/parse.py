@@ -458,6 +458,7 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         focused = [f for f in plan.filters if f.column == group and f.op in ("==", "in")]
         plan.filters = [f for f in plan.filters if f not in focused]
         plan.focus = [v for f in focused for v in (f.value if isinstance(f.value, list) else [f.value])]
+        _share_within(plan, r)
     plan.chart = "bar"
     if plan.task == "top":
         plan.top_n = r.top_n or (1 if r.entity_question else 5)
@@ -652,6 +653,19 @@ def _share_across(r: Reading, info: DataFrameInfo) -> bool:
         return False
     conditioned = {c for f in r.filters for c in f.columns()}
     return any(c not in conditioned for c in _breakdowns(r, info))
+
+
+def _share_within(plan: Plan, r: Reading) -> None:
+    """カード払いの割合が一番高い店舗: which store has the highest share of card payments *among its own*
+    payments. Ranking the stores' shares of all card payments would only rank their counts again."""
+    if plan.focus or not (_wants_one(r) or r.entity_question):
+        return
+    conditions = [f for f in plan.filters if plan.group_by not in f.columns() and r.date_column not in f.columns()]
+    if len(conditions) != 1:  # 女性のカード払いの割合: which one is the scope cannot be told
+        return
+    plan.within = conditions
+    plan.filters = [f for f in plan.filters if f not in conditions]
+    plan.ascending = _wants_smallest(r)
 
 
 def _breakdowns(r: Reading, info: DataFrameInfo) -> list[str]:

@@ -151,6 +151,10 @@ class Plan(BaseModel):
     top_n: int | None = None
     ascending: bool = False
     focus: list[str] = Field(default_factory=list, description="Groups the question singles out (関東の割合).")
+    within: list[Filter] = Field(
+        default_factory=list,
+        description="A share within each group: of its rows (or measure) meeting these (カード払いの割合が高い店舗).",
+    )
     derived: Derived | None = None
     ratio: Ratio | None = None
     chart: Chart | None = None
