@@ -448,6 +448,19 @@ def test_a_stores_share_of_all_rows_of_a_value_is_kept_without_a_ranking(payment
     assert [(f.column, f.value) for f in planned.filters] == [("支払方法", "カード")]
 
 
+@pytest.mark.parametrize("question", ["店舗別の支払方法の割合", "店舗ごとの支払方法の構成比を教えて"])
+def test_a_share_by_one_column_of_another_is_each_groups_own_mix(payments: pd.DataFrame, question: str) -> None:
+    planned = plan(question, summarize(payments))
+    assert (planned.task, planned.group_by, planned.cross, planned.within) == ("share", "店舗", "支払方法", [])
+
+
+def test_each_groups_mix_is_answered_in_percent_of_that_group(payments: pd.DataFrame, root: Path) -> None:
+    text = answer(payments, "mix.csv", "店舗別の支払方法の割合", root)
+    assert "北（カード 50.0%、現金 50.0%）" in text
+    assert "南（カード 75.0%、現金 25.0%）" in text
+    assert "東（現金 80.0%、カード 20.0%）" in text
+
+
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

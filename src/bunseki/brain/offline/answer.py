@@ -272,6 +272,8 @@ def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> st
 
 
 def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    if result.get("mix"):
+        return _share_mix(plan, result, language)
     values = result.get("values") or []
     if not values:
         return catalog.say("no_rows", language)
@@ -287,6 +289,27 @@ def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
         group=plan.group_by,
         what=plan.target or catalog.say("rows_word", language),
         listed=_join(listed, language),
+        conditions=_conditions(plan, language),
+    )
+
+
+def _share_mix(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    groups = result.get("groups") or []
+    if not groups:
+        return catalog.say("no_rows", language)
+    separator = "、" if language == "ja" else ", "
+    listed = [
+        catalog.say(
+            "share_mix_item", language, group=name, listed=separator.join(f"{k} {_pct(p)}" for k, p, _ in mix[:3])
+        )
+        for name, mix in groups[:5]
+    ]
+    return catalog.say(
+        "share_mix",
+        language,
+        group=plan.group_by,
+        cross=plan.cross,
+        listed=("、" if language == "ja" else "; ").join(listed),
         conditions=_conditions(plan, language),
     )
 
@@ -528,6 +551,13 @@ def _table(plan: Plan, result: dict[str, Any]) -> list[dict[str, Any]] | None:
     ja = plan.language == "ja"
     if plan.task == "answers":
         return formats.table(plan, result)
+    if result.get("mix"):
+        share = "割合(%)" if ja else "share (%)"
+        return [
+            {str(plan.group_by): name, str(plan.cross): k, share: round(p, 2)}
+            for name, mix in result["groups"]
+            for k, p, _ in mix
+        ]
     if "values" in result and plan.task in ("group", "top", "trend", "share"):
         key = str(plan.group_by) if plan.task != "trend" else ("期間" if ja else "period")
         value = (

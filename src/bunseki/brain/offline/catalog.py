@@ -28,6 +28,7 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "what_trend": {"ja": "{target}の{stat}の推移", "en": "trend of the {stat} of {target}"},
     "what_trend_by": {"ja": "{group}別の{target}の{stat}の推移", "en": "trend of the {stat} of {target} by {group}"},
     "what_share": {"ja": "{group}別の{target}の構成比", "en": "share of {target} by {group}"},
+    "what_share_mix": {"ja": "{group}ごとの{cross}の構成比", "en": "mix of {cross} within each {group}"},
     "what_share_within": {
         "ja": "{group}ごとの{target}に占める「{condition}」の割合",
         "en": "share of {target} where {condition}, within each {group}",
@@ -235,6 +236,11 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
     "share_within": {
         "ja": "{group}ごとの{what}に占める「{condition}」の割合が最も{extreme}のは {top} です。{listed}{conditions}。",
         "en": "The share of {what} where {condition} is {extreme} in {top}. {listed}{conditions}.",
+    },
+    "share_mix_item": {"ja": "{group}（{listed}）", "en": "{group} ({listed})"},
+    "share_mix": {
+        "ja": "{group}ごとの{cross}の構成比: {listed}{conditions}。",
+        "en": "Mix of {cross} within each {group}: {listed}{conditions}.",
     },
     "share_within_high": {"ja": "高い", "en": "highest"},
     "share_within_low": {"ja": "低い", "en": "lowest"},

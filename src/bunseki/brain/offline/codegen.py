@@ -105,6 +105,8 @@ def describe(plan: Plan) -> str:
     }
     if plan.task == "ratio":
         what = _describe_ratio(plan)
+    elif plan.task == "share" and plan.cross:
+        what = catalog.say("what_share_mix", language, cross=plan.cross, **(words | {"group": plan.group_by}))
     elif plan.within:
         condition_words = "、".join(f.describe(language) for f in plan.within)
         what = catalog.say("what_share_within", language, condition=condition_words, **words)
@@ -420,6 +422,8 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
 def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.within:
         return _share_within(plan, info)
+    if plan.cross:
+        return _share_mix(plan)
     lines = _grouped(plan)
     lines += [
         "grouped = grouped.sort_values(ascending=False)",
@@ -435,6 +439,33 @@ def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines += [
         "ax = share.head(12).plot.pie(figsize=(6, 6), autopct='%.1f%%', ylabel='')",
         *_chart_end(plan, title, None, None),
+    ]
+    return lines
+
+
+def _share_mix(plan: Plan) -> list[str]:
+    """Each group's own mix of the values of ``cross`` (rows, or the measure summed), in percent."""
+    group, cross = plan.group_by, plan.cross
+    value = ".size()" if plan.target is None else f"[{plan.target!r}].sum()"  # shares of a sum, never of a mean
+    lines = [
+        f"table = data.groupby([{group!r}, {cross!r}], observed=True){value}.unstack({cross!r}, fill_value=0)",
+        "table = table.loc[table.sum(axis=1).sort_values(ascending=False).index]",
+        "share = table.div(table.sum(axis=1).replace(0, np.nan), axis=0).mul(100).fillna(0)",
+        "print(share.round(1).to_string())",
+        "groups = []",
+        "for name in share.index[:50]:",
+        "    ordered = share.loc[name].sort_values(ascending=False)",
+        "    groups.append([str(name), [[str(k), float(p), float(table.loc[name, k])] for k, p in ordered.items()]])",
+        "result = {",
+        f"    'task': 'share', 'mix': True, 'column': {plan.target!r}, 'by': {group!r}, 'cross': {cross!r},",
+        "    'groups': groups, 'rows': int(len(data)),",
+        "}",
+    ]
+    title = describe(plan) + "（%）" if plan.language == "ja" else describe(plan) + " (%)"
+    lines += [
+        "ax = share.head(20).plot.bar(stacked=True, figsize=(10, 5))",
+        f"ax.legend(title={cross!r}, loc='upper left', bbox_to_anchor=(1.01, 1))",
+        *_chart_end(plan, title, group, "%"),
     ]
     return lines
 

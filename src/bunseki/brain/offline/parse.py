@@ -459,6 +459,10 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         plan.filters = [f for f in plan.filters if f not in focused]
         plan.focus = [v for f in focused for v in (f.value if isinstance(f.value, list) else [f.value])]
         _share_within(plan, r)
+        conditioned = {c for f in plan.filters for c in f.columns()}
+        mixed = [c for c in _breakdowns(r, info) if c != group and c not in conditioned]
+        if mixed and not plan.focus and not plan.within:
+            plan.cross = mixed[0]  # 店舗別の支払方法の割合: each store's own mix of payment methods
     plan.chart = "bar"
     if plan.task == "top":
         plan.top_n = r.top_n or (1 if r.entity_question else 5)
