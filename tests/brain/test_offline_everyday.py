@@ -461,6 +461,41 @@ def test_each_groups_mix_is_answered_in_percent_of_that_group(payments: pd.DataF
     assert "東（現金 80.0%、カード 20.0%）" in text
 
 
+@pytest.fixture(scope="module")
+def lines() -> pd.DataFrame:
+    """A ledger of order lines: unit price and quantity, no sales column."""
+    return pd.DataFrame(
+        {
+            "店舗": ["A", "A", "B", "B"],
+            "単価": [100, 200, 300, 50],
+            "数量": [3, 1, 1, 10],
+        }
+    )
+
+
+@pytest.mark.parametrize(("question", "language"), [("店舗別の売上は？", "ja"), ("Total revenue by store", "en")])
+def test_sales_of_a_ledger_without_a_sales_column_are_unit_price_times_quantity(
+    lines: pd.DataFrame, question: str, language: str
+) -> None:
+    planned = plan(question, summarize(lines), language)
+    assert planned.derived is not None
+    assert (planned.derived.left, planned.derived.op, planned.derived.right) == ("単価", "*", "数量")
+    assert (planned.target, planned.stat) == (planned.derived.name, "sum")
+    assert any("単価 × 数量" in note for note in planned.assumptions)
+
+
+def test_a_sales_column_or_a_count_of_sales_is_never_replaced_by_a_product(lines: pd.DataFrame) -> None:
+    with_sales = lines.assign(売上金額=[1, 2, 3, 4])
+    assert plan("店舗別の売上は？", summarize(with_sales)).target == "売上金額"
+    assert plan("売上件数は？", summarize(lines)).derived is None
+    assert plan("How many sales were there?", summarize(lines), "en").derived is None
+
+
+def test_sales_by_store_are_answered_from_price_times_quantity(lines: pd.DataFrame, root: Path) -> None:
+    text = answer(lines, "lines.csv", "店舗別の売上は？", root)
+    assert "B が最大（800）" in text and "A が最小（500）" in text
+
+
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

@@ -425,3 +425,30 @@ def unit_price(text: str, matcher: ColumnMatcher) -> Derived | None:
         return None
     name = f"{prefix}単価"
     return Derived(name=name, left=money, op="/", right=denominator)
+
+
+_REVENUE = re.compile(
+    r"売上(?!件数|数|回数)|売り上げ|販売額|販売金額|\brevenue\b|\bsales\b(?!\s+(?:count|volume|number))", re.I
+)
+_UNIT_PRICE_COLUMN = re.compile(r"単価|unit.?price|^price$|price.?each", re.I)
+_QUANTITY_COLUMN = re.compile(r"数量|個数|販売数|\bqty\b|quantity|^units$", re.I)
+
+
+REVENUE_NAMES = ("sales", "売上")
+
+
+def revenue(text: str, matcher: ColumnMatcher) -> Derived | None:
+    """売上 asked of a table that records each line's unit price and quantity but has no sales column:
+    unit price × quantity. A column the word already names (売上金額, 金額, Revenue) always wins."""
+    found = _REVENUE.search(text)
+    if found is None or matcher.resolve(found.group()) or matcher.resolve("売上"):
+        return None
+    if re.search(r"\b(?:how many|number of)\s+sales\b", text, re.I):
+        return None  # a count of sales, not their amount
+    numbers = [c.name for c in matcher.info.column_info if c.kind == "number"]
+    price = next((name for name in numbers if _UNIT_PRICE_COLUMN.search(name)), None)
+    quantity = next((name for name in numbers if _QUANTITY_COLUMN.search(name)), None)
+    if price is None or quantity is None or price == quantity:
+        return None
+    name = REVENUE_NAMES[0] if found.group().isascii() else REVENUE_NAMES[1]
+    return Derived(name=name, left=price, op="*", right=quantity)

@@ -22,12 +22,14 @@ from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
 from bunseki.brain.offline.intent import (
     ASKS_PERCENT,
+    REVENUE_NAMES,
     answer_format,
     as_two_periods,
     asks_change,
     expression,
     flag_filters,
     ratio,
+    revenue,
     unit_price,
     yes_no,
 )
@@ -187,6 +189,12 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
             "年度は4月〜翌年3月の会計年度として集計しました。"
             if language == "ja"
             else "A fiscal year (年度) is taken as April to March."
+        )
+    if derived is not None and derived == revenue(text, matcher):
+        reading.assumptions.append(
+            f"売上の列がないため、売上 = {derived.left} × {derived.right} として計算しました。"
+            if language == "ja"
+            else f"The table has no sales column: sales = {derived.left} × {derived.right}."
         )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
     if time_unit == "daytype" and date_column is None:  # no dates, but a column of day names (Sat, Sun)
@@ -514,12 +522,11 @@ def _default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataF
         and column.minimum >= 0
         and not ID_LIKE.search(name)
     )
-    if (
-        (plan.derived and name == plan.derived.name)
-        or NON_ADDITIVE.search(name)
-        or not (ADDITIVE.search(name) or counts)
-    ):
-        chosen: Stat = "mean"
+    derived = plan.derived if plan.derived and name == plan.derived.name else None
+    if derived and derived.op == "*" and not derived.expression and name in REVENUE_NAMES:
+        chosen: Stat = "sum"  # 売上 = 単価 × 数量: an amount, and amounts add up
+    elif derived or NON_ADDITIVE.search(name) or not (ADDITIVE.search(name) or counts):
+        chosen = "mean"
     else:
         chosen = "sum"
     word = {"sum": ("合計", "total"), "mean": ("平均", "average")}[chosen]
@@ -807,6 +814,9 @@ def _derived(text: str, matcher: ColumnMatcher, mentions: list[Mention], languag
     per_unit = unit_price(text, matcher) if "単価" in text else None
     if per_unit is not None:
         return per_unit
+    sales = revenue(text, matcher)  # 売上 of a ledger with 単価 and 数量 but no sales column
+    if sales is not None:
+        return sales
     inside = [(m.start, m.end) for m in mentions]  # gdp_per_capita names a column, not a ratio
 
     def within(match: re.Match[str], word: str) -> bool:
