@@ -496,6 +496,39 @@ def test_sales_by_store_are_answered_from_price_times_quantity(lines: pd.DataFra
     assert "B が最大（800）" in text and "A が最小（500）" in text
 
 
+@pytest.fixture(scope="module")
+def customers() -> pd.DataFrame:
+    return pd.DataFrame({"年齢": [19, 24, 28, 35, 38, 41, 67], "数量": [1, 2, 4, 5, 7, 9, 11]})
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "band"),
+    [
+        ("年代別の平均数量は？", "ja", "年代"),
+        ("年齢層ごとの数量の平均", "ja", "年齢層"),
+        ("Average quantity by age group", "en", "age group"),
+    ],
+)
+def test_age_bands_group_by_the_decades_of_the_age_column(
+    customers: pd.DataFrame, question: str, language: str, band: str
+) -> None:
+    planned = plan(question, summarize(customers), language)
+    assert (planned.task, planned.group_by, planned.target, planned.stat) == ("group", band, "数量", "mean")
+    assert planned.options["age_bands"] == [band, "年齢"]
+
+
+def test_one_age_band_is_a_condition_and_the_years_of_a_decade_are_not_ages(customers: pd.DataFrame) -> None:
+    thirties = plan("30代の平均数量は？", summarize(customers))
+    assert [(f.column, f.value) for f in thirties.filters] == [("年代", "30代")]
+    assert "age_bands" not in plan("1990年代の数量の合計", summarize(customers)).options
+
+
+def test_age_bands_are_answered_from_the_decades(customers: pd.DataFrame, root: Path) -> None:
+    text = answer(customers, "customers.csv", "年代別の平均数量は？", root)
+    assert "60代 が最大（11）" in text and "10代 が最小（1）" in text
+    assert "数量 の平均は 6 です（年代 が 30代）" in answer(customers, "customers.csv", "30代の平均数量は？", root)
+
+
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

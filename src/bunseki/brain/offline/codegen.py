@@ -11,7 +11,7 @@ import inspect
 import re
 
 from bunseki.brain.models import RESULT_MARKER
-from bunseki.brain.offline import catalog, measures, years
+from bunseki.brain.offline import bands, catalog, measures, years
 from bunseki.brain.offline.filters import condition, rows
 from bunseki.brain.offline.lexicon import weekday_of
 from bunseki.brain.offline.plan import Filter, Plan
@@ -86,6 +86,8 @@ def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
     if plan.options.get(years.OPTION):  # a year column stands for the dates: read it as dates
         info = years.as_dates(info)[0]
+    if plan.options.get(bands.OPTION):  # 年代: a column of the age column's decades
+        info = bands.add(info, *plan.options[bands.OPTION])
     lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
     lines += TASKS[plan.task](plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
@@ -126,6 +128,8 @@ def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = ["data = df"]
     if plan.options.get(years.OPTION):
         lines.append(years.conversion(plan.options[years.OPTION]))
+    if plan.options.get(bands.OPTION):
+        lines.append(bands.code(*plan.options[bands.OPTION]))
     if plan.derived:
         d = plan.derived
         if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )

@@ -17,7 +17,7 @@ from itertools import pairwise
 import pandas as pd
 
 from bunseki.brain.models import Language
-from bunseki.brain.offline import dates, formats, years
+from bunseki.brain.offline import bands, dates, formats, years
 from bunseki.brain.offline.columns import ColumnMatcher, Mention
 from bunseki.brain.offline.filters import is_number, number_filters, value_filters
 from bunseki.brain.offline.intent import (
@@ -219,6 +219,7 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
     if requested:  # the answers are named (@name[value]): each is a slot of the intent, filled by formats
         return formats.fill(requested, question, info, language)
     info, year = years.as_dates(info)  # year = 2010…2020 without a date column: the time axis
+    info, banded = bands.with_bands(info, question)  # 年代別: the decades of an age column, as a column
     reading = read(question, info, language)
     task = _task(reading, info)
     if isinstance(task, Clarification):
@@ -226,6 +227,8 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
     planned = _build(task, reading, info)
     if year and isinstance(planned, Plan):
         planned.options[years.OPTION] = year
+    if banded and isinstance(planned, Plan):
+        planned.options[bands.OPTION] = banded
     return planned
 
 
