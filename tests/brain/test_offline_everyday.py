@@ -484,6 +484,12 @@ def test_sales_of_a_ledger_without_a_sales_column_are_unit_price_times_quantity(
     assert any("単価 × 数量" in note for note in planned.assumptions)
 
 
+@pytest.mark.parametrize("question", ["平均単価が一番高い店舗は？", "店舗ごとの単価の平均"])
+def test_the_unit_price_column_itself_is_averaged_when_the_table_has_one(lines: pd.DataFrame, question: str) -> None:
+    planned = plan(question, summarize(lines))
+    assert (planned.derived, planned.target, planned.stat) == (None, "単価", "mean")
+
+
 def test_a_sales_column_or_a_count_of_sales_is_never_replaced_by_a_product(lines: pd.DataFrame) -> None:
     with_sales = lines.assign(売上金額=[1, 2, 3, 4])
     assert plan("店舗別の売上は？", summarize(with_sales)).target == "売上金額"

@@ -406,8 +406,10 @@ def unit_price(text: str, matcher: ColumnMatcher) -> Derived | None:
     if found is None:
         return None
     info = matcher.info
+    per = re.sub(r"^(?:平均|最大|最小|最高|最低|合計|中央値?)+", "", found.group("per"))
+    if not per and matcher.resolve("単価"):
+        return None  # 平均単価 of a table with a 単価 column: that column, not amount / quantity
     money = matcher.resolve("金額") or matcher.resolve("売上") or matcher.resolve("価格")
-    per = found.group("per")
     counts = [c for c in info.column_info if c.kind == "number" and c.name != money]
     # the longest end of the word before 単価 that starts a numeric column's name: 平均客 → 客 → 客数
     named = next(
