@@ -535,6 +535,32 @@ def test_age_bands_are_answered_from_the_decades(customers: pd.DataFrame, root: 
     assert "数量 の平均は 6 です（年代 が 30代）" in answer(customers, "customers.csv", "30代の平均数量は？", root)
 
 
+@pytest.fixture(scope="module")
+def leavers() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "部署": ["営業"] * 4 + ["開発"] * 5,
+            "離職": ["yes", "no", "no", "no", "yes", "yes", "yes", "no", "no"],
+            "給与": [3, 4, 5, 6, 7, 8, 9, 10, 11],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("部署ごとの離職率は？", "ja"), ("離職率が一番高い部署はどこ", "ja"), ("What is the rate of 離職 by 部署?", "en")],
+)
+def test_a_yes_no_columns_rate_is_taken_within_each_group(leavers: pd.DataFrame, question: str, language: str) -> None:
+    planned = plan(question, summarize(leavers), language)
+    assert (planned.task, planned.group_by, planned.filters) == ("share", "部署", [])
+    assert [(f.column, f.value) for f in planned.within] == [("離職", "yes")]
+
+
+def test_a_yes_no_columns_rate_by_group_is_answered(leavers: pd.DataFrame, root: Path) -> None:
+    text = answer(leavers, "leavers.csv", "部署ごとの離職率は？", root)
+    assert "開発 60.0%（3/5）、営業 25.0%（1/4）" in text
+
+
 def test_what_is_a_statistic_by_a_column_lists_every_group(staff: pd.DataFrame) -> None:
     planned = plan("What is the median salary by department?", summarize(staff), "en")
     assert (planned.task, planned.group_by, planned.top_n) == ("group", "department", None)

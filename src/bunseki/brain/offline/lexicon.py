@@ -72,6 +72,8 @@ CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
     ("予約", "booking", "reservation"),
     ("受診", "来院", "visit"),
     ("キャンセル", "取消", "canceled", "cancelled", "cancellation"),
+    ("退職", "離職", "辞職", "attrition", "resigned", "resignation"),
+    ("解約", "churn", "churned", "cancel"),
     ("客室", "部屋タイプ", "room type", "room"),
     ("センサー", "sensor"),
     ("ページ", "page"),

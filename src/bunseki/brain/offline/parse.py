@@ -252,6 +252,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "distribution"
     if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
         return "share"
+    if _flag_rate(r, info) is not None:
+        return "share"  # 部署ごとの退職率, the churn rate by plan: a yes/no column's rate in each group
     trend_only = "trend" in words and not ASKS_PERCENT.search(r.lowered)  # "trending up or down month over month"
     if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)) and not trend_only:
         return "growth"
@@ -469,7 +471,7 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         focused = [f for f in plan.filters if f.column == group and f.op in ("==", "in")]
         plan.filters = [f for f in plan.filters if f not in focused]
         plan.focus = [v for f in focused for v in (f.value if isinstance(f.value, list) else [f.value])]
-        _share_within(plan, r)
+        _share_within(plan, r, info)
         conditioned = {c for f in plan.filters for c in f.columns()}
         mixed = [c for c in _breakdowns(r, info) if c != group and c not in conditioned]
         if mixed and not plan.focus and not plan.within:
@@ -669,9 +671,27 @@ def _share_across(r: Reading, info: DataFrameInfo) -> bool:
     return any(c not in conditioned for c in _breakdowns(r, info))
 
 
-def _share_within(plan: Plan, r: Reading) -> None:
+_RATE = re.compile(r"率|割合|比率|\brates?\b|percentage|proportion|share", re.I)
+
+
+def _flag_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
+    """The yes/no condition whose rate the question asks for in each group (退職率, churn rate), if any."""
+    flags = [f for f in r.filters if f.op == "==" and (c := info.column(f.column)) and yes_no(c.values or [])]
+    grouped = r.group_by or r.entity_question or re.search(r"ごと|別|\bby\b|\bper\b|\beach\b", r.lowered)
+    if len(flags) != 1 or len(r.filters) != 1 or not grouped or not _RATE.search(r.lowered) or r.numeric(info):
+        return None
+    return flags[0]
+
+
+def _share_within(plan: Plan, r: Reading, info: DataFrameInfo) -> None:
     """カード払いの割合が一番高い店舗: which store has the highest share of card payments *among its own*
-    payments. Ranking the stores' shares of all card payments would only rank their counts again."""
+    payments. Ranking the stores' shares of all card payments would only rank their counts again.
+    A yes/no column's rate (部署ごとの退職率) is always taken within each group."""
+    flag = _flag_rate(r, info)
+    if flag is not None and plan.group_by != flag.column:
+        plan.within, plan.filters = [flag], []
+        plan.ascending = _wants_smallest(r)
+        return
     if plan.focus or not (_wants_one(r) or r.entity_question):
         return
     conditions = [f for f in plan.filters if plan.group_by not in f.columns() and r.date_column not in f.columns()]
