@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 from tests.rag.answer_eval import Case, Outcome, evaluate, table, write_eval_corpus
 
 from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
-from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
+from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain
 from bunseki.brain.language import detect_language
 from bunseki.rag import E5Embedder, EmbeddingCache, KnowledgeBase, Lexicon
 from bunseki.rag.store import VectorStore

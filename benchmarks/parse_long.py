@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from bunseki.brain.offline.parse import plan_question
+from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.data import load_table
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.samples import SALES_CSV

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from sqlalchemy import Engine
 
-from bunseki.brain.base import Brain
+from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
@@ -92,7 +92,7 @@ def open_service(service_settings: Settings) -> Iterator[ServiceFactory]:
     """Opens services on the test's database, as separate processes would; all are closed after."""
     opened: list[AnalysisService] = []
 
-    def open_one(*, brain: Brain | None = None, warm: bool = False, **changes: object) -> AnalysisService:
+    def open_one(*, brain: AnalystBrain | None = None, warm: bool = False, **changes: object) -> AnalysisService:
         settings = service_settings.model_copy(update=changes)
         service = AnalysisService(settings, brains=(lambda _spec: brain) if brain is not None else None, warm=warm)
         opened.append(service)

@@ -184,7 +184,7 @@ def create_chat_model(spec: str | ModelSpec, settings: Settings) -> BaseChatMode
     }
     if parsed.is_offline:
         raise ConfigurationError(
-            "'offline' is not a chat model: use bunseki.brain.factory.create_brain('offline', settings)"
+            "'offline' is not a chat model: use bunseki.brain.factory.create_analyst_brain('offline', settings)"
         )
     if parsed.provider not in builders:
         raise ConfigurationError(f"unknown model provider {parsed.provider!r}. {ACCEPTED_FORMS}")

@@ -8,8 +8,8 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.models import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.deadline import turn_deadline
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.sandbox.backend import SessionSandbox
@@ -55,7 +55,7 @@ def run(
 ) -> AnalystState:
     data_state = DataState(FRAME, sandbox.workspace, source="売上.csv") if with_data else None
     context = AnalystContext(
-        brain=LLMBrain(model, name="fake"), sandbox=sandbox, data_state=data_state, max_loops=max_loops
+        brain=LLMAnalystBrain(model, name="fake"), sandbox=sandbox, data_state=data_state, max_loops=max_loops
     )
     config: RunnableConfig = {"recursion_limit": recursion_limit(max_loops)}
     final = build().invoke({"messages": [HumanMessage(question)], "language": "ja"}, config, context=context)

@@ -10,8 +10,8 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.models import ReasonOutput
+from bunseki.brain.analyst.contract import ReasonOutput
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
@@ -49,7 +49,9 @@ class StepRecorder:
 def run(
     model: ScriptedChatModel, sandbox: SessionSandbox, data: DataState, steps: StepRecorder, question: str
 ) -> AnalystState:
-    context = AnalystContext(brain=LLMBrain(model, name="fake"), sandbox=sandbox, data_state=data, record_step=steps)
+    context = AnalystContext(
+        brain=LLMAnalystBrain(model, name="fake"), sandbox=sandbox, data_state=data, record_step=steps
+    )
     config: RunnableConfig = {"recursion_limit": recursion_limit(5)}
     final = build().invoke({"messages": [HumanMessage(question)], "language": "ja"}, config, context=context)
     return AnalystState.model_validate(final)

@@ -14,7 +14,7 @@ from langchain_core.messages import HumanMessage
 from qdrant_client import QdrantClient
 
 from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
-from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
+from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain
 from bunseki.brain.language import detect_language
 from bunseki.rag import E5Embedder, EmbeddingCache, KnowledgeBase, Lexicon
 from bunseki.rag.store import VectorStore

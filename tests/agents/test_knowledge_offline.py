@@ -8,8 +8,8 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
-from bunseki.brain.knowledge import NO_ANSWER, KnowledgeView, Passage
-from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain, units_of
+from bunseki.brain.knowledge.contract import NO_ANSWER, KnowledgeView, Passage
+from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain, units_of
 from bunseki.brain.language import detect_language
 from bunseki.rag import KnowledgeBase
 from tests.rag.conftest import e5, e5_kb, lexicon, warm_cache  # noqa: F401  (fixtures)

@@ -14,8 +14,9 @@ from langchain_core.outputs import ChatGenerationChunk
 from pydantic import Field
 
 from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
-from bunseki.brain.knowledge import KnowledgeBrain, KnowledgeView, LLMKnowledgeBrain
-from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
+from bunseki.brain.knowledge.contract import KnowledgeBrain, KnowledgeView
+from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
+from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain
 from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
 from bunseki.tracing import TurnRecorder, turn_config
 from tests.agents.test_knowledge_graph import FakeKnowledgeBase

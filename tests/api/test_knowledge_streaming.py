@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bunseki.api import create_app
-from bunseki.brain.knowledge import LLMKnowledgeBrain
+from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 from bunseki.brain.streaming import streamed_answer
 from bunseki.service import AnalysisService
 from bunseki.service.knowledge import KnowledgeService

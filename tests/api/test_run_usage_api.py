@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bunseki.api import create_app
-from bunseki.brain.eda_llm import LLMEdaBrain
-from bunseki.brain.knowledge import LLMKnowledgeBrain
+from bunseki.brain.eda.llm import LLMEdaBrain
+from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService
 from bunseki.service.investigation_runs import InvestigationRuns

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bunseki.api import create_app
-from bunseki.brain.llm import LLMBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from tests.api.conftest import PREFIX, ClientFactory, ask, start
 from tests.conftest import ServiceFactory
 from tests.fakes.chat import scripted
@@ -18,7 +18,7 @@ from tests.fakes.usage import COMPLETION_TOKENS, COST, MODEL, PRICES, PROMPT_TOK
 @pytest.fixture
 def priced(open_service: ServiceFactory) -> Iterator[TestClient]:
     """A single-user API whose sessions answer with the scripted, token-counting model."""
-    brain = LLMBrain(scripted(*turn_replies()), name=MODEL)
+    brain = LLMAnalystBrain(scripted(*turn_replies()), name=MODEL)
     service = open_service(brain=brain, llm_prices=PRICES, api_single_user=True)
     with TestClient(create_app(service=service)) as client:
         yield client

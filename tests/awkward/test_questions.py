@@ -23,9 +23,9 @@ import pandas as pd
 import pytest
 
 import bunseki
+from bunseki.brain.analyst.offline import MAX_QUESTION_CHARS
+from bunseki.brain.analyst.offline.text import format_number
 from bunseki.brain.language import UNDERSTOOD
-from bunseki.brain.offline import MAX_QUESTION_CHARS
-from bunseki.brain.offline.text import format_number
 from bunseki.errors import QuestionTooLong
 from bunseki.service.runtime import TurnResult
 from bunseki.service.sessions import AnalysisService

@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from bunseki.brain.offline import codegen
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Plan
+from bunseki.brain.analyst.offline import codegen
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.data.summary import summarize
 
 RNG = np.random.default_rng(3)

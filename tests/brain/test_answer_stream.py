@@ -8,8 +8,8 @@ import pytest
 from langchain_core.messages import AIMessageChunk, HumanMessage
 from langchain_core.outputs import ChatGenerationChunk
 
-from bunseki.brain.llm import ask
 from bunseki.brain.streaming import AnswerEvent, AnswerStream, current_sink, streaming_answer
+from bunseki.brain.structured import ask
 from bunseki.errors import ModelOutputError
 from bunseki.report.models import ReportOutput, ReportSection
 from tests.fakes.chat import scripted, tool_call, tool_reply

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.eda import EdaBrain, EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
-from bunseki.brain.eda_llm import LLMEdaBrain
+from bunseki.brain.eda.contract import EdaBrain, EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.data.profile import profile_table
 from bunseki.errors import ModelOutputError
 from bunseki.report.models import ReportOutput, ReportSection

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from bunseki.brain.analyst.contract import AnalystView
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
+from bunseki.brain.analyst.prompts import reason_messages
 from bunseki.brain.language import UNDERSTOOD, detect_language, foreign_language
-from bunseki.brain.models import AnalystView
-from bunseki.brain.offline import OfflineBrain
-from bunseki.brain.prompts import reason_messages
 from bunseki.data.summary import summarize
 
 DATA = summarize(pd.DataFrame({"region": ["East", "West", "East"], "sales": [1.0, 2.0, 3.0], "units": [1, 2, 3]}))
@@ -38,7 +38,9 @@ def test_languages_are_told_apart(text: str, language: str, foreign: str | None)
 
 def test_a_chinese_question_gets_its_follow_up_in_english_with_the_languages_understood() -> None:
     question = "每个地区的平均销售额是多少？"
-    decision = OfflineBrain().decide(AnalystView(question=question, language=detect_language(question), data=DATA))
+    decision = OfflineAnalystBrain().decide(
+        AnalystView(question=question, language=detect_language(question), data=DATA)
+    )
     assert decision.next_action == "ask"
     text = decision.question or ""
     assert text.startswith(UNDERSTOOD)
@@ -51,7 +53,7 @@ def test_a_chinese_question_gets_its_follow_up_in_english_with_the_languages_und
 
 def test_a_report_to_another_language_starts_with_the_line() -> None:
     question = "Quelle est la moyenne des ventes? What is the average sales?"
-    report = OfflineBrain().write_report(AnalystView(question=question, language="en", data=DATA))
+    report = OfflineAnalystBrain().write_report(AnalystView(question=question, language="en", data=DATA))
     assert report.conclusion.startswith(UNDERSTOOD)
     assert report.language == "en"
 
@@ -59,7 +61,7 @@ def test_a_report_to_another_language_starts_with_the_line() -> None:
 def test_japanese_and_english_get_no_line() -> None:
     for question in ("売上金額の合計は？", "What is the total sales?"):
         view = AnalystView(question=question, language=detect_language(question), data=DATA)
-        decision = OfflineBrain().decide(view)
+        decision = OfflineAnalystBrain().decide(view)
         assert UNDERSTOOD not in (decision.question or "") + (decision.rationale or "")
 
 

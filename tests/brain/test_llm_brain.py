@@ -1,4 +1,4 @@
-"""LLMBrain over a scripted fake model, and over the real OpenAI client against a local server."""
+"""LLMAnalystBrain over a scripted fake model, and over the real OpenAI client against a local server."""
 
 from __future__ import annotations
 
@@ -10,9 +10,15 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from bunseki.brain.base import Brain
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.models import AnalystView, ChatTurn, CodeGenOutput, ExecutionRecord, ReasonOutput
+from bunseki.brain.analyst.contract import (
+    AnalystBrain,
+    AnalystView,
+    ChatTurn,
+    CodeGenOutput,
+    ExecutionRecord,
+    ReasonOutput,
+)
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.data.summary import summarize
 from bunseki.errors import ModelOutputError, ModelRequestError
 from bunseki.llm import create_chat_model
@@ -48,7 +54,7 @@ REPORT = ReportOutput(
     suggestions=["月別の推移を見る"],
     language="en",  # the brain must take the language from the view, not from the model
 )
-ROLES: dict[str, Callable[[Brain, AnalystView], BaseModel]] = {
+ROLES: dict[str, Callable[[AnalystBrain, AnalystView], BaseModel]] = {
     "decide": lambda brain, view: brain.decide(view),
     "write_code": lambda brain, view: brain.write_code(view),
     "write_report": lambda brain, view: brain.write_report(view),
@@ -76,15 +82,15 @@ def prompt_text(messages: list[BaseMessage]) -> str:
 @pytest.mark.parametrize("decision", [ACT, ASK, FINALIZE], ids=["act", "ask", "finalize"])
 def test_decide_returns_the_models_decision(decision: ReasonOutput) -> None:
     model = scripted(tool_reply(decision))
-    assert LLMBrain(model, name="fake").decide(make_view()) == decision
+    assert LLMAnalystBrain(model, name="fake").decide(make_view()) == decision
 
 
 def test_write_code_returns_the_code_and_its_outputs() -> None:
-    assert LLMBrain(scripted(tool_reply(CODE)), name="fake").write_code(make_view()) == CODE
+    assert LLMAnalystBrain(scripted(tool_reply(CODE)), name="fake").write_code(make_view()) == CODE
 
 
 def test_write_report_takes_language_and_assumptions_from_the_view() -> None:
-    brain = LLMBrain(scripted(tool_reply(REPORT)), name="fake")
+    brain = LLMAnalystBrain(scripted(tool_reply(REPORT)), name="fake")
     report = brain.write_report(make_view(assumptions=["税込とみなす"]))
     assert report.conclusion == REPORT.conclusion
     assert report.sections == REPORT.sections
@@ -92,14 +98,14 @@ def test_write_report_takes_language_and_assumptions_from_the_view() -> None:
 
 
 def test_llm_brain_is_a_brain() -> None:
-    brain = LLMBrain(scripted(), name="openai:gpt-4o-mini")
-    assert isinstance(brain, Brain)
+    brain = LLMAnalystBrain(scripted(), name="openai:gpt-4o-mini")
+    assert isinstance(brain, AnalystBrain)
     assert brain.name == "openai:gpt-4o-mini"
 
 
 def test_a_malformed_answer_is_retried_with_the_problem_shown() -> None:
     model = scripted(tool_call("ReasonOutput", {"next_action": "dance", "rationale": "?"}), tool_reply(ASK))
-    assert LLMBrain(model, name="fake").decide(make_view()) == ASK
+    assert LLMAnalystBrain(model, name="fake").decide(make_view()) == ASK
     first, second = model.received
     assert second[: len(first)] == first
     (correction,) = second[len(first) :]
@@ -111,7 +117,7 @@ def test_a_malformed_answer_is_retried_with_the_problem_shown() -> None:
 def test_two_malformed_answers_are_a_model_output_error() -> None:
     model = scripted(tool_call("CodeGenOutput", {"kode": "print(1)"}), "here is your code: print(1)")
     with pytest.raises(ModelOutputError, match=r"^fake did not return a usable CodeGenOutput after 2 attempts"):
-        LLMBrain(model, name="fake").write_code(make_view())
+        LLMAnalystBrain(model, name="fake").write_code(make_view())
     assert len(model.received) == 2
 
 
@@ -119,7 +125,7 @@ def test_an_invalid_report_is_rejected_by_the_report_model() -> None:
     blank = {"title": "t", "conclusion": "   ", "sections": [{"section_type": "text", "content": "x"}]}
     model = scripted(tool_call("ReportOutput", blank), tool_call("ReportOutput", blank))
     with pytest.raises(ModelOutputError, match="conclusion"):
-        LLMBrain(model, name="fake").write_report(make_view())
+        LLMAnalystBrain(model, name="fake").write_report(make_view())
 
 
 def test_a_question_that_is_a_name_is_sent_back() -> None:
@@ -127,7 +133,7 @@ def test_a_question_that_is_a_name_is_sent_back() -> None:
     named = {"next_action": "ask", "question": "ask_action", "rationale": "ask_action"}
     model = scripted(tool_call("ReasonOutput", named), tool_call("ReasonOutput", named))
     with pytest.raises(ModelOutputError, match="asking needs `question`") as caught:
-        LLMBrain(model, name="fake").decide(make_view())
+        LLMAnalystBrain(model, name="fake").decide(make_view())
     assert "ask_action" not in str(caught.value)  # the model's text is never repeated as ours
 
 
@@ -156,7 +162,7 @@ SALES_RUN = ExecutionRecord(instruction="集計", code="...", success=True, stdo
 def test_a_report_with_numbers_from_the_executions_is_accepted() -> None:
     grounded = REPORT.model_copy(update={"conclusion": "東京が最大で 50,000 円、大阪は 42,000 円です。"})
     model = scripted(tool_reply(grounded))
-    report = LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+    report = LLMAnalystBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
     assert report.conclusion == grounded.conclusion
     assert len(model.received) == 1
 
@@ -165,7 +171,7 @@ def test_a_made_up_number_is_sent_back_then_refused_without_repeating_it() -> No
     invented = REPORT.model_copy(update={"conclusion": "東京の売上は 73,125 円です。"})
     model = scripted(tool_reply(invented), tool_reply(invented))
     with pytest.raises(ModelOutputError, match="numbers that no executed code printed") as caught:
-        LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+        LLMAnalystBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
     assert "73" not in str(caught.value)
     correction = str(model.received[1][-1].content)
     assert "73125" in correction and "printed by the executed code" in correction
@@ -175,7 +181,7 @@ def test_a_made_up_number_corrected_on_the_second_attempt_is_accepted() -> None:
     invented = REPORT.model_copy(update={"conclusion": "東京の売上は 73,125 円です。"})
     fixed = REPORT.model_copy(update={"conclusion": "東京の売上は 50000.4 円です。"})
     model = scripted(tool_reply(invented), tool_reply(fixed))
-    report = LLMBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
+    report = LLMAnalystBrain(model, name="fake").write_report(make_view(executions=[SALES_RUN]))
     assert report.conclusion == fixed.conclusion
 
 
@@ -184,7 +190,7 @@ def test_a_made_up_number_corrected_on_the_second_attempt_is_accepted() -> None:
 
 def _prompts_for(role: str, view: AnalystView) -> list[BaseMessage]:
     model = scripted(tool_reply(ANSWERS[role]))
-    ROLES[role](LLMBrain(model, name="fake"), view)
+    ROLES[role](LLMAnalystBrain(model, name="fake"), view)
     (messages,) = model.received
     return messages
 
@@ -310,9 +316,9 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield running
 
 
-def served_brain(server: FakeOpenAIServer, **settings: Any) -> LLMBrain:
+def served_brain(server: FakeOpenAIServer, **settings: Any) -> LLMAnalystBrain:
     values: dict[str, Any] = {"llm_base_url": server.url, "openai_api_key": "sk-test"} | settings
-    return LLMBrain(create_chat_model("openai:test-model", Settings(**values)), name="openai:test-model")
+    return LLMAnalystBrain(create_chat_model("openai:test-model", Settings(**values)), name="openai:test-model")
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -379,7 +385,9 @@ def test_a_slow_server_is_a_request_error_naming_the_timeout(server: FakeOpenAIS
 def test_a_server_that_is_not_running_is_a_request_error(server: FakeOpenAIServer) -> None:
     url = server.url
     server.close()
-    brain = LLMBrain(create_chat_model("openai:test-model", Settings(llm_base_url=url)), name="openai:test-model")
+    brain = LLMAnalystBrain(
+        create_chat_model("openai:test-model", Settings(llm_base_url=url)), name="openai:test-model"
+    )
     with pytest.raises(ModelRequestError, match=f"could not connect to {url}"):
         brain.decide(make_view())
 

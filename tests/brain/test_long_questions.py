@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bunseki.brain.models import AnalystView
-from bunseki.brain.offline import MAX_QUESTION_CHARS, OfflineBrain, commands
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Plan
-from bunseki.brain.offline.text import Spans
+from bunseki.brain.analyst.contract import AnalystView
+from bunseki.brain.analyst.offline import MAX_QUESTION_CHARS, OfflineAnalystBrain, commands
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Plan
+from bunseki.brain.analyst.offline.text import Spans
 from bunseki.data import load_table
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.samples import SALES_CSV
@@ -132,7 +132,7 @@ def test_worst_cases_found(text: str) -> None:
 
 
 def test_the_offline_analyst_refuses_an_over_long_question_with_a_clear_message() -> None:
-    brain = OfflineBrain()
+    brain = OfflineAnalystBrain()
     long = "sales " * 20_000
     for language, expected in (("en", "too long"), ("ja", "長すぎ")):
         started = time.perf_counter()
@@ -145,7 +145,7 @@ def test_the_offline_analyst_refuses_an_over_long_question_with_a_clear_message(
 
 def test_a_question_at_the_limit_is_still_read() -> None:
     question = "What is the total sales?" + " " * (MAX_QUESTION_CHARS - 24)
-    decision = OfflineBrain().decide(AnalystView(question=question, language="en", data=ENGLISH))
+    decision = OfflineAnalystBrain().decide(AnalystView(question=question, language="en", data=ENGLISH))
     assert decision.next_action == "act"
 
 

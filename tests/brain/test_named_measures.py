@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.brain.language import detect_language
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Clarification, Plan
 from bunseki.data import load_table
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.samples import SALES_CSV

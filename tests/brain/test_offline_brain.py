@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.offline.text import format_number
+from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data import load_table
 from bunseki.samples import SALES_CSV
 from bunseki.service.analysis import AnalysisSession, TurnResult

@@ -19,9 +19,9 @@ import pytest
 import seaborn as sns
 from scipy import stats
 
-from bunseki.brain.models import AnalystView, ExecutionRecord
-from bunseki.brain.offline import OfflineBrain, answer
-from bunseki.brain.offline.plan import Plan
+from bunseki.brain.analyst.contract import AnalystView, ExecutionRecord
+from bunseki.brain.analyst.offline import OfflineAnalystBrain, answer
+from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.data.summary import summarize
 
 RNG = np.random.default_rng(11)
@@ -45,7 +45,7 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def run(question: str, frame: pd.DataFrame = FRAME, language: str = "en") -> tuple[Plan, dict[str, Any], str]:
     """The brain's own decide → code → report, the code executed here: (plan, printed result, conclusion)."""
-    brain = OfflineBrain()
+    brain = OfflineAnalystBrain()
     view = AnalystView(question=question, language=language, data=summarize(frame))  # type: ignore[arg-type]
     decision = brain.decide(view)
     assert decision.next_action == "act", decision.question
@@ -63,7 +63,7 @@ def run(question: str, frame: pd.DataFrame = FRAME, language: str = "en") -> tup
 
 
 def asked(question: str, frame: pd.DataFrame = FRAME) -> str:
-    decision = OfflineBrain().decide(AnalystView(question=question, language="en", data=summarize(frame)))
+    decision = OfflineAnalystBrain().decide(AnalystView(question=question, language="en", data=summarize(frame)))
     assert decision.next_action == "ask", decision.instruction
     assert decision.question
     return decision.question

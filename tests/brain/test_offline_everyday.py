@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.offline import codegen, dates
-from bunseki.brain.offline.columns import ColumnMatcher
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Plan
-from bunseki.brain.offline.text import normalize
+from bunseki.brain.analyst.offline import codegen, dates
+from bunseki.brain.analyst.offline.columns import ColumnMatcher
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Plan
+from bunseki.brain.analyst.offline.text import normalize
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.service.analysis import AnalysisSession
 from bunseki.settings import Settings

@@ -7,9 +7,9 @@ from datetime import date
 import pandas as pd
 import pytest
 
-from bunseki.brain.offline import commands, dates
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Plan
+from bunseki.brain.analyst.offline import commands, dates
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.data.summary import DataFrameInfo, summarize
 
 

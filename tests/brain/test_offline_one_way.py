@@ -17,12 +17,12 @@ import pandas as pd
 import pytest
 import seaborn as sns
 
-from bunseki.brain.models import ExecutionRecord
-from bunseki.brain.offline import answer, catalog, codegen, measures
-from bunseki.brain.offline.filters import condition
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Filter, Plan, Slot, Task
-from bunseki.brain.offline.text import format_number
+from bunseki.brain.analyst.contract import ExecutionRecord
+from bunseki.brain.analyst.offline import answer, catalog, codegen, measures
+from bunseki.brain.analyst.offline.filters import condition
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Filter, Plan, Slot, Task
+from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import summarize
 
 # Rows on both sides of the January boundaries, late in the evening and at midnight.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bunseki.brain.offline import selfcheck
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Clarification, Plan
+from bunseki.brain.analyst.offline import selfcheck
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.data.summary import summarize
 
 SHOP = pd.DataFrame(

@@ -18,10 +18,10 @@ import pytest
 import seaborn as sns
 from scipy import stats
 
-from bunseki.brain.models import ExecutionRecord
-from bunseki.brain.offline import answer, catalog, codegen
-from bunseki.brain.offline.parse import plan_question
-from bunseki.brain.offline.plan import Plan
+from bunseki.brain.analyst.contract import ExecutionRecord
+from bunseki.brain.analyst.offline import answer, catalog, codegen
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.data.summary import DataFrameInfo, summarize
 
 RNG = np.random.default_rng(5)

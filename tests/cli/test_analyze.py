@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
-from bunseki.brain.models import RESULT_MARKER
+from bunseki.brain.results import RESULT_MARKER
 from bunseki.samples import SALES_CSV
 
 CONTRACT = {

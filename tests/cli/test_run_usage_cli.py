@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bunseki.brain.eda_llm import LLMEdaBrain
+from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.cli import app
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings

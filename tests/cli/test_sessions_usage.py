@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bunseki.brain.base import Brain
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.cli import app
 from bunseki.cli.outcomes import EXIT_NOT_FOUND
 from bunseki.samples import SALES_CSV
@@ -25,8 +25,8 @@ def session_id(settings: Settings) -> str:
     """A session whose first turn ran a scripted model and whose second ran offline."""
     model = scripted(*turn_replies())
 
-    def brains(spec: str) -> Brain:
-        return OfflineBrain() if spec == "offline" else LLMBrain(model, name=MODEL)
+    def brains(spec: str) -> AnalystBrain:
+        return OfflineAnalystBrain() if spec == "offline" else LLMAnalystBrain(model, name=MODEL)
 
     with AnalysisService(settings.model_copy(update={"llm_prices": PRICES}), brains=brains) as service:
         session = service.create_session(SALES_CSV, model=MODEL)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bunseki.brain.eda import Finding, PlanRevision, PlanStep, StepCode
-from bunseki.brain.eda_llm import LLMEdaBrain
+from bunseki.brain.eda.contract import Finding, PlanRevision, PlanStep, StepCode
+from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bunseki.brain.eda_llm import LLMEdaBrain
+from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
 from tests.eda.test_llm_run import CODE, FINDING, PLAN, REPORT, WRONG

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import threading
 
-from bunseki.brain.models import AnalystView, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystView, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 
 
-class GatedBrain(OfflineBrain):
+class GatedBrain(OfflineAnalystBrain):
     """The offline brain, held at its first decision until the test lets it go."""
 
     def __init__(self) -> None:

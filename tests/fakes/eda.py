@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.eda import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.contract import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
 from bunseki.report.models import ReportOutput, ReportSection
 
 

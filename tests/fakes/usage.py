@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from bunseki.brain.models import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.settings import ModelPrice
 from tests.fakes.chat import tool_call, tool_reply

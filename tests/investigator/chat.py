@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from bunseki.brain import investigator_prompts as prompts
+from bunseki.brain.investigator import prompts
 from tests.fakes.chat import ScriptedChatModel
 
 TASKS = {

@@ -39,7 +39,8 @@ def test_lag_and_runs() -> None:
 
 
 def test_diagnostics_name_thresholds_rounding_missing_values_and_edges() -> None:
-    from bunseki.brain.investigator import DatasetView, OfflineInvestigatorBrain
+    from bunseki.brain.investigator.contract import DatasetView
+    from bunseki.brain.investigator.offline import OfflineInvestigatorBrain
     from bunseki.investigation.diagnostics import diagnose
 
     frames = np.arange(20)

@@ -11,8 +11,8 @@ import pytest
 from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
-from bunseki.brain.investigator import Hypothesis
-from bunseki.brain.investigator_llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
+from bunseki.brain.investigator.contract import Hypothesis
+from bunseki.brain.investigator.llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
 from bunseki.cli import app
 from bunseki.investigation.edits import candidate_edits
 from bunseki.service.investigations import InvestigationService, InvestigationView

@@ -13,8 +13,8 @@ import pandas as pd
 import yaml
 from langchain_core.messages import AIMessage
 
-from bunseki.brain.investigator import ColumnNote, EditProposal, ProposedEdit
-from bunseki.brain.investigator_llm import (
+from bunseki.brain.investigator.contract import ColumnNote, EditProposal, ProposedEdit
+from bunseki.brain.investigator.llm import (
     ColumnNotes,
     HypothesisList,
     LLMInvestigatorBrain,

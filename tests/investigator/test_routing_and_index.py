@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bunseki.agents.investigator import routing
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
-from bunseki.brain.investigator import Hypothesis
+from bunseki.brain.investigator.contract import Hypothesis
 from bunseki.investigation.index import CaseIndex
 from bunseki.rag import EmbeddingCache
 from tests.investigator.embedder import TrigramEmbedder

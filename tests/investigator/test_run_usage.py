@@ -12,7 +12,7 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 
-from bunseki.brain.investigator_llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
+from bunseki.brain.investigator.llm import HypothesisList, LLMInvestigatorBrain, ProposedHypothesis
 from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.service.investigations import InvestigationService, InvestigationView
 from bunseki.settings import Settings

@@ -10,8 +10,8 @@ import pytest
 from langchain_openai import ChatOpenAI
 
 from bunseki.api.problems import status_of
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.models import AnalystView
+from bunseki.brain.analyst.contract import AnalystView
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.deadline import check_deadline, remaining_s, turn_deadline
 from bunseki.errors import ModelRequestError, ModelTimeoutError
 from bunseki.llm import create_chat_model, endpoint_of, within_deadline
@@ -54,7 +54,7 @@ def test_a_slow_server_cannot_hold_a_turn_past_its_deadline(server: FakeOpenAISe
     for _ in range(3):
         server.reply_content("{}", delay_s=20)
     settings = Settings(llm_base_url=server.url, llm_timeout_s=60, llm_max_retries=2)
-    brain = LLMBrain(create_chat_model("openai:local", settings), name="openai:local")
+    brain = LLMAnalystBrain(create_chat_model("openai:local", settings), name="openai:local")
     began = time.monotonic()
     with turn_deadline(0.5), pytest.raises(ModelTimeoutError, match=r"time limit of 0\.5 s"):
         brain.decide(AnalystView(question="売上は？"))

@@ -20,8 +20,8 @@ from langchain_openai import AzureChatOpenAI, ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
 from bunseki import llm
-from bunseki.brain.factory import create_brain
-from bunseki.brain.llm import LLMBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
+from bunseki.brain.factory import create_analyst_brain
 from bunseki.errors import ConfigurationError, ModelRequestError
 from bunseki.llm import (
     Endpoint,
@@ -222,7 +222,7 @@ def test_azure_needs_its_endpoint_too() -> None:
 
 
 def test_offline_is_not_a_chat_model() -> None:
-    with pytest.raises(ConfigurationError, match="create_brain"):
+    with pytest.raises(ConfigurationError, match="create_analyst_brain"):
         create_chat_model("offline", ALL_KEYS)
 
 
@@ -291,27 +291,27 @@ def test_the_factory_does_not_know_brains() -> None:
 
 
 def test_create_brain_wraps_the_chat_model() -> None:
-    brain = create_brain("openai:gpt-4o-mini", ALL_KEYS)
-    assert isinstance(brain, LLMBrain)
+    brain = create_analyst_brain("openai:gpt-4o-mini", ALL_KEYS)
+    assert isinstance(brain, LLMAnalystBrain)
     assert brain.name == "openai:gpt-4o-mini"
 
 
 def test_create_brain_defaults_to_the_configured_model() -> None:
-    brain = create_brain(
+    brain = create_analyst_brain(
         None, Settings(model="anthropic:claude-sonnet-4-5", anthropic_api_key=SecretStr("sk-anthropic"))
     )
     assert brain.name == "anthropic:claude-sonnet-4-5"
 
 
 def test_create_brain_offline_needs_no_key() -> None:
-    from bunseki.brain.offline import OfflineBrain
+    from bunseki.brain.analyst.offline import OfflineAnalystBrain
 
-    assert isinstance(create_brain("offline", Settings()), OfflineBrain)
+    assert isinstance(create_analyst_brain("offline", Settings()), OfflineAnalystBrain)
 
 
 def test_create_brain_reports_configuration_problems() -> None:
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
-        create_brain(None, Settings(model="openai:gpt-4o-mini"))
+        create_analyst_brain(None, Settings(model="openai:gpt-4o-mini"))
 
 
 # --- available models ---

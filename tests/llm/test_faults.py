@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bunseki.brain.knowledge import SEARCH_TOOL
-from bunseki.brain.models import ReasonOutput
+from bunseki.brain.analyst.contract import ReasonOutput
+from bunseki.brain.knowledge.contract import SEARCH_TOOL
 from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bunseki.brain.models import ReasonOutput
+from bunseki.brain.analyst.contract import ReasonOutput
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService, Event, TurnResult

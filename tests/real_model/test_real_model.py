@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from bunseki.brain.analyst.contract import is_sentence
 from bunseki.brain.grounding import ungrounded
-from bunseki.brain.models import is_sentence
 from bunseki.brain.streaming import streamed_answer
 from bunseki.cli import app
 from bunseki.data.load import load_table

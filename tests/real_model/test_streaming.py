@@ -1,6 +1,6 @@
 """A report's conclusion streamed from a real server (llama.cpp serving SmolLM2-135M).
 
-The structured call the LLM brain makes for a report (`bunseki.brain.llm.ask` with the
+The structured call the LLM brain makes for a report (`bunseki.brain.structured.ask` with the
 conclusion streamed), inside the `streaming_answer` block the analyst's report node opens; the
 pieces the server streams must arrive before the call ends. The prompt is a short one: the
 report prompt with a data summary takes minutes to read on two busy cores, and the service and
@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from bunseki.brain.llm import ask
 from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
+from bunseki.brain.structured import ask
 from bunseki.errors import ModelError
 from bunseki.llm import create_chat_model, endpoint_of
 from bunseki.report.models import ReportOutput

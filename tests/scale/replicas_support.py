@@ -32,13 +32,13 @@ HANGING_CELL = "half_applied = True\nimport time\nprint('sleeping', flush=True)\
 # The offline brain every session of a replica gets, with the two test messages above.
 TEST_BRAIN = f"""
 import bunseki.service.sessions as sessions
-from bunseki.brain.models import CodeGenOutput, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 
 CELL, HANG, HANGING_CELL = {CELL!r}, {HANG!r}, {HANGING_CELL!r}
 
 
-class TestBrain(OfflineBrain):
+class TestBrain(OfflineAnalystBrain):
     def decide(self, view):
         if view.question == HANG or view.question.startswith(CELL):
             if view.executions:
@@ -54,7 +54,7 @@ class TestBrain(OfflineBrain):
         return super().write_code(view)
 
 
-sessions.create_brain = lambda spec, settings: TestBrain()  # the brain every session of this process gets
+sessions.create_analyst_brain = lambda spec, settings: TestBrain()  # the brain every session of this process gets
 """
 
 REPLICA = f"""

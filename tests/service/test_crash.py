@@ -22,12 +22,12 @@ VICTIM = """
 import sys
 from pathlib import Path
 
-from bunseki.brain.models import CodeGenOutput, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.service import AnalysisService
 
 
-class Hanging(OfflineBrain):
+class Hanging(OfflineAnalystBrain):
     def decide(self, view):
         if "止まる" in view.question:
             return ReasonOutput(next_action="act", instruction="長い計算", rationale="test")

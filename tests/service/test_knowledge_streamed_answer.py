@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bunseki.brain.knowledge import LLMKnowledgeBrain
+from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 from bunseki.brain.streaming import streamed_answer
 from bunseki.service import Event
 from bunseki.service.knowledge import KnowledgeService

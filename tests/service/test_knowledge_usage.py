@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from bunseki.brain.knowledge import LLMKnowledgeBrain
+from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 from bunseki.service.knowledge import KnowledgeService
 from bunseki.settings import Settings
 from bunseki.store import Store

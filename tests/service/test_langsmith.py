@@ -14,7 +14,7 @@ import langsmith.utils
 import pytest
 from langsmith import run_trees
 
-from bunseki.brain.llm import LLMBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.samples import SALES_CSV
 from tests.conftest import ServiceFactory
 from tests.fakes.chat import scripted
@@ -54,7 +54,7 @@ def langsmith_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLangSmith]
 def test_a_turn_is_traced_to_langsmith_with_its_session_and_turn(
     langsmith_server: FakeLangSmith, open_service: ServiceFactory
 ) -> None:
-    service = open_service(brain=LLMBrain(scripted(*turn_replies()), name=MODEL))
+    service = open_service(brain=LLMAnalystBrain(scripted(*turn_replies()), name=MODEL))
     session = service.create_session(SALES_CSV, model=MODEL)
     result = service.run_turn(session.id, QUESTION)
     assert result.status == "finalized" and result.turn_id is not None
@@ -70,7 +70,7 @@ def test_a_turn_is_traced_to_langsmith_with_its_session_and_turn(
 
 def test_without_tracing_on_nothing_is_sent(monkeypatch: pytest.MonkeyPatch, open_service: ServiceFactory) -> None:
     with fake_langsmith() as server, langsmith_environment(monkeypatch, server, tracing=False):
-        service = open_service(brain=LLMBrain(scripted(*turn_replies()), name=MODEL))
+        service = open_service(brain=LLMAnalystBrain(scripted(*turn_replies()), name=MODEL))
         session = service.create_session(SALES_CSV, model=MODEL)
         assert service.run_turn(session.id, QUESTION).status == "finalized"
     assert server.received == []  # a key and an endpoint alone do not switch tracing on

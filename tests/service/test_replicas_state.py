@@ -7,9 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 
-from bunseki.brain.base import Brain
-from bunseki.brain.models import AnalystView, CodeGenOutput, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystBrain, AnalystView, CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.owners import process_owner
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
@@ -21,7 +20,7 @@ from tests.conftest import ServiceFactory
 CELL = "セル:"  # a message that starts so runs the rest as one cell
 
 
-class CellBrain(OfflineBrain):
+class CellBrain(OfflineAnalystBrain):
     """The offline brain, except that a message starting with `CELL` runs the rest of it as a cell."""
 
     def decide(self, view: AnalystView) -> ReasonOutput:
@@ -92,8 +91,8 @@ def test_behind_when_a_turn_a_data_change_or_a_model_came_from_elsewhere() -> No
 def test_a_model_chosen_through_one_replica_answers_through_the_other(service_settings: Settings) -> None:
     asked: dict[str, list[str]] = {"a": [], "b": []}
 
-    def brains(name: str) -> Callable[[str], Brain]:
-        return lambda spec: asked[name].append(spec) or OfflineBrain()
+    def brains(name: str) -> Callable[[str], AnalystBrain]:
+        return lambda spec: asked[name].append(spec) or OfflineAnalystBrain()
 
     with (
         AnalysisService(service_settings, brains=brains("a")) as a,

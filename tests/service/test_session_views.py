@@ -10,10 +10,9 @@ import pandas as pd
 import pytest
 from pydantic import SecretStr
 
-from bunseki.brain.base import Brain
-from bunseki.brain.factory import create_brain
-from bunseki.brain.models import AnalystView, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystBrain, AnalystView, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
+from bunseki.brain.factory import create_analyst_brain
 from bunseki.data import LoadedTable, load_table
 from bunseki.errors import ConfigurationError, DataLoadError
 from bunseki.samples import SALES_CSV
@@ -97,7 +96,7 @@ def test_the_preview_shows_the_current_data(service: AnalysisService, sales: pd.
     assert len(preview) == 3 and set(preview["地域"]) == {"関東"}
 
 
-class Recording(OfflineBrain):
+class Recording(OfflineAnalystBrain):
     """The offline brain, noting that it was asked."""
 
     def __init__(self) -> None:
@@ -112,8 +111,8 @@ class Recording(OfflineBrain):
 def test_the_model_of_a_session_can_be_changed(service_settings: Settings) -> None:
     recording = Recording()
 
-    def brains(spec: str) -> Brain:
-        return recording if spec == "test:recording" else create_brain(spec, service_settings)
+    def brains(spec: str) -> AnalystBrain:
+        return recording if spec == "test:recording" else create_analyst_brain(spec, service_settings)
 
     with AnalysisService(service_settings, brains=brains) as service:
         session = service.create_session(SALES_CSV)

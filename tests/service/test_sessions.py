@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from bunseki.brain.models import AnalystView, ReasonOutput
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystView, ReasonOutput
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.errors import (
     ConfigurationError,
     Conflict,
@@ -234,7 +234,7 @@ def test_the_cell_a_dead_process_left_running_is_abandoned_once_its_turn_is_mark
 def test_history_is_trimmed_to_the_token_budget(open_service: ServiceFactory) -> None:
     seen: list[AnalystView] = []
 
-    class Recording(OfflineBrain):
+    class Recording(OfflineAnalystBrain):
         def decide(self, view: AnalystView) -> ReasonOutput:
             seen.append(view)
             return super().decide(view)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.models import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.samples import SALES_CSV
 from bunseki.service import Event
@@ -22,9 +22,9 @@ REPORT = ReportOutput(
 )
 
 
-def streaming_brain() -> LLMBrain:
+def streaming_brain() -> LLMAnalystBrain:
     replies = [tool_reply(answer) for answer in (ACT, CODE, FINALIZE, REPORT)]
-    return LLMBrain(scripted(*replies), name="fake")
+    return LLMAnalystBrain(scripted(*replies), name="fake")
 
 
 def deltas_after_last_reset(events: list[Event]) -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bunseki.brain.llm import LLMBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.errors import NotFound
 from bunseki.samples import SALES_CSV
 from tests.conftest import ServiceFactory
@@ -15,7 +15,7 @@ from tests.fakes.usage import COMPLETION_TOKENS, COST, MODEL, PRICES, PROMPT_TOK
 
 
 def test_a_turn_counts_every_model_call_and_keeps_its_trace(open_service: ServiceFactory) -> None:
-    brain = LLMBrain(scripted(*turn_replies()), name=MODEL)
+    brain = LLMAnalystBrain(scripted(*turn_replies()), name=MODEL)
     service = open_service(brain=brain, llm_prices=PRICES)
     session = service.create_session(SALES_CSV, model=MODEL)
     result = service.run_turn(session.id, QUESTION)
@@ -49,7 +49,7 @@ def test_an_offline_turn_makes_no_model_calls(service: Any) -> None:
 
 
 def test_a_model_that_fails_is_in_the_trace(open_service: ServiceFactory) -> None:
-    brain = LLMBrain(scripted(), name=MODEL)  # no reply scripted: the call raises
+    brain = LLMAnalystBrain(scripted(), name=MODEL)  # no reply scripted: the call raises
     service = open_service(brain=brain)
     session = service.create_session(SALES_CSV, model=MODEL)
     with pytest.raises(AssertionError, match="no scripted reply"):  # the fake's complaint ends the turn

@@ -35,7 +35,7 @@ def test_the_answer_grows_in_its_place_and_starts_over_after_a_reset(count: int,
 
 
 def ask_a_streaming_model() -> None:
-    from bunseki.brain.knowledge import LLMKnowledgeBrain
+    from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
     from bunseki.service.knowledge import KnowledgeService
     from bunseki.settings import Settings
     from bunseki.ui import knowledge

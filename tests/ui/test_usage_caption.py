@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bunseki.brain.base import Brain
-from bunseki.brain.eda_llm import LLMEdaBrain
-from bunseki.brain.llm import LLMBrain
-from bunseki.brain.offline import OfflineBrain
+from bunseki.brain.analyst.contract import AnalystBrain
+from bunseki.brain.analyst.llm import LLMAnalystBrain
+from bunseki.brain.analyst.offline import OfflineAnalystBrain
+from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService, TurnUsage
 from bunseki.service.eda import EdaService
@@ -55,8 +55,8 @@ def test_offline_and_unknown() -> None:
 def test_each_answer_of_a_resumed_session_has_its_caption(ui_workspace: Path) -> None:
     model = scripted(*turn_replies())
 
-    def brains(spec: str) -> Brain:
-        return OfflineBrain() if spec == "offline" else LLMBrain(model, name=MODEL)
+    def brains(spec: str) -> AnalystBrain:
+        return OfflineAnalystBrain() if spec == "offline" else LLMAnalystBrain(model, name=MODEL)
 
     with AnalysisService(Settings().model_copy(update={"llm_prices": PRICES}), brains=brains) as earlier:
         record = earlier.create_session(SALES_CSV, model=MODEL)

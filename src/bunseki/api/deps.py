@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from bunseki import domain
 from bunseki.errors import Unauthorized
 from bunseki.service import AnalysisService
 
@@ -35,7 +36,7 @@ def current_user(
     return user.id
 
 
-def language(request: Request) -> Literal["ja", "en"]:
+def language(request: Request) -> domain.Language:
     """Japanese unless the caller's Accept-Language puts English first."""
     header = request.headers.get("accept-language", "").strip().lower()
     return "en" if header.startswith("en") else "ja"
@@ -43,6 +44,6 @@ def language(request: Request) -> Literal["ja", "en"]:
 
 Service = Annotated[AnalysisService, Depends(get_service)]
 User = Annotated[str | None, Depends(current_user)]
-Language = Annotated[Literal["ja", "en"], Depends(language)]
+Language = Annotated[domain.Language, Depends(language)]
 SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="The session's id (32 hex digits).")]
 SnapshotId = Annotated[str, Path(pattern=ID_PATTERN, description="The snapshot's id (32 hex digits).")]

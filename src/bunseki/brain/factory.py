@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from bunseki.llm import ModelSpec, create_chat_model, parse_model_spec
 
 if TYPE_CHECKING:
-    from bunseki.brain.base import Brain
-    from bunseki.brain.eda import EdaBrain
-    from bunseki.brain.investigator import InvestigatorBrain
-    from bunseki.brain.knowledge import KnowledgeBrain
+    from bunseki.brain.analyst.contract import AnalystBrain
+    from bunseki.brain.eda.contract import EdaBrain
+    from bunseki.brain.investigator.contract import InvestigatorBrain
+    from bunseki.brain.knowledge.contract import KnowledgeBrain
     from bunseki.rag import Embedder, Lexicon
     from bunseki.settings import Settings
 
@@ -23,38 +23,38 @@ if TYPE_CHECKING:
 # only ever uses one kind does not pay for importing the other.
 
 
-def create_brain(spec: str | None, settings: Settings) -> Brain:
-    """The analyst's brain for ``spec`` (``settings.model`` when None): offline, or an `LLMBrain`."""
+def create_analyst_brain(spec: str | None, settings: Settings) -> AnalystBrain:
+    """The analyst's brain for ``spec`` (``settings.model`` when None): offline, or an `LLMAnalystBrain`."""
     parsed = _spec(spec, settings)
     if parsed.is_offline:
-        from bunseki.brain.offline import OfflineBrain
+        from bunseki.brain.analyst.offline import OfflineAnalystBrain
 
-        return OfflineBrain()
-    from bunseki.brain.llm import LLMBrain
+        return OfflineAnalystBrain()
+    from bunseki.brain.analyst.llm import LLMAnalystBrain
 
-    return LLMBrain(create_chat_model(parsed, settings), name=str(parsed))
+    return LLMAnalystBrain(create_chat_model(parsed, settings), name=str(parsed))
 
 
 def create_eda_brain(spec: str | None, settings: Settings) -> EdaBrain:
-    """The EDA pipeline's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
+    """The EDA pipeline's brain for ``spec``, as `create_analyst_brain` chooses: offline, or over a chat model."""
     parsed = _spec(spec, settings)
     if parsed.is_offline:
-        from bunseki.brain.eda_offline import OfflineEdaBrain
+        from bunseki.brain.eda.offline import OfflineEdaBrain
 
         return OfflineEdaBrain()
-    from bunseki.brain.eda_llm import LLMEdaBrain
+    from bunseki.brain.eda.llm import LLMEdaBrain
 
     return LLMEdaBrain(create_chat_model(parsed, settings), name=str(parsed))
 
 
 def create_investigator_brain(spec: str | None, settings: Settings) -> InvestigatorBrain:
-    """The investigator's brain for ``spec``, as `create_brain` chooses: offline, or over a chat model."""
+    """The investigator's brain for ``spec``, as `create_analyst_brain` chooses: offline, or over a chat model."""
     parsed = _spec(spec, settings)
     if parsed.is_offline:
-        from bunseki.brain.investigator import OfflineInvestigatorBrain
+        from bunseki.brain.investigator.offline import OfflineInvestigatorBrain
 
         return OfflineInvestigatorBrain()
-    from bunseki.brain.investigator_llm import LLMInvestigatorBrain
+    from bunseki.brain.investigator.llm import LLMInvestigatorBrain
 
     return LLMInvestigatorBrain(create_chat_model(parsed, settings), name=str(parsed))
 
@@ -66,10 +66,10 @@ def create_knowledge_brain(
     answerer (which scores sentences with ``embedder`` and ``lexicon``), or a chat model with the tools bound."""
     parsed = _spec(spec, settings)
     if parsed.is_offline:
-        from bunseki.brain.knowledge_offline import OfflineKnowledgeBrain
+        from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain
 
         return OfflineKnowledgeBrain(embedder=embedder, lexicon=lexicon)
-    from bunseki.brain.knowledge import LLMKnowledgeBrain
+    from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 
     return LLMKnowledgeBrain(create_chat_model(parsed, settings), name=str(parsed))
 

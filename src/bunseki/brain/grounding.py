@@ -9,15 +9,12 @@ them. A hit is only a plausibility check, not a proof; a miss is reliably a numb
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from bunseki.brain.eda import EdaView, Finding, StepOutcome
-from bunseki.brain.models import AnalystView, ReasonOutput
 from bunseki.report.models import ReportOutput
 
 SMALL_COUNT = 10
@@ -58,62 +55,6 @@ class Objection:
 UNGROUNDED = "it stated numbers that no executed code printed"
 
 
-def ungrounded_report_numbers(report: ReportOutput, view: AnalystView) -> Objection | None:
-    """A correction for the model when the report states numbers that the executions do not show."""
-    missing = ungrounded(report_text(report), analyst_sources(view))
-    if not missing:
-        return None
-    return Objection(
-        f"The report states numbers that appear in no execution output, in the data summary or in the "
-        f"question: {', '.join(missing[:10])}. Use only numbers printed by the executed code, copied as "
-        "printed; say what is not known instead of estimating.",
-        UNGROUNDED,
-    )
-
-
-def ungrounded_question_numbers(decision: ReasonOutput, view: AnalystView) -> Objection | None:
-    """A correction when a clarifying question states numbers that nothing shown to the model has."""
-    missing = ungrounded(decision.question or "", analyst_sources(view)) if decision.next_action == "ask" else []
-    if not missing:
-        return None
-    return Objection(
-        f"The question to the person states numbers that appear nowhere in the data summary, the results or "
-        f"the conversation: {', '.join(missing[:10])}. Ask without inventing figures.",
-        "its question stated numbers that appear nowhere in the data or the results",
-    )
-
-
-def ungrounded_finding_numbers(finding: Finding, view: EdaView, outcome: StepOutcome) -> Objection | None:
-    """A correction when an EDA finding states numbers its step's output does not show."""
-    sources = [*eda_sources(view), outcome.stdout if outcome.success else ""]
-    missing = ungrounded(f"{finding.title}\n{finding.text}", sources)
-    if not missing:
-        return None
-    return Objection(
-        f"The finding states numbers that the step's output does not show: {', '.join(missing[:10])}. "
-        "Use only numbers as the code printed them.",
-        UNGROUNDED,
-    )
-
-
-def ungrounded_eda_report_numbers(report: ReportOutput, view: EdaView) -> Objection | None:
-    """A correction when the EDA report states numbers no step printed and the profile does not hold."""
-    missing = ungrounded(report_text(report), [*eda_sources(view), *(f.text for f in view.findings if f.success)])
-    if not missing:
-        return None
-    return Objection(
-        f"The report states numbers that appear in no step's output, finding or the data profile: "
-        f"{', '.join(missing[:10])}. Use only numbers printed by the executed code.",
-        UNGROUNDED,
-    )
-
-
-def eda_sources(view: EdaView) -> list[str]:
-    """Where EDA numbers may come from: the goal and feedback, the data's profile, what the steps printed."""
-    sources = [view.goal or "", view.feedback or "", view.profile.model_dump_json(), *view.problems]
-    return sources + [outcome.stdout for outcome in view.outcomes if outcome.success]
-
-
 def report_text(report: ReportOutput) -> str:
     """What a person reads as the answer: title, conclusion, text and table sections, captions."""
     parts = [report.title, report.conclusion]
@@ -122,20 +63,6 @@ def report_text(report: ReportOutput) -> str:
             parts.append(section.content)
         parts.append(section.description or "")
     return "\n".join(parts)
-
-
-def analyst_sources(view: AnalystView) -> list[str]:
-    """Where an analyst's numbers may come from: what ran, the data's summary, what was asked."""
-    sources = [view.question, *(turn.content for turn in view.history)]  # earlier answers were checked too
-    if view.data is not None:
-        sources.append(view.data.to_prompt())
-    for record in view.executions:
-        if record.success:
-            sources.append(record.stdout)
-            sources += [json.dumps(table.model_dump(mode="json"), ensure_ascii=False) for table in record.tables]
-    if view.data_state:
-        sources.append(view.data_state)
-    return sources
 
 
 def _supports(value: Decimal, number: Decimal) -> bool:

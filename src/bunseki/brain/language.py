@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bunseki.brain.models import Language
+from bunseki.domain import Language
+
+LANGUAGE_RULES: Final[dict[Language, str]] = {
+    "ja": "The person writes in Japanese. Write everything they will read (questions, instructions, "
+    "rationale, report, chart titles and labels) in Japanese (日本語).",
+    "en": "The person writes in English. Write everything they will read (questions, instructions, "
+    "rationale, report, chart titles and labels) in English.",
+}
+"""What a model is told about the language to write in, when the person writes Japanese or English."""
 
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 _LATIN = re.compile(r"[A-Za-z]")

@@ -27,8 +27,8 @@ from bunseki.data.load import MISSING_MARKERS, TableFormat, infer_column, load_t
 from bunseki.data.notes import LoadNote
 from bunseki.data.numbers import read_numbers
 from bunseki.data.profile import ColumnProfile, TableProfile, profile_table
+from bunseki.domain import Language
 
-Language = Literal["ja", "en"]
 ProblemKind = Literal[
     "numbers_as_text",
     "dates_as_text",

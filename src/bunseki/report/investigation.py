@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
+from bunseki.domain import Language
 from bunseki.report.html import render_html
-from bunseki.report.markdown import Language
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.report.save import write_atomically
 

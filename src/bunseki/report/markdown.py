@@ -10,11 +10,11 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
+from bunseki.domain import Language
 from bunseki.report.models import ReportOutput, ReportSection
 
-Language = Literal["ja", "en"]
 MARKDOWN_TABLE_ROWS: Final = 50
 
 

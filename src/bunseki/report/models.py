@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from bunseki.domain import Language
+
 
 class ReportSection(BaseModel):
     """Seed 000's section: text (Markdown), an image (a path relative to the workspace) or a
@@ -33,7 +35,7 @@ class ReportOutput(BaseModel):
     sections: list[ReportSection]
     suggestions: list[str] | None = None
     assumptions: list[str] = Field(default_factory=list)
-    language: Literal["ja", "en"] = "ja"
+    language: Language = "ja"
 
     @field_validator("title", "conclusion")
     @classmethod

@@ -10,8 +10,8 @@ from typing import Any
 
 from langchain_core.messages import AnyMessage
 
-from bunseki.brain.base import Brain
-from bunseki.brain.factory import create_brain
+from bunseki.brain.analyst.contract import AnalystBrain
+from bunseki.brain.factory import create_analyst_brain
 from bunseki.data import LoadedTable, load_table
 from bunseki.sandbox import add_data_file, backends
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
@@ -34,7 +34,7 @@ class AnalysisSession:
         settings: Settings | None = None,
         model: str | None = None,
         workspace_dir: Path | None = None,
-        brain: Brain | None = None,
+        brain: AnalystBrain | None = None,
         sheet: str | None = None,
         question: str | None = None,
         backend: SandboxBackend | None = None,
@@ -62,7 +62,7 @@ class AnalysisSession:
             table=self.table,
             workspace=self.workspace,
             data_state=self.data_state,
-            brain=brain or create_brain(model, self.settings),
+            brain=brain or create_analyst_brain(model, self.settings),
             settings=self.settings,
             sandbox=SessionSandbox(self.backend, f"analyze-{uuid.uuid4().hex}", self.workspace),
             record_step=self._count_step,

@@ -19,7 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command
 
 from bunseki.agents import eda
-from bunseki.brain.eda import EdaBrain, Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaBrain, Finding, PlanStep, StepOutcome
 from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
 from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from bunseki.brain.eda import Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import Finding, PlanStep, StepOutcome
 from bunseki.data.profile import TableProfile
 from bunseki.store.records import EdaRunRecord, EdaStatus
 from bunseki.usage import TurnUsage

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO, Literal
 
 from bunseki.brain.factory import create_investigator_brain
-from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.errors import BunsekiError, CaseArchiveError, Conflict, NotFound
 from bunseki.investigation.archive import ArchiveLimits, extract_case
 from bunseki.investigation.case import Case, load_case

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
 from bunseki.brain.factory import create_investigator_brain
-from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
 from bunseki.errors import BunsekiError

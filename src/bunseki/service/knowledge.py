@@ -35,7 +35,7 @@ from bunseki.usage import TurnUsage
 
 if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
-    from bunseki.brain.knowledge import KnowledgeBrain
+    from bunseki.brain.knowledge.contract import KnowledgeBrain
     from bunseki.rag import CollectionInfo, KnowledgeBase
     from bunseki.store import KnowledgeConversationRecord, Store
 
@@ -589,7 +589,7 @@ def _error_of(answer: Answer) -> str | None:
 
 def _answer(state: dict[str, Any], question: str, collections: list[str], model: str, started: float) -> Answer:
     from bunseki.agents.knowledge import ThoughtStep
-    from bunseki.brain.knowledge import Passage
+    from bunseki.brain.knowledge.contract import Passage
 
     status: AnswerStatus = state.get("status", "error")
     if status not in ("answered", "unanswered"):

@@ -13,9 +13,8 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, ReasonStep, build, recursion_limit
 from bunseki.agents.analyst.context import StepLog
 from bunseki.agents.analyst.state import Status
-from bunseki.brain.base import Brain
+from bunseki.brain.analyst.contract import AnalystBrain, ExecutionRecord
 from bunseki.brain.language import detect_language
-from bunseki.brain.models import ExecutionRecord
 from bunseki.data import LoadedTable
 from bunseki.deadline import turn_deadline
 from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
@@ -99,7 +98,7 @@ class SessionRuntime:
         table: LoadedTable,
         workspace: Path,
         data_state: DataState,
-        brain: Brain,
+        brain: AnalystBrain,
         settings: Settings,
         sandbox: SessionSandbox,
         record_step: StepLog | None = None,

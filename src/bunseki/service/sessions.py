@@ -23,8 +23,8 @@ from typing import Any, BinaryIO
 
 from langchain_core.messages import AnyMessage, HumanMessage
 
-from bunseki.brain.base import Brain
-from bunseki.brain.factory import create_brain
+from bunseki.brain.analyst.contract import AnalystBrain
+from bunseki.brain.factory import create_analyst_brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
 from bunseki.errors import (
@@ -84,12 +84,12 @@ class AnalysisService(DataOperations):
         settings: Settings | None = None,
         *,
         store: Store | None = None,
-        brains: Callable[[str], Brain] | None = None,
+        brains: Callable[[str], AnalystBrain] | None = None,
         max_open: int | None = None,
         warm: bool = False,
         backend: SandboxBackend | None = None,
     ) -> None:
-        """``brains`` makes the brain for a session's model spec (default: `create_brain`).
+        """``brains`` makes the brain for a session's model spec (default: `create_analyst_brain`).
 
         ``warm``: keep started sandboxes for new sessions (servers do; a one-off CLI session would
         only pay for sandboxes it never uses). ``backend``: where sandboxes run (default: the one the
@@ -98,7 +98,7 @@ class AnalysisService(DataOperations):
         self.settings = settings or Settings()
         self._owns_store = store is None
         self.store = store or Store.from_settings(self.settings)
-        self.brains = brains or (lambda spec: create_brain(spec, self.settings))
+        self.brains = brains or (lambda spec: create_analyst_brain(spec, self.settings))
         self.accounts = Accounts(self.store)
         self._me = f"{process_owner()}:{uuid.uuid4().hex[:8]}"  # this process and this service in it
         self.max_open = max_open or self.settings.open_sessions

@@ -21,11 +21,12 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import ErrorDetails
 
+from bunseki.domain import Language
 from bunseki.errors import ToolRetry
 from bunseki.tools import _checks
 from bunseki.tools.aggregate import aggregate_data, group_by, pivot_table
 from bunseki.tools.filters import filter_by_range, filter_by_values, filter_data
-from bunseki.tools.result import Language, ToolResult
+from bunseki.tools.result import ToolResult
 from bunseki.tools.summary import describe_column, get_data_overview, summarize_data, value_counts
 from bunseki.tools.transform import add_calculated_column, sort_data, transform_column
 

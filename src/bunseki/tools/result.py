@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-Language = Literal["ja", "en"]
+from bunseki.domain import Language
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from bunseki.domain import LANGUAGES
 from bunseki.ui import context
-from bunseki.ui.texts import LANGUAGE_NAMES, LANGUAGES
+from bunseki.ui.texts import LANGUAGE_NAMES
 
 PAGE_DIR = Path(__file__).resolve().parent / "app_pages"
 

@@ -11,12 +11,13 @@ from typing import Any, cast
 
 import streamlit as st
 
+from bunseki.domain import LANGUAGES, Language
 from bunseki.errors import NotFound
 from bunseki.service import AnalysisService, SessionView, TurnResult
 from bunseki.service.eda import EdaService
 from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.settings import Settings
-from bunseki.ui.texts import LANGUAGES, Language, Texts, browser_language
+from bunseki.ui.texts import Texts, browser_language
 
 KEY_LANGUAGE = "language"
 KEY_SESSION = "session_id"

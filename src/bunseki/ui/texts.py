@@ -6,10 +6,10 @@ browser asks for it (its language, or the first choice of its Accept-Language he
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final
 
-Language = Literal["ja", "en"]
-LANGUAGES: Final[tuple[Language, ...]] = ("ja", "en")
+from bunseki.domain import Language
+
 LANGUAGE_NAMES: Final[dict[Language, str]] = {"ja": "日本語", "en": "English"}
 
 JA: Final[dict[str, str]] = {

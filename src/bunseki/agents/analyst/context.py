@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bunseki.brain.base import Brain
+from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.data.summary import DataFrameInfo
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
@@ -32,7 +32,7 @@ class StepLog(Protocol):
 class AnalystContext:
     """The brain that judges, the sandbox that runs code, and the data state it works on."""
 
-    brain: Brain
+    brain: AnalystBrain
     sandbox: SessionSandbox
     data_state: DataState | None
     max_loops: int = 5

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bunseki.brain.models import AnalystView
+from bunseki.brain.analyst.contract import AnalystView
 from bunseki.report.models import ReportOutput, ReportSection
 
 

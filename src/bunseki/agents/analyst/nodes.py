@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from bunseki.agents.analyst.context import AnalystContext
 from bunseki.agents.analyst.fallback import fallback_report
 from bunseki.agents.analyst.state import AnalystState, ReasonStep
-from bunseki.brain.models import AnalystView, ChatTurn, ExecutionRecord
+from bunseki.brain.analyst.contract import AnalystView, ChatTurn, ExecutionRecord
 from bunseki.brain.streaming import streaming_answer
 from bunseki.errors import ModelError, ToolRetry
 from bunseki.sandbox import ExecutionResult

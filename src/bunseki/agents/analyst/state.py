@@ -9,7 +9,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
-from bunseki.brain.models import ExecutionRecord, Language, NextAction
+from bunseki.brain.analyst.contract import ExecutionRecord, NextAction
+from bunseki.domain import Language
 from bunseki.report.models import ReportOutput
 
 Status = Literal["running", "finalized", "asked", "limit_reached", "error"]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bunseki.brain.eda import EdaBrain
+from bunseki.brain.eda.contract import EdaBrain
 from bunseki.sandbox.backend import SessionSandbox
 
 

@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from bunseki.agents.eda import review
 from bunseki.agents.eda.context import EdaContext
 from bunseki.agents.eda.state import EdaState
-from bunseki.brain.eda import EdaView, Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaView, Finding, PlanStep, StepOutcome
 from bunseki.data.validate import validate_data as check_file
 from bunseki.errors import BunsekiError, ModelError
 from bunseki.report.notebook import DataSource

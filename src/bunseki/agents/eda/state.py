@@ -9,9 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from bunseki.brain.eda import Finding, PlanStep, StepOutcome
-from bunseki.brain.models import Language
+from bunseki.brain.eda.contract import Finding, PlanStep, StepOutcome
 from bunseki.data.profile import TableProfile
+from bunseki.domain import Language
 
 Status = Literal["running", "awaiting_plan_review", "awaiting_results_review", "completed", "stopped", "error"]
 Review = Literal["plan", "results"]

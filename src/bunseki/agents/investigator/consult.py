@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bunseki.brain.investigator import (
+from bunseki.brain.investigator.contract import (
     ColumnNote,
     DatasetView,
     EditProposal,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bunseki.brain.investigator import InvestigatorBrain
+from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.investigation.case import Case
 from bunseki.investigation.index import SEGMENTS, CaseIndex
 from bunseki.rag import E5Embedder, Embedder, EmbeddingCache

@@ -21,7 +21,8 @@ from langgraph.runtime import Runtime
 from bunseki.agents.investigator import consult
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
-from bunseki.brain.investigator import ColumnsView, DatasetView, Hypothesis, OfflineInvestigatorBrain
+from bunseki.brain.investigator.contract import ColumnsView, DatasetView, Hypothesis
+from bunseki.brain.investigator.offline import OfflineInvestigatorBrain
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
 from bunseki.investigation.edits import (

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bunseki.brain.investigator import Hypothesis
+from bunseki.brain.investigator.contract import Hypothesis
 
 MAX_ITERATIONS = 10
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bunseki.brain.knowledge import DEFAULT_TOP_K, KnowledgeBrain
+from bunseki.brain.knowledge.contract import DEFAULT_TOP_K, KnowledgeBrain
 from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
 
 

@@ -10,12 +10,12 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, ToolMess
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
-from bunseki.agents.knowledge import prompts
 from bunseki.agents.knowledge.context import KnowledgeContext
 from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
 from bunseki.agents.knowledge.tools import list_rag_collections, search_mode, search_rag_knowledge_base
 from bunseki.brain.grounding import ungrounded
-from bunseki.brain.knowledge import (
+from bunseki.brain.knowledge import prompts
+from bunseki.brain.knowledge.contract import (
     LIST_TOOL,
     NO_ANSWER,
     NO_RAG_RESULT,

@@ -7,7 +7,7 @@ from typing import Literal
 from langchain_core.messages import AIMessage
 
 from bunseki.agents.knowledge.state import KnowledgeState
-from bunseki.brain.knowledge import NO_ANSWER
+from bunseki.brain.knowledge.contract import NO_ANSWER
 
 
 def after_agent(state: KnowledgeState) -> Literal["tools", "reflect", "finish"]:

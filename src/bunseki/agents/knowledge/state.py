@@ -9,8 +9,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
-from bunseki.brain.knowledge import Passage, SearchRecord
-from bunseki.brain.models import Language
+from bunseki.brain.knowledge.contract import Passage, SearchRecord
+from bunseki.domain import Language
 
 Status = Literal["running", "answered", "unanswered", "error"]
 ThoughtKind = Literal["thought", "tool_call", "observation", "draft", "reflection"]

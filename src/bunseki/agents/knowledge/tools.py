@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bunseki.agents.knowledge.context import KnowledgeContext
-from bunseki.brain.knowledge import MAX_TOP_K, NO_RAG_RESULT, SEARCH_MODES, Passage
+from bunseki.brain.knowledge.contract import MAX_TOP_K, NO_RAG_RESULT, SEARCH_MODES, Passage
 from bunseki.errors import BunsekiError
 from bunseki.rag.models import SearchMode
 

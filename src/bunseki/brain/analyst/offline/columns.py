@@ -1,0 +1,262 @@
+"""Mapping the words of a question to columns and to values of columns.
+
+A column is found by its exact name, by a separator- and case-insensitive variant, by a
+synonym of a concept its name contains (売上 for 売上金額, sales for Revenue), by a prefix of
+a Japanese name, or by a close spelling. A value is found in the distinct values of
+low-cardinality columns, also without a trailing 店/県/都/府 (新宿 for 新宿店).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bunseki.brain.analyst.offline.lexicon import concepts_for, value_forms
+from bunseki.brain.analyst.offline.text import Spans, fold, normalize
+from bunseki.data.summary import ColumnInfo, DataFrameInfo
+
+VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
+_ASCII = re.compile(r"^[\x00-\x7f]+$")
+_ID_WORD = re.compile(r"(?:^|\s)(?:id|no|code|number|key)$|番号$|コード$|ID$", re.IGNORECASE)
+_COMMON_WORDS = {
+    "the",
+    "and",
+    "for",
+    "per",
+    "with",
+    "total",
+    "number",
+    "count",
+    "value",
+    "values",
+    "rate",
+    "max",
+    "min",
+    "avg",
+    "mean",
+    "sum",
+    "new",
+    "old",
+    "date",
+    "time",
+    "type",
+    "name",
+    "year",
+}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A column named in the question, at ``start:end`` of the normalised text."""
+
+    column: str
+    start: int
+    end: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ValueMention:
+    """A value of a column named in the question (関東 for 地域 = 関東)."""
+
+    column: str
+    value: str
+    start: int
+    end: int
+
+
+class ColumnMatcher:
+    """Finds columns and values of one table in questions about it."""
+
+    def __init__(self, info: DataFrameInfo) -> None:
+        self.info = info
+        self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
+        for column in info.column_info:
+            # return_id names each row, not a kind of thing (a measure with many values is still a measure)
+            many = column.unique > 0.5 * max(info.shape[0], 1)
+            named_rows = many and (column.kind != "number" or bool(_ID_WORD.search(fold(column.name))))
+            self._aliases += [(alias, column.name, score) for alias, score in _aliases(column.name, named_rows)]
+            words = fold(column.name).split()
+            if (
+                column.kind != "number"
+                and len(words) == 2
+                and words[1] in ("id", "no", "code", "name")
+                and not named_rows
+            ):
+                # sensor_id holds sensors: "which sensor", "how many sensors" (a numeric id only numbers rows)
+                self._aliases += [(words[0], column.name, 0.6), (_plural(words[0]), column.name, 0.6)]
+        self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
+
+    def kind(self, column: str) -> str:
+        info = self.info.column(column)
+        return info.kind if info else "text"
+
+    def columns(self, text: str) -> list[Mention]:
+        """Non-overlapping column mentions in ``text`` (normalised), in order of position."""
+        text = normalize(text)
+        lowered = text.lower()
+        found: list[Mention] = []
+        for alias, column, score in self._aliases:
+            for start in _occurrences(lowered, alias):
+                found.append(Mention(column, start, start + len(alias), score, text[start : start + len(alias)]))
+        found += self._fuzzy(lowered)
+        return _non_overlapping(found, key=lambda m: (-m.score, -(m.end - m.start)))
+
+    def values(self, text: str, exclude: list[Mention] | None = None) -> list[ValueMention]:
+        """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""
+        text = normalize(text)
+        lowered = text.lower()
+        taken = Spans([(mention.start, mention.end) for mention in exclude or []])
+        found: list[ValueMention] = []
+        for column in self.info.column_info:
+            for value in column.values or []:
+                forms = _value_forms(value)
+                if re.fullmatch(r"[A-Z]", value) and column.unique <= 12:  # grades and ranks: 評価がS, class B
+                    forms.append(value)
+                for form in forms:
+                    # Codes such as "IN" or "NY" only count written as codes, not as the word "in".
+                    coded = _ASCII.match(form) and form.isupper() and len(form) <= 4
+                    haystack, needle = (text, form) if coded else (lowered, form.lower())
+                    for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
+                        end = start + len(form)
+                        if _inside_a_verb(form, text, end):
+                            continue
+                        if not taken.overlaps((start, end)):
+                            found.append(ValueMention(column.name, value, start, end))
+        return _non_overlapping(found, key=lambda m: -(m.end - m.start))
+
+    def resolve(self, phrase: str) -> str | None:
+        """The one column a short phrase (a format slot name, a header fragment) refers to."""
+        mentions = self.columns(phrase.replace("_", " "))
+        if mentions:
+            return max(mentions, key=lambda m: (m.score, m.end - m.start)).column
+        return None
+
+    def _fuzzy(self, lowered: str) -> list[Mention]:
+        """English words one or two letters away from a one-word column name ('salry' → salary)."""
+        names = {fold(info.name): info.name for info in self.info.column_info if _ASCII.match(info.name)}
+        single = [name for name in names if " " not in name and len(name) >= 4]
+        found = []
+        closest: dict[str, list[str]] = {}  # a word repeated a thousand times is compared once
+        for word in re.finditer(r"[a-z][a-z0-9]{3,}", lowered):
+            if word.group() not in closest:
+                closest[word.group()] = difflib.get_close_matches(word.group(), single, n=1, cutoff=0.84)
+            close = closest[word.group()]
+            if close and close[0] != word.group():
+                found.append(Mention(names[close[0]], word.start(), word.end(), 0.55, word.group()))
+        return found
+
+
+_Span = TypeVar("_Span", Mention, ValueMention)
+
+
+def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
+    """Every way a question may name the column ``name``, with how sure a match is."""
+    aliases: dict[str, float] = {}
+
+    def add(alias: str, score: float) -> None:
+        alias = alias.strip().lower()
+        if len(alias) >= 2 or (len(alias) == 1 and not _ASCII.match(alias)):
+            aliases[alias] = max(aliases.get(alias, 0.0), score)
+
+    normal = normalize(name)
+    add(normal, 1.0)
+    folded = fold(name)
+    add(folded, 0.95)
+    add(folded.replace(" ", "_"), 0.95)
+    add(folded.replace(" ", ""), 0.9)
+    add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", normal), 0.9)  # TotalIncome → total income
+    if _ASCII.match(folded):
+        if not _is_plural(folded):
+            add(_plural(folded), 0.9)
+        elif len(folded) > 3:
+            add(folded[:-1], 0.85)
+        add(folded.replace("no of", "number of"), 0.9)
+        parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
+        common = [part for part in folded.split() if part in _COMMON_WORDS]
+        # per_dem → "dem"; total_bill → "bill" (only "total" dropped); weak, so a fuller name always wins
+        if (len(parts) > 1 or (parts and common)) and not identifier:
+            for part in parts:
+                add(part, 0.5)
+                if not _is_plural(part):
+                    add(_plural(part), 0.45)
+    else:
+        for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
+            add(normal[:size], 0.7)
+    for synonyms, score in concepts_for(name, identifier=identifier):  # payment method → 支払方法, 人口 → population
+        for synonym in synonyms:
+            add(synonym, score)
+            if _ASCII.match(synonym) and not _is_plural(synonym):
+                add(_plural(synonym), score - 0.05)  # "products", "countries"
+    return list(aliases.items())
+
+
+def _is_plural(word: str) -> bool:
+    """'sales', 'orders' are plural already; 'class', 'status' are not."""
+    return bool(re.search(r"(?<![su])s$", word))
+
+
+def _plural(word: str) -> str:
+    """English plural of a header word: country → countries, class → classes, sensor → sensors."""
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(?:s|x|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
+
+
+def _value_forms(value: str) -> list[str]:
+    value = normalize(value)
+    if not value or value.replace(".", "").replace("-", "").isdigit():
+        return []  # bare numbers are read as numbers, not as category values
+    forms = [value] if len(value) >= 2 or not _ASCII.match(value) else []
+    if re.fullmatch(r"[A-Za-z]{3,}", value) and not value.isupper():
+        forms.append(_plural(value))  # "errors", "Suites": a value named in the plural
+    forms += [form for form in value_forms(value) if len(form) >= 3 or not _ASCII.match(form)]  # Sat → 土曜日
+    for suffix in VALUE_SUFFIXES:
+        stem = value.removesuffix(suffix)
+        if stem != value and len(stem) >= 2:
+            forms.append(stem)
+    return forms
+
+
+_HIRAGANA = re.compile(r"^[\u3041-\u309f]+$")
+_PARTICLES = "のがはをにでともやかへ"
+
+
+def _inside_a_verb(form: str, text: str, end: int) -> bool:
+    """あり in ありますか, なし in なしで済む…: a kana value followed by more kana that is not a particle."""
+    if not _HIRAGANA.match(form) or end >= len(text):
+        return False
+    following = text[end]
+    return bool(_HIRAGANA.match(following)) and following not in _PARTICLES
+
+
+def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> list[int]:
+    """Start offsets of ``alias``; ASCII aliases only as whole words."""
+    escaped = re.escape(alias)
+    word = "A-Za-z0-9" if case_sensitive else "a-z0-9"
+    pattern = rf"(?<![{word}]){escaped}(?![{word}])" if _ASCII.match(alias) else escaped
+    return [match.start() for match in re.finditer(pattern, lowered)]
+
+
+def _non_overlapping(found: list[_Span], key: Callable[[_Span], Any]) -> list[_Span]:
+    """The best-ranked spans (by ``key``) that do not overlap, in order of position."""
+    chosen: list[_Span] = []
+    kept = Spans()
+    for item in sorted(found, key=key):
+        if not kept.overlaps((item.start, item.end)):
+            kept.add((item.start, item.end))
+            chosen.append(item)
+    return sorted(chosen, key=lambda item: item.start)
+
+
+def column_info(info: DataFrameInfo, name: str) -> ColumnInfo:
+    found = info.column(name)
+    if found is None:
+        raise KeyError(name)
+    return found

@@ -1,0 +1,157 @@
+"""Row conditions: read from questions (関東だけ, except Tokyo, 10万円以上) and written as pandas (``condition``)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+
+from bunseki.brain.analyst.offline.columns import Mention, ValueMention
+from bunseki.brain.analyst.offline.plan import Filter, Op
+from bunseki.brain.analyst.offline.text import Spans, numbers
+from bunseki.brain.analyst.offline.vocab import COMPARISONS, COMPARISONS_EN, NEGATION_AFTER, NEGATION_BEFORE
+from bunseki.data.summary import DataFrameInfo
+from bunseki.domain import Language
+
+# The first number starts only where a run of digits starts, and its digits are not given back
+# (possessive ++): otherwise a long run of digits is retried from each of its positions.
+_BETWEEN = re.compile(
+    r"(?:between\s+)?(?P<a>(?<![\d,.])-?[\d,.]++\s*[万億千]?)\s*(?:~|から|and|to|–)\s*(?P<b>-?[\d,.]++\s*[万億千]?)"
+    r"\s*(?:の間|の範囲|まで)?",
+    re.IGNORECASE,
+)
+NEAR = 40  # characters around a mention where a negation or comparison word belongs to it
+
+
+def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
+    """The one pandas expression for a row condition, used by every piece of generated code.
+
+    A window on a date column is closed-open, ``[start, end)``: 2024年1月 is ``>= '2024-01-01'`` and
+    ``< '2024-02-01'``, so a timestamp late on the last day is in and the next month's first is out.
+    A range of numbers ("between 10 and 20") includes both ends, as people mean it.
+    """
+    column = f"{frame}[{item.column!r}]"
+    if item.other:  # two columns of the same row (在庫数 < 発注点)
+        return f"({column} {item.op} {frame}[{item.other!r}])"
+    if item.op == "between":
+        low, high = item.value
+        found = info.column(item.column)
+        if found is not None and found.kind == "datetime":
+            return f"({column} >= {low!r}) & ({column} < {high!r})"
+        return f"{column}.between({low!r}, {high!r})"
+    if item.op in ("in", "not in"):
+        expression = f"{column}.isin({list(item.value)!r})"
+        return expression if item.op == "in" else f"~{expression}"
+    return f"({column} {item.op} {item.value!r})"
+
+
+def rows(filters: list[Filter], info: DataFrameInfo, frame: str = "data") -> str:
+    """The rows of ``frame`` that meet every condition (``frame`` itself when there is none)."""
+    if not filters:
+        return frame
+    return f"{frame}[" + " & ".join(f"({condition(item, info, frame)})" for item in filters) + "]"
+
+
+def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
+    """Equality filters from category values; several values of one column become ``in``."""
+    by_column: dict[tuple[str, bool], list[ValueMention]] = defaultdict(list)
+    lowered = text.lower()
+    for mention in values:
+        negated = bool(
+            NEGATION_AFTER.match(text[mention.end : mention.end + NEAR])
+            or NEGATION_BEFORE.search(lowered[max(0, mention.start - NEAR) : mention.start])
+        )
+        by_column[(mention.column, negated)].append(mention)
+    filters = []
+    for (column, negated), mentions in by_column.items():
+        chosen = list(dict.fromkeys(mention.value for mention in mentions))
+        shown = ", ".join(text[m.start : m.end] for m in mentions)
+        if len(chosen) == 1:
+            filters.append(Filter(column=column, op="!=" if negated else "==", value=chosen[0], text=shown))
+        else:
+            filters.append(Filter(column=column, op="not in" if negated else "in", value=chosen, text=shown))
+    return filters
+
+
+def number_filters(
+    text: str,
+    mentions: list[Mention],
+    info: DataFrameInfo,
+    *,
+    language: Language,
+    taken: list[tuple[int, int]],
+    default_column: str | None,
+) -> list[Filter]:
+    """Comparisons of numeric columns with numbers: 売上が10万円以上, more than 100 customers."""
+    numeric = [m for m in mentions if is_number(info, m.column)]
+    starts, ends = [m.start for m in numeric], [m.end for m in numeric]
+    filters: list[Filter] = []
+    used = Spans(taken)
+    for match in _BETWEEN.finditer(text):
+        if used.overlaps(match.span()) or not re.search(r"between|の間|の範囲|~|から", match.group(), re.IGNORECASE):
+            continue
+        low, high = _value(match.group("a")), _value(match.group("b"))
+        column = _nearest(numeric, starts, ends, match.start(), match.end()) or default_column
+        if low is not None and high is not None and column and low <= high:
+            filters.append(Filter(column=column, op="between", value=[low, high], text=match.group().strip()))
+            used.add(match.span())
+    for value, match in numbers(text):
+        if used.overlaps(match.span()):
+            continue
+        op = _comparison(text, match.start(), match.end(), language)
+        if op is None:
+            continue
+        column = _nearest(numeric, starts, ends, match.start(), match.end()) or default_column
+        if column is None:
+            continue
+        if match.group("percent"):
+            column_info = info.column(column)
+            if column_info and isinstance(column_info.maximum, float) and column_info.maximum <= 1:
+                value /= 100  # 10% of a column holding fractions
+        filters.append(Filter(column=column, op=op, value=value, text=match.group().strip()))
+        used.add(match.span())
+    return filters
+
+
+def _comparison(text: str, start: int, end: int, language: Language) -> Op | None:
+    after = text[end : end + 16]
+    # A unit between the number and the comparison: 30度以上, 5時間未満, 5 nights or more.
+    after = re.sub(
+        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,2}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
+    )
+    for op, pattern in COMPARISONS:
+        if re.match(pattern, after):
+            return op  # type: ignore[return-value]
+    trailing = re.match(r"or (?:more|above|higher|greater|over)\b|or (?:less|fewer|below|lower|under)\b", after)
+    if trailing:
+        return ">=" if re.match(r"or (?:more|above|higher|greater|over)", trailing.group()) else "<="
+    before = text[max(0, start - 40) : start].lower()
+    for op, pattern in COMPARISONS_EN:
+        if re.search(rf"(?:{pattern})\s*(?:of\s+|than\s+)?[$¥]?\s*$", before):
+            return op  # type: ignore[return-value]
+    return None
+
+
+def _nearest(numeric: list[Mention], starts: list[int], ends: list[int], start: int, end: int) -> str | None:
+    """The numeric column a number compares: the closest one before it, else after it.
+
+    ``numeric`` is in order of position and its spans do not overlap, so a bisection of their
+    ``starts`` and ``ends`` finds the neighbours (thousands of numbers and names stay fast).
+    """
+    before = bisect_right(ends, start)
+    if before and start - numeric[before - 1].end <= 30:
+        return numeric[before - 1].column
+    after = bisect_left(starts, end)
+    if after < len(numeric) and numeric[after].start - end <= 30:
+        return numeric[after].column
+    return None
+
+
+def _value(text: str) -> float | None:
+    found = numbers(text)
+    return found[0][0] if found else None
+
+
+def is_number(info: DataFrameInfo, column: str) -> bool:
+    found = info.column(column)
+    return found is not None and found.kind == "number"

@@ -1,0 +1,174 @@
+"""What the offline analyst decided to compute: a plan the code generator turns into pandas."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from bunseki.brain.analyst.offline.text import format_number
+from bunseki.brain.analyst.offline.vocab import Stat
+from bunseki.domain import Language
+
+Task = Literal[
+    "stat",
+    "group",
+    "trend",
+    "top",
+    "correlation",
+    "correlation_matrix",
+    "missing",
+    "duplicates",
+    "distinct",
+    "count",
+    "outliers",
+    "share",
+    "growth",
+    "distribution",
+    "describe",
+    "answers",
+    "ratio",
+]
+Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
+TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
+Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
+
+
+class Filter(BaseModel):
+    """A row condition: ``column op value`` (value is a list for in/not in/between)."""
+
+    column: str
+    op: Op
+    value: Any
+    text: str = ""
+    other: str | None = Field(default=None, description="A second column compared row by row (在庫数 < 発注点).")
+
+    def columns(self) -> set[str]:
+        """The columns the condition reads."""
+        return {self.column, self.other} if self.other else {self.column}
+
+    def describe(self, language: Language) -> str:
+        value = self.value
+        if self.other:
+            shown = self.other
+        elif self.op in ("in", "not in") and isinstance(value, list):
+            shown = "・".join(map(str, value)) if language == "ja" else ", ".join(map(str, value))
+        elif self.op == "between" and isinstance(value, list):
+            shown = f"{value[0]}〜{value[1]}" if language == "ja" else f"{value[0]} to {value[1]}"
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            shown = format_number(value, grouping=False)  # 1000, not 1000.0
+        else:
+            shown = str(value)
+        words = OP_WORDS[language][self.op]
+        return words.format(column=self.column, value=shown)
+
+
+OP_WORDS: dict[Language, dict[Op, str]] = {
+    "ja": {
+        "==": "{column} が {value}",
+        "!=": "{column} が {value} 以外",
+        "in": "{column} が {value}",
+        "not in": "{column} が {value} 以外",
+        ">": "{column} が {value} より大きい",
+        ">=": "{column} が {value} 以上",
+        "<": "{column} が {value} 未満",
+        "<=": "{column} が {value} 以下",
+        "between": "{column} が {value}",
+    },
+    "en": {
+        "==": "{column} = {value}",
+        "!=": "{column} ≠ {value}",
+        "in": "{column} in {value}",
+        "not in": "{column} not in {value}",
+        ">": "{column} > {value}",
+        ">=": "{column} ≥ {value}",
+        "<": "{column} < {value}",
+        "<=": "{column} ≤ {value}",
+        "between": "{column} from {value}",
+    },
+}
+
+
+class Period(BaseModel):
+    """A date window [start, end) on the date column, as people named it (2024年1月, Q1 2024)."""
+
+    start: str
+    end: str
+    label: str
+
+
+class Derived(BaseModel):
+    """A column computed per row before the analysis: ``name = left op right``."""
+
+    name: str
+    left: str
+    op: Literal["/", "*", "+", "-"]
+    right: str
+    expression: str | None = Field(
+        default=None, description="A longer formula over ``data[...]`` columns ((a+b)/2, a*1.8+32)."
+    )
+
+
+class Ratio(BaseModel):
+    """A percentage the question asks for: a part of a whole, or the change from a base to a subset."""
+
+    kind: Literal["share", "change"]
+    part: list[Filter] = Field(default_factory=list, description="share: the part; change: the compared subset.")
+    base: list[Filter] = Field(default_factory=list, description="change: the subset compared against.")
+    part_label: str = ""
+    base_label: str = ""
+    base_column: str | None = Field(default=None, description="change between measures: the base column.")
+    part_column: str | None = Field(default=None, description="change between measures: the compared column.")
+
+
+class Slot(BaseModel):
+    """One requested ``@name[value]`` answer and how to compute it."""
+
+    name: str
+    description: str = ""
+    decimals: int | None = None
+    choices: list[str] = Field(default_factory=list)
+    measure: str | None = None  # what to compute: a key of the measures in codegen
+    column: str | None = None
+    second: str | None = None
+    filters: list[Filter] = Field(default_factory=list)
+
+
+class Plan(BaseModel):
+    """One analysis: a task over ``target`` (and ``second``), filtered, grouped or over time."""
+
+    task: Task
+    language: Language
+    stat: Stat = "sum"
+    target: str | None = None
+    second: str | None = None
+    group_by: str | None = None
+    cross: str | None = Field(default=None, description="A second grouping column: a cross table of both.")
+    time_unit: TimeUnit | None = None
+    date_column: str | None = None
+    filters: list[Filter] = Field(default_factory=list)
+    periods: list[Period] = Field(default_factory=list)
+    top_n: int | None = None
+    ascending: bool = False
+    focus: list[str] = Field(default_factory=list, description="Groups the question singles out (関東の割合).")
+    within: list[Filter] = Field(
+        default_factory=list,
+        description="A share within each group: of its rows (or measure) meeting these (カード払いの割合が高い店舗).",
+    )
+    derived: Derived | None = None
+    ratio: Ratio | None = None
+    chart: Chart | None = None
+    outlier_method: Literal["zscore", "iqr"] = "zscore"
+    threshold: float = 3.0
+    slots: list[Slot] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict, description="Method details for answer slots.")
+    derived_columns: list[Derived] = Field(default_factory=list, description="New features the question defines.")
+    assumptions: list[str] = Field(default_factory=list)
+    robust: bool = Field(default=False, description="Coerce text to numbers and drop blanks (a retry).")
+
+
+class Clarification(BaseModel):
+    """Why the question cannot be planned yet, as a question back to the person."""
+
+    question: str
+    reason: str

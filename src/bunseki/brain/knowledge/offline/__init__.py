@@ -1,0 +1,437 @@
+"""The offline knowledge brain: an extractive answerer that needs no language model.
+
+It drives the same ReAct loop as a chat model would: it searches with the question, reads the
+passages the search returned, and scores every sentence or line in them against the question
+(multilingual-e5 similarity of the sentence in its heading's context, plus the question's words it
+shares). When the best sentence is supported well enough it answers with it — the option and its
+description, the setting and its meaning, the step — quoted verbatim, framed in the question's
+language, with a citation ``[n]``. When it is not, it searches again with the question's keywords,
+and abstains with ``[[NO_ANSWER]]`` when nothing supports an answer. Japanese questions over
+English documents and the reverse work through the multilingual embedding.
+
+Its Reflection is a support check: every quote of the draft must be in the passage it cites, and
+every other word of the draft must come from the cited passages (or the answer's fixed framing).
+Unsupported quotes are dropped; with none left, the final answer is an abstention.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+from langchain_core.messages import AIMessage
+
+from bunseki.brain.knowledge.contract import NO_ANSWER, SEARCH_TOOL, KnowledgeView, Passage
+from bunseki.brain.language import detect_language
+from bunseki.domain import Language
+from bunseki.rag.embedding import Embedder
+from bunseki.rag.lexical import Lexicon
+
+# Support is relative, never an absolute e5 cosine (they are compressed: unrelated text scores
+# 0.75-0.84). A sentence's similarity to the question is read as a z-score against the other
+# candidate sentences of the turn: how far it stands out from what the search brought back. Words
+# are read as coverage: the share of the question's content words the sentence (in its heading's
+# context) contains, each word weighted by how rare it is among the candidates, so that a word no
+# candidate has (the subject the corpus lacks) outweighs the words every candidate shares.
+SUPPORT_COVERAGE: Final = 0.5  # of the question's weighted content words, in the question's language
+SUPPORT_Z: Final = 1.0  # and standing out from the candidates by a standard deviation
+SUPPORT_Z_ACROSS_LANGUAGES: Final = 2.0  # a sentence in the other language shares no words: meaning alone
+SUPPORT_SCORE: Final = 3.5  # or a paraphrase: few words shared, but standing out far (score below)
+MIN_UNITS_FOR_Z: Final = 5  # fewer candidates say nothing about how one stands out
+COVERAGE_WEIGHT: Final = 2.0  # full coverage counts as much as standing out by two deviations
+FOLLOWING_MARGIN: Final = 0.5  # a following sentence within half a deviation of the best one is added
+MAX_STEPS_QUOTED: Final = 8
+MAX_SEARCHES: Final = 3
+QUOTE_CHARS: Final = 400
+_CACHE_SIZE: Final = 2048
+
+# Words that say what kind of answer is wanted, not what it is about.
+_QUESTION_WORDS: Final = frozenset(
+    {
+        *("どこ", "いつ", "どう", "どういう", "どの", "どれ", "どんな", "誰", "幾ら", "幾つ", "教える", "下さる"),
+        *("良い", "為", "時", "方法", "手順", "意味", "場合", "やり方", "オプション", "パラメーター"),
+        *("many", "much", "often", "long", "mean", "meaning", "way", "step", "happen", "option", "parameter"),
+    }
+)
+# Codes, options, identifiers and numbers: a passage that lacks one the question names cannot answer it.
+_ENTITY: Final = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:-{1,2}[A-Za-z][A-Za-z0-9_-]*|[A-Za-z0-9_]*[0-9][A-Za-z0-9_.]*"
+    r"|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][A-Z0-9]+)(?![A-Za-z0-9_])"
+)
+# ``KEY: description`` (an option, a setting, an error code), numbered or not.
+_ENTRY: Final = re.compile(r"^(?:\d{1,2}[.)]\s+)?[^\s。.!?！？:：「」][^。!?！？:：「」]{0,48}[:：]\s*\S")
+_STEP: Final = re.compile(r"^\d{1,2}[.)．]\s*")
+
+_QA = re.compile(r"^Q:\s*(?P<q>.+?)\s*\nA:\s*(?P<a>.+)$", re.DOTALL)
+_SENTENCE = re.compile(r"(?<=[。！？])(?![」』）)])|(?<=[.!?])\s+(?=[A-Z0-9\"'(`])")
+_END = re.compile(r"[。．.!?！？]\s*$")
+_SETTING = re.compile(r"[:：=]|^\s*(?:[-*•]|\d+[.)])\s|^\s*-{1,2}\w")
+_CODE = re.compile(
+    r"^\s*(?:def |class |import |from \S+ import|return\b|if |for |while |@\w)|[{};]\s*$|^\s*\S+\s*=\s*\S"
+)
+_TRIM = re.compile(r"^(?:[\s#/>\"']|[-*•]\s)*|[\s\"']*$")
+_CITATION = re.compile(r"\[(\d{1,3})\]")
+
+_FRAME: Final[dict[Language, tuple[str, str]]] = {
+    "ja": ("{where}によると、", "とのことです。"),
+    "en": ("According to {where}: ", ""),
+}
+# When the quote is in the other language, the framing says so in the question's language.
+_FRAME_ACROSS: Final[dict[Language, tuple[str, str]]] = {
+    "ja": ("{where}の英語の記述によると、", "とのことです。"),
+    "en": ("According to {where}, a Japanese document (quoted in its own words): ", ""),
+}
+_SEARCH_THOUGHT: Final[dict[Language, str]] = {
+    "ja": "質問に答える記述をナレッジベースで検索します。",
+    "en": "I will search the knowledge base for passages that answer the question.",
+}
+_RETRY_THOUGHT: Final[dict[Language, str]] = {
+    "ja": "見つかった記述では質問に十分に答えられないため、キーワード「{query}」で検索し直します。",
+    "en": "The passages found do not answer the question well enough; searching again for the keywords '{query}'.",
+}
+_DENSE_THOUGHT: Final[dict[Language, str]] = {
+    "ja": "見つかった記述では答えられないため、言語をまたいで意味の近い記述を検索し直します。",
+    "en": "The passages found do not answer the question; searching again by meaning, across languages.",
+}
+_NOTHING: Final[dict[Language, str]] = {
+    "ja": "検索しても質問に関係する記述が見つかりませんでした。",
+    "en": "No search found a passage related to the question.",
+}
+_UNSUPPORTED: Final[dict[Language, str]] = {
+    "ja": "見つかった記述（最も近いもの: {where}）は、この質問に答えていません。",
+    "en": "The passages found (the closest: {where}) do not answer this question.",
+}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence or line of a passage that could answer: quoted verbatim, scored in context."""
+
+    passage: Passage
+    index: int
+    text: str
+    context: str
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate sentence with its evidence: how it stands out (z), which words it covers, whether it supports."""
+
+    unit: Unit
+    z: float | None
+    coverage: float
+    supported: bool
+
+    @property
+    def score(self) -> float:
+        return (self.z or 0.0) + COVERAGE_WEIGHT * self.coverage
+
+
+class OfflineKnowledgeBrain:
+    """Searches, picks the answering sentence, quotes and cites it; abstains when nothing supports one."""
+
+    def __init__(self, *, embedder: Embedder | None = None, lexicon: Lexicon | None = None) -> None:
+        self._embedder = embedder
+        self._lexicon = lexicon or Lexicon()
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        frames = [*_FRAME.values(), *_FRAME_ACROSS.values()]
+        frame = " ".join(part.replace("{where}", "") for pair in frames for part in pair)
+        self._frame_terms = frozenset(self._lexicon.terms(frame))
+
+    @property
+    def name(self) -> str:
+        return "offline"
+
+    # --- the loop ---
+
+    def respond(self, view: KnowledgeView) -> AIMessage:
+        language = view.language
+        done = {(search.query, search.mode) for search in view.searches}
+        if not done:
+            return _search(view, view.question, _SEARCH_THOUGHT[language])
+        best = self.best(view.question, view.passages)
+        if best and best[0].supported:
+            return AIMessage(self.compose(best, language))
+        if len(done) < MAX_SEARCHES and view.step < view.max_steps:
+            # Meaning alone first: the hybrid ranking favours passages that share the question's words,
+            # which a passage in the other language cannot; then the question's keywords alone.
+            if (view.question, "dense") not in done:
+                return _search(view, view.question, _DENSE_THOUGHT[language], mode="dense")
+            keywords = " ".join(dict.fromkeys(self._lexicon.terms(view.question)))
+            if keywords and (keywords, "hybrid") not in done:
+                return _search(view, keywords, _RETRY_THOUGHT[language].format(query=keywords))
+        if not best:
+            return AIMessage(f"{NO_ANSWER} {_NOTHING[language]}")
+        return AIMessage(f"{NO_ANSWER} {_UNSUPPORTED[language].format(where=_where(best[0].unit.passage, language))}")
+
+    def best(self, question: str, passages: list[Passage]) -> list[Scored]:
+        """The best answering sentence (with the steps of its list, or the sentence after it when that
+        is about as good); [] without candidates."""
+        units = [unit for passage in passages for unit in units_of(passage)]
+        if not units:
+            return []
+        scored = self._score(question, units)
+        supported = [item for item in scored if item.supported]
+        top = max(supported or scored, key=lambda item: item.score)
+        same = [item for item in scored if item.unit.passage.number == top.unit.passage.number]
+        if _STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
+            first = top.unit.index
+            while any(item.unit.index == first - 1 and _STEP.match(item.unit.text) for item in same):
+                first -= 1
+            steps = [item for item in same if item.unit.index >= first and _STEP.match(item.unit.text)]
+            run = [item for position, item in enumerate(steps) if item.unit.index == first + position]
+            return run[:MAX_STEPS_QUOTED]
+        following = next((item for item in same if item.unit.index == top.unit.index + 1), None)
+        if following is not None and following.supported and following.score >= top.score - FOLLOWING_MARGIN:
+            return [top, following]
+        return [top]
+
+    def compose(self, picked: list[Scored], language: Language) -> str:
+        """One or two sentences in the question's language: the framing, the quotes, the citation."""
+        passage = picked[0].unit.passage
+        return compose_answer(passage, [item.unit.text for item in picked], language)
+
+    # --- Reflection: the support check ---
+
+    def reflect(self, view: KnowledgeView) -> str:
+        draft = view.draft or ""
+        language = view.language
+        passages = {passage.number: passage for passage in view.passages}
+        cited = [passages[number] for number in _citations(draft) if number in passages]
+        quotes = _quotes(draft)
+        kept: list[tuple[Passage, str]] = []
+        notes: list[str] = []
+        for quote in quotes:
+            home = next((passage for passage in cited if _normal(quote) in _normal(passage.text)), None)
+            if home is None:
+                notes.append(f"not in the cited passages: {_short(quote)}")
+            else:
+                kept.append((home, quote))
+        residual = _residual(draft)
+        known = set()
+        for passage in cited:
+            known |= set(self._lexicon.terms(f"{passage.title} {passage.heading} {passage.source} {passage.text}"))
+        extra = [term for term in dict.fromkeys(self._lexicon.terms(residual)) if term not in known | self._frame_terms]
+        if extra:
+            notes.append(f"words the passages do not contain: {', '.join(extra[:8])}")
+        if not cited:
+            notes.append("no citation")
+        if not notes and kept:
+            where = ", ".join(f"[{passage.number}]" for passage in cited)
+            thought = f"Every claim of the draft is in the cited passages ({where})."
+            return f"Thought: {thought}\nFinal Answer: {draft}"
+        if kept:
+            home = kept[0][0]
+            final = compose_answer(home, [quote for passage, quote in kept if passage is home], language)
+            return f"Thought: Rewritten from the supported quotes only; {'; '.join(notes)}.\nFinal Answer: {final}"
+        reason = _UNSUPPORTED[language].format(where=", ".join(_where(p, language) for p in cited) or "-")
+        return f"Thought: No claim of the draft is supported; {'; '.join(notes)}.\nFinal Answer: {NO_ANSWER} {reason}"
+
+    # --- scoring ---
+
+    def _score(self, question: str, units: list[Unit]) -> list[Scored]:
+        asked_in = detect_language(question)
+        content = [term for term in dict.fromkeys(self._lexicon.terms(question, content_only=True)) if not _asks(term)]
+        entities = _entities(question)
+        unit_terms = [set(self._lexicon.terms(f"{unit.context} {unit.text}")) for unit in units]
+        # A word's weight is its inverse frequency among the candidates (BM25's IDF).
+        count = len(units)
+        weights = {
+            term: math.log(1 + (count + 0.5) / (sum(term in terms for terms in unit_terms) + 0.5)) for term in content
+        }
+        total = sum(weights.values())
+        zs = self._z_scores(question, units)
+        scored: list[Scored] = []
+        for position, unit in enumerate(units):
+            covered = sum(weight for term, weight in weights.items() if term in unit_terms[position])
+            coverage = covered / total if total else 0.0
+            z = None if zs is None else float(zs[position])
+            anchored = all(entity in _haystack(unit.passage) for entity in entities)
+            by_words = coverage >= SUPPORT_COVERAGE and (z is None or z >= SUPPORT_Z)
+            across = detect_language(unit.text) != asked_in and z is not None and z >= SUPPORT_Z_ACROSS_LANGUAGES
+            strong = z is not None and z + COVERAGE_WEIGHT * coverage >= SUPPORT_SCORE
+            scored.append(Scored(unit, z, coverage, anchored and (by_words or across or strong)))
+        return scored
+
+    def _z_scores(self, question: str, units: list[Unit]) -> np.ndarray | None:
+        """How far each candidate's similarity to the question stands out from the others', in deviations."""
+        similarities = self._similarities(question, units)
+        if similarities is None or len(units) < MIN_UNITS_FOR_Z:
+            return None
+        spread = float(similarities.std())
+        if spread == 0.0:
+            return None
+        return np.asarray((similarities - float(np.median(similarities))) / spread)
+
+    def _similarities(self, question: str, units: list[Unit]) -> np.ndarray | None:
+        if self._embedder is None:
+            return None
+        texts = [f"{unit.context}\n{unit.text}" if unit.context else unit.text for unit in units]
+        missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
+        if missing:
+            for text, vector in zip(missing, self._embedder.passages(missing), strict=True):
+                self._vectors[text] = vector
+            while len(self._vectors) > _CACHE_SIZE:
+                self._vectors.popitem(last=False)
+        matrix = np.vstack([self._vectors[text] for text in texts])
+        return np.asarray(matrix @ self._embedder.query(question))
+
+
+def units_of(passage: Passage) -> list[Unit]:
+    """The sentences and lines of a passage that could be an answer, each verbatim in its text."""
+    context = " / ".join(dict.fromkeys(part for part in (passage.title, passage.heading) if part))
+    qa = _QA.match(passage.text.strip())
+    if qa:  # a Q&A pair: the answer answers, in the context of its question
+        return [Unit(passage, 0, qa["a"].strip(), f"{context}\n{qa['q'].strip()}")]
+    units: list[Unit] = []
+    local = ""  # a short line over a block of plain text, e.g. 「用紙の補充」 above its steps
+    for line in _lines(passage.text):
+        stripped = line.strip()
+        commentary = stripped.startswith(('"""', "'''", "#", "//"))
+        if not stripped:
+            local = ""
+            continue
+        if _CODE.search(stripped) and not commentary:
+            continue
+        where = f"{context}\n{local}" if local else context
+        whole = _TRIM.sub("", stripped).strip()
+        if _ENTRY.match(whole) or _STEP.match(whole):  # an option, a setting, a step: one unit, every sentence
+            units.append(Unit(passage, len(units), whole, where))
+            continue
+        if not commentary and len(whole) <= 30 and not _usable(whole, passage):
+            local = whole
+            continue
+        for piece in _SENTENCE.split(stripped):
+            text = _TRIM.sub("", piece).strip()
+            if _usable(text, passage):
+                units.append(Unit(passage, len(units), text, where))
+    return units
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, with a sentence that a line break cuts (wrapped Markdown, PDF) put back together."""
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        previous = lines[-1] if lines else ""
+        if (
+            line
+            and previous
+            and not _END.search(previous)
+            and not _SETTING.search(line)
+            and not _CODE.search(line)
+            and not _CODE.search(previous)
+            and previous[-1] in "、,"
+        ):
+            joiner = "" if not previous[-1].isascii() and not line[0].isascii() else " "
+            lines[-1] = previous + joiner + line
+        else:
+            lines.append(line)
+    return lines
+
+
+def compose_answer(passage: Passage, quotes: list[str], language: Language) -> str:
+    """``{where}によると、「…」とのことです。[n]`` / ``According to {where}: "…" [n]``; the framing
+    says when the quotes are in the other language."""
+    across = any(detect_language(quote) != language for quote in quotes)
+    opening, closing = (_FRAME_ACROSS if across else _FRAME)[language]
+    if language == "ja":
+        quoted = "".join(f"「{_clip(quote)}」" for quote in quotes)
+    else:
+        quoted = " ".join(f'"{_clip(quote)}"' for quote in quotes)
+    return f"{opening.format(where=_where(passage, language))}{quoted}{closing} [{passage.number}]"
+
+
+def _asks(term: str) -> bool:
+    """A question word (何日, どこ, many): it says what kind of answer is wanted, not what it is about."""
+    return term in _QUESTION_WORDS or term.startswith("何")
+
+
+def _entities(question: str) -> list[str]:
+    """The codes, options, identifiers and numbers a question names, normalized for matching."""
+    text = unicodedata.normalize("NFKC", question)
+    return list(dict.fromkeys(match.rstrip(".").lower() for match in _ENTITY.findall(text)))
+
+
+def _haystack(passage: Passage) -> str:
+    return unicodedata.normalize("NFKC", f"{passage.title} {passage.heading} {passage.text}").lower()
+
+
+def _search(view: KnowledgeView, query: str, thought: str, *, mode: str = "hybrid") -> AIMessage:
+    call_id = f"offline_{view.step}_{len(view.searches) + 1}"
+    arguments: dict[str, object] = {"query": query, "collections": list(view.collections)}
+    if mode != "hybrid":
+        arguments["mode"] = mode
+    return AIMessage(thought, tool_calls=[{"name": SEARCH_TOOL, "args": arguments, "id": call_id}])
+
+
+def _usable(text: str, passage: Passage) -> bool:
+    """Not too short, not a bare title or heading, and a sentence unless it is a setting or option line."""
+    if len(text) < 4 or text in (passage.title, passage.heading):
+        return False
+    return bool(_END.search(text) or _SETTING.search(text) or len(text) >= 25)
+
+
+def _where(passage: Passage, language: Language = "en") -> str:
+    title = passage.title or passage.source
+    heading = passage.heading if passage.heading and passage.heading != title else ""
+    if language == "ja":
+        return f"『{title}』（{heading}）" if heading else f"『{title}』"
+    return f"{title} ({heading})" if heading else title
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).removesuffix("…")
+
+
+def _citations(text: str) -> list[int]:
+    return list(dict.fromkeys(int(number) for number in _CITATION.findall(text)))
+
+
+def _quotes(text: str) -> list[str]:
+    """Top-level 「…」 (nested 「」 inside are kept) and "…" spans of a draft."""
+    spans: list[str] = []
+    depth, start = 0, 0
+    for position, char in enumerate(text):
+        if char == "「":
+            if depth == 0:
+                start = position + 1
+            depth += 1
+        elif char == "」" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append(text[start:position])
+    outside = _drop_brackets(text)
+    spans += re.findall(r'"([^"]+)"', outside)
+    return [span.removesuffix("…") for span in spans if span.strip()]
+
+
+def _drop_brackets(text: str) -> str:
+    kept: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "「":
+            depth += 1
+        elif char == "」" and depth:
+            depth -= 1
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _residual(draft: str) -> str:
+    """The draft without its quotes and citations: the words the draft itself claims."""
+    return _CITATION.sub(" ", re.sub(r'"[^"]*"', " ", _drop_brackets(draft)))
