@@ -1,4 +1,5 @@
-"""Layers point one way: the interfaces (cli, api, ui) talk to services and their views, never to the store."""
+"""Layers point one way: the interfaces (cli, api, ui) talk to services and the domain, never to the store;
+the domain imports nothing of Bunseki but itself."""
 
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ def store_imports(source: str, module: str, *, is_package: bool = False) -> list
 
 def imports_of(source: str, module: str, forbidden: tuple[str, ...], *, is_package: bool = False) -> list[str]:
     """Every import in ``source`` (the text of ``module``) that reaches one of ``forbidden``, as written."""
+
+    def reaches(name: str) -> bool:
+        return any(name == gone or name.startswith(gone + ".") for gone in forbidden)
+
+    return [line for line, names in resolved_imports(source, module, is_package=is_package) if any(map(reaches, names))]
+
+
+def resolved_imports(source: str, module: str, *, is_package: bool = False) -> list[tuple[str, list[str]]]:
+    """Each import in ``source`` (the text of ``module``), as written, with the absolute names it reaches."""
     package = module if is_package else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -39,8 +49,7 @@ def imports_of(source: str, module: str, forbidden: tuple[str, ...], *, is_packa
             names = [base] + [f"{base}.{alias.name}" for alias in node.names]
         else:
             continue
-        if any(name == gone or name.startswith(gone + ".") for name in names for gone in forbidden):
-            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        found.append((f"line {node.lineno}: {ast.unparse(node)}", names))
     return found
 
 
@@ -59,11 +68,11 @@ def test_the_interfaces_are_where_they_should_be() -> None:
     [
         ("import bunseki.store", "bunseki.cli.chat"),
         ("import bunseki.store.records as records", "bunseki.cli.chat"),
-        ("from bunseki.store import SessionRecord", "bunseki.api.schemas"),
-        ("from bunseki.store.records import StepRecord", "bunseki.ui.render"),
+        ("from bunseki.store import Store", "bunseki.api.schemas"),
+        ("from bunseki.store.models import Step", "bunseki.ui.render"),
         ("from bunseki import store", "bunseki.ui.render"),
         ("from ..store import Store", "bunseki.ui.render"),
-        ("from ...store.records import UserRecord", "bunseki.api.routes.sessions"),
+        ("from ...store.models import User", "bunseki.api.routes.sessions"),
         ("def f():\n    from bunseki.store import Store\n", "bunseki.cli.app"),
         ("if TYPE_CHECKING:\n    from bunseki.store import Store\n", "bunseki.cli.app"),
     ],
@@ -75,9 +84,9 @@ def test_every_way_of_importing_the_store_is_seen(source: str, module: str) -> N
 @pytest.mark.parametrize(
     "source",
     [
-        "from bunseki.service import SessionView",
+        "from bunseki.service import AnalysisService",
         "import bunseki.storefront",
-        "from bunseki.service.views import StepView",
+        "from bunseki.domain import Step",
         "from . import render",
         "from .store_helpers import x",
     ],
@@ -92,7 +101,54 @@ def test_no_interface_imports_the_store() -> None:
         for path in interface_modules()
         if (found := store_imports(path.read_text("utf-8"), _module_name(path), is_package=path.name == "__init__.py"))
     }
-    assert offending == {}, "interfaces must use the services' views, not store records: " + repr(offending)
+    assert offending == {}, "interfaces must use the services and the domain models, not the store: " + repr(offending)
+
+
+# --- the domain: the bottom package, which every layer uses and which uses none ---
+
+DOMAIN = PACKAGE / "domain"
+
+
+def bunseki_imports(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    """Every import in ``source`` (the text of ``module``) that reaches a Bunseki module outside the domain."""
+
+    def outside(name: str) -> bool:
+        inside = name == "bunseki.domain" or name.startswith("bunseki.domain.")
+        return (name == "bunseki" or name.startswith("bunseki.")) and not inside
+
+    return [line for line, names in resolved_imports(source, module, is_package=is_package) if any(map(outside, names))]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("from bunseki.settings import Settings", True),
+        ("import bunseki.store", True),
+        ("from bunseki import usage", True),
+        ("def f():\n    from bunseki.rag import SearchHit\n", True),
+        ("from bunseki.domain.usage import TurnUsage", False),
+        ("from bunseki.domain import forms", False),
+        ("from .forms import Entity", False),
+        ("from ..usage import TurnUsage", True),
+        ("from pydantic import BaseModel", False),
+        ("import json", False),
+    ],
+)
+def test_an_import_from_outside_the_domain_is_seen(source: str, found: bool) -> None:
+    assert bool(bunseki_imports(source, "bunseki.domain.sessions")) is found
+
+
+def test_the_domain_imports_nothing_of_bunseki_but_itself() -> None:
+    modules = sorted(DOMAIN.rglob("*.py"))
+    assert DOMAIN / "sessions.py" in modules
+    offending = {
+        _module_name(path): found
+        for path in modules
+        if (
+            found := bunseki_imports(path.read_text("utf-8"), _module_name(path), is_package=path.name == "__init__.py")
+        )
+    }
+    assert offending == {}, f"bunseki.domain is the bottom layer: {offending!r}"
 
 
 # --- sandbox backends: services and agents hold a SessionSandbox and never learn which backend is behind it ---

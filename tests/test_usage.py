@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bunseki.domain import TurnUsage, total
 from bunseki.errors import ConfigurationError
 from bunseki.settings import ModelPrice, Settings
-from bunseki.usage import TurnUsage, cost_of, describe, total
+from bunseki.usage import cost_of, describe
 
 PRICES = {
     "openai:gpt-4o-mini": ModelPrice(prompt=0.15, completion=0.6),

@@ -23,8 +23,9 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from langchain_core.runnables import RunnableConfig
 
+from bunseki.domain import TurnUsage
 from bunseki.settings import ModelPrice
-from bunseki.usage import TurnUsage, cost_of
+from bunseki.usage import cost_of
 
 Event = dict[str, Any]
 TRACE_VERSION = 1

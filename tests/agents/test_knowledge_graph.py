@@ -10,7 +10,8 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from bunseki.agents.knowledge import MAX_STEPS, KnowledgeContext, build, recursion_limit
 from bunseki.brain.knowledge.contract import NO_RAG_RESULT
 from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
-from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
+from bunseki.domain import SearchHit
+from bunseki.rag.models import CollectionInfo, SearchMode
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_call
 
 HIT = SearchHit(

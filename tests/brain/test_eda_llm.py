@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.eda.contract import EdaBrain, EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.contract import EdaBrain, EdaView, PlanRevision, StepCode
 from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.data.profile import profile_table
+from bunseki.domain import Finding, PlanStep, StepOutcome
 from bunseki.errors import ModelOutputError
 from bunseki.report.models import ReportOutput, ReportSection
 from tests.fakes.chat import scripted, tool_call, tool_reply

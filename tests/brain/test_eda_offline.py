@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bunseki.brain.eda.contract import EdaBrain, EdaView, Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaBrain, EdaView
 from bunseki.brain.eda.offline import OfflineEdaBrain
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data.profile import profile_table
-from bunseki.domain import Language
+from bunseki.domain import Finding, Language, PlanStep, StepOutcome
 
 BRAIN = OfflineEdaBrain()
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bunseki.brain.eda.contract import Finding, PlanRevision, PlanStep, StepCode
+from bunseki.brain.eda.contract import PlanRevision, StepCode
 from bunseki.brain.eda.llm import LLMEdaBrain
+from bunseki.domain import Finding, PlanStep
 from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bunseki.agents.eda import EdaState, routing
-from bunseki.brain.eda.contract import PlanStep, StepOutcome
+from bunseki.domain import PlanStep, StepOutcome
 
 STEP = PlanStep(id=1, title="分布", kind="distribution", columns=["x"], rationale="-")
 DONE = StepOutcome(step_id=1, code="", success=True)

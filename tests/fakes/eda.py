@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.eda.contract import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
+from bunseki.domain import Finding, PlanStep, StepOutcome
 from bunseki.report.models import ReportOutput, ReportSection
 
 

@@ -17,7 +17,8 @@ import pytest
 
 from bunseki.brain.analyst.contract import ReasonOutput
 from bunseki.brain.knowledge.contract import SEARCH_TOOL
-from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
+from bunseki.domain import SearchHit
+from bunseki.rag.models import CollectionInfo, SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.knowledge import Answer, KnowledgeService
@@ -145,7 +146,17 @@ class OnePassage:
         self, query: str, collections: Sequence[str], *, top_k: int = 5, mode: SearchMode = "hybrid"
     ) -> list[SearchHit]:
         text = "サーバーは 6333 番ポートで待ち受けます。"
-        return [SearchHit("manuals", "setup.md", "導入", "ポート", "setup.md#1", 0.9, text)]
+        return [
+            SearchHit(
+                collection="manuals",
+                source="setup.md",
+                title="導入",
+                heading="ポート",
+                chunk_id="setup.md#1",
+                score=0.9,
+                text=text,
+            )
+        ]
 
     def collections(self) -> list[CollectionInfo]:
         return [CollectionInfo("manuals", 1, 1, "fake", ":memory:")]

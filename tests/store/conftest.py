@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from bunseki.store import SessionRecord, Store, make_engine
+from bunseki.domain import Session
+from bunseki.store import Store, make_engine
 
-SessionFactory = Callable[..., SessionRecord]
+SessionFactory = Callable[..., Session]
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def raw(store: Store, database_url: str) -> Iterator[Engine]:
 def make_session(store: Store) -> SessionFactory:
     """Creates sessions over a Japanese sales file; keyword arguments replace any field."""
 
-    def make(**changes: Any) -> SessionRecord:
+    def make(**changes: Any) -> Session:
         fields: dict[str, Any] = {
             "title": "売上の分析",
             "dataset_name": "売上.csv",
@@ -49,5 +50,5 @@ def make_session(store: Store) -> SessionFactory:
 
 
 @pytest.fixture
-def session(make_session: SessionFactory) -> SessionRecord:
+def session(make_session: SessionFactory) -> Session:
     return make_session()

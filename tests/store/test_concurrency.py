@@ -8,8 +8,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from bunseki.domain import Session
 from bunseki.errors import Conflict, SessionBusy
-from bunseki.store import SessionRecord, Store
+from bunseki.store import Store
 
 THREADS = 8
 EACH = 15
@@ -28,7 +29,7 @@ def _all_at_once(work: Callable[[int], T], threads: int = THREADS) -> list[T]:
         return list(pool.map(run, range(threads)))
 
 
-def test_concurrent_messages_and_steps_get_distinct_positions(store: Store, session: SessionRecord) -> None:
+def test_concurrent_messages_and_steps_get_distinct_positions(store: Store, session: Session) -> None:
     def append(thread: int) -> None:
         for n in range(EACH):
             store.add_message(session_id=session.id, role="user", content=f"{thread}:{n}")
@@ -47,7 +48,7 @@ def test_concurrent_messages_and_steps_get_distinct_positions(store: Store, sess
         assert [s.parameters["n"] for s in steps if s.parameters["thread"] == thread] == list(range(EACH))
 
 
-def test_only_one_of_many_simultaneous_turns_starts(store: Store, session: SessionRecord) -> None:
+def test_only_one_of_many_simultaneous_turns_starts(store: Store, session: Session) -> None:
     def start(thread: int) -> str:
         try:
             store.start_turn(session_id=session.id, question=f"質問{thread}", owner=str(thread))
@@ -60,7 +61,7 @@ def test_only_one_of_many_simultaneous_turns_starts(store: Store, session: Sessi
     assert [turn.number for turn in store.list_turns(session.id)] == [1]
 
 
-def test_turns_started_from_many_threads_are_numbered_without_gaps(store: Store, session: SessionRecord) -> None:
+def test_turns_started_from_many_threads_are_numbered_without_gaps(store: Store, session: Session) -> None:
     turns_each = 3
 
     def run_turns(thread: int) -> None:

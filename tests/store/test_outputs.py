@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
+from bunseki.domain import Session
 from bunseki.errors import NotFound
-from bunseki.store import SessionRecord, Store
+from bunseki.store import Store
 
 REPORT = {
     "title": "地域別の月次売上",
@@ -16,7 +17,7 @@ REPORT = {
 }
 
 
-def test_snapshots_are_kept_and_listed_in_order(store: Store, session: SessionRecord) -> None:
+def test_snapshots_are_kept_and_listed_in_order(store: Store, session: Session) -> None:
     first = store.add_snapshot(
         session_id=session.id, name="読み込み直後", path="snapshots/0.parquet", rows=1200, columns=6, step_position=0
     )
@@ -34,7 +35,7 @@ def test_snapshots_are_kept_and_listed_in_order(store: Store, session: SessionRe
     assert store.get_snapshot(session.id, second.id) == second
 
 
-def test_a_snapshot_belongs_to_its_session(store: Store, make_session: Callable[..., SessionRecord]) -> None:
+def test_a_snapshot_belongs_to_its_session(store: Store, make_session: Callable[..., Session]) -> None:
     mine, other = make_session(), make_session()
     snapshot = store.add_snapshot(
         session_id=mine.id, name="s", path="snapshots/1.parquet", rows=1, columns=1, step_position=1
@@ -48,7 +49,7 @@ def test_a_snapshot_belongs_to_its_session(store: Store, make_session: Callable[
     assert store.list_snapshots(mine.id) == [snapshot]
 
 
-def test_delete_snapshot(store: Store, session: SessionRecord) -> None:
+def test_delete_snapshot(store: Store, session: Session) -> None:
     kept = store.add_snapshot(
         session_id=session.id, name="a", path="snapshots/1.parquet", rows=1, columns=1, step_position=1
     )
@@ -63,7 +64,7 @@ def test_delete_snapshot(store: Store, session: SessionRecord) -> None:
         store.delete_snapshot(session.id, gone.id)
 
 
-def test_artifacts_are_listed_in_order(store: Store, session: SessionRecord) -> None:
+def test_artifacts_are_listed_in_order(store: Store, session: Session) -> None:
     turn = store.start_turn(session_id=session.id, question="グラフにして", owner="a")
     chart = store.add_artifact(session_id=session.id, path="artifacts/月別売上.png", kind="image", turn_id=turn.id)
     table = store.add_artifact(session_id=session.id, path="artifacts/集計.csv", kind="table")
@@ -73,7 +74,7 @@ def test_artifacts_are_listed_in_order(store: Store, session: SessionRecord) -> 
 
 
 def test_artifacts_need_a_known_session_and_one_of_its_turns(
-    store: Store, make_session: Callable[..., SessionRecord]
+    store: Store, make_session: Callable[..., Session]
 ) -> None:
     mine, other = make_session(), make_session()
     foreign = store.start_turn(session_id=other.id, question="質問", owner="a")
@@ -84,7 +85,7 @@ def test_artifacts_need_a_known_session_and_one_of_its_turns(
     assert store.list_artifacts(mine.id) == []
 
 
-def test_reports_keep_their_content_and_paths(store: Store, session: SessionRecord) -> None:
+def test_reports_keep_their_content_and_paths(store: Store, session: Session) -> None:
     turn = store.start_turn(session_id=session.id, question="報告書にまとめて", owner="a")
     report = store.add_report(
         session_id=session.id,
@@ -106,7 +107,7 @@ def test_reports_keep_their_content_and_paths(store: Store, session: SessionReco
     )
 
 
-def test_latest_report(store: Store, session: SessionRecord) -> None:
+def test_latest_report(store: Store, session: Session) -> None:
     assert store.latest_report(session.id) is None
     first = store.add_report(session_id=session.id, title="初版", conclusion="結論1", content={})
     second = store.add_report(session_id=session.id, title="改訂版", conclusion="結論2", content={"版": 2})
@@ -117,7 +118,7 @@ def test_latest_report(store: Store, session: SessionRecord) -> None:
         store.add_report(session_id="0" * 32, title="t", conclusion="c", content={})
 
 
-def test_unanswered_questions_by_source(store: Store, session: SessionRecord) -> None:
+def test_unanswered_questions_by_source(store: Store, session: Session) -> None:
     analyst = store.add_unanswered(
         session_id=session.id, question="来年の売上は？", reason="予測は分析の範囲外", source="analyst"
     )

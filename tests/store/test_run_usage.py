@@ -6,9 +6,9 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import Engine, inspect, text
 
+from bunseki.domain import TurnUsage
 from bunseki.store import Store, migrate
 from bunseki.store.db import alembic_config
-from bunseki.usage import TurnUsage
 
 MODEL = "openai:gpt-4o-mini"
 START = TurnUsage(model=MODEL, calls=3, prompt_tokens=1200, completion_tokens=340, seconds=2.5, cost=0.0004)

@@ -9,10 +9,11 @@ import pytest
 from pydantic import ValidationError
 from sqlalchemy import Engine, text
 
+from bunseki.domain import Session
 from bunseki.errors import NotFound
-from bunseki.store import SessionRecord, Store
+from bunseki.store import Store
 
-SessionFactory = Callable[..., SessionRecord]
+SessionFactory = Callable[..., Session]
 SESSION_TABLES = ("turns", "messages", "steps", "snapshots", "artifacts", "reports")
 
 
@@ -32,14 +33,14 @@ def test_create_session_keeps_every_field(store: Store, make_session: SessionFac
     assert store.get_session(created.id) == created
 
 
-def test_timestamps_come_back_timezone_aware_in_utc(store: Store, session: SessionRecord) -> None:
+def test_timestamps_come_back_timezone_aware_in_utc(store: Store, session: Session) -> None:
     fetched = store.get_session(session.id)
     for moment in (fetched.created_at, fetched.updated_at):
         assert moment.tzinfo is not None
         assert moment.utcoffset() == timedelta(0)
 
 
-def test_sqlite_stores_utc_wall_time(store: Store, raw: Engine, session: SessionRecord) -> None:
+def test_sqlite_stores_utc_wall_time(store: Store, raw: Engine, session: Session) -> None:
     if raw.dialect.name != "sqlite":
         pytest.skip("SQLite keeps timestamps as text")
     with raw.connect() as connection:
@@ -48,7 +49,7 @@ def test_sqlite_stores_utc_wall_time(store: Store, raw: Engine, session: Session
 
 
 def test_postgres_connection_time_zone_does_not_change_the_timestamps(
-    database_url: str, raw: Engine, session: SessionRecord
+    database_url: str, raw: Engine, session: Session
 ) -> None:
     if raw.dialect.name != "postgresql":
         pytest.skip("only PostgreSQL converts timestamps to the connection's time zone")
@@ -60,7 +61,7 @@ def test_postgres_connection_time_zone_does_not_change_the_timestamps(
     assert fetched.created_at.utcoffset() == timedelta(0)
 
 
-def test_records_are_frozen(session: SessionRecord) -> None:
+def test_records_are_frozen(session: Session) -> None:
     with pytest.raises(ValidationError):
         session.title = "変更"
 
@@ -99,7 +100,7 @@ def test_list_sessions_newest_first_and_per_user(store: Store, make_session: Ses
     assert store.list_sessions(user_id=bob.id) == [second]
 
 
-def test_touch_session_updates_the_time_and_given_fields(store: Store, session: SessionRecord) -> None:
+def test_touch_session_updates_the_time_and_given_fields(store: Store, session: Session) -> None:
     touched = store.touch_session(session.id)
     assert touched.updated_at > session.updated_at
     assert touched.model_copy(update={"updated_at": session.updated_at}) == session
@@ -110,7 +111,7 @@ def test_touch_session_updates_the_time_and_given_fields(store: Store, session: 
     assert store.get_session(session.id) == changed
 
 
-def test_touch_session_refuses_unknown_fields(store: Store, session: SessionRecord) -> None:
+def test_touch_session_refuses_unknown_fields(store: Store, session: Session) -> None:
     with pytest.raises(TypeError, match="id"):
         store.touch_session(session.id, id="x" * 32)  # type: ignore[call-arg]
     assert store.get_session(session.id) == session

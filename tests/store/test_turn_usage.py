@@ -5,9 +5,9 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import Engine, inspect, text
 
-from bunseki.store import SessionRecord, Store, migrate
+from bunseki.domain import Session, TurnUsage
+from bunseki.store import Store, migrate
 from bunseki.store.db import alembic_config
-from bunseki.usage import TurnUsage
 
 USAGE = TurnUsage(
     model="openai:gpt-4o-mini", calls=3, prompt_tokens=1200, completion_tokens=340, seconds=2.5, cost=0.0004
@@ -20,7 +20,7 @@ def _turn_columns(engine: Engine) -> set[str]:
     return {column["name"] for column in inspect(engine).get_columns("turns")}
 
 
-def test_a_finished_turn_keeps_its_usage_and_trace(store: Store, session: SessionRecord) -> None:
+def test_a_finished_turn_keeps_its_usage_and_trace(store: Store, session: Session) -> None:
     turn = store.start_turn(session_id=session.id, question="売上は？", owner=None)
     assert turn.usage is None and turn.trace is None  # nothing is known while it runs
     finished = store.finish_turn(turn.id, status="finalized", usage=USAGE, trace=TRACE)
@@ -30,14 +30,14 @@ def test_a_finished_turn_keeps_its_usage_and_trace(store: Store, session: Sessio
     assert listed.trace == TRACE
 
 
-def test_a_turn_finished_without_usage_has_none(store: Store, session: SessionRecord) -> None:
+def test_a_turn_finished_without_usage_has_none(store: Store, session: Session) -> None:
     turn = store.start_turn(session_id=session.id, question="売上は？", owner=None)
     store.finish_turn(turn.id, status="error", error="boom")
     [listed] = store.list_turns(session.id)
     assert listed.usage is None and listed.trace is None
 
 
-def test_migration_0006_up_and_down_keeps_the_turns(store: Store, session: SessionRecord, raw: Engine) -> None:
+def test_migration_0006_up_and_down_keeps_the_turns(store: Store, session: Session, raw: Engine) -> None:
     turn = store.start_turn(session_id=session.id, question="売上は？", owner=None)
     store.finish_turn(turn.id, status="finalized", usage=USAGE, trace=TRACE)
     assert _turn_columns(raw) >= USAGE_COLUMNS

@@ -11,6 +11,7 @@ from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.brain.eda.llm import LLMEdaBrain
+from bunseki.domain import format_cost
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService, TurnUsage
 from bunseki.service.eda import EdaService
@@ -18,7 +19,6 @@ from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.settings import Settings
 from bunseki.ui.render import usage_caption
 from bunseki.ui.texts import Texts
-from bunseki.usage import format_cost
 from tests.eda.conftest import SALES
 from tests.eda.test_llm_run import PLAN
 from tests.eda.test_run_usage import TOKENS as EDA_TOKENS

@@ -1,14 +1,18 @@
-"""What the API sends and receives: the JSON shapes its OpenAPI schema documents."""
+"""What the API sends and receives: the JSON shapes its OpenAPI schema documents.
+
+Where the API shows a domain model, its schema is a form of that model (`bunseki.domain.Omitted`):
+the fields it leaves out are named, and every other field comes from the model as it is.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from bunseki import domain
+from bunseki.domain import Omitted
 from bunseki.report.models import ReportOutput
-from bunseki.service import MessageView, SessionView, SnapshotView, StepView, TurnUsage, TurnView
 
 TurnStatus = Literal["finalized", "asked", "limit_reached", "error"]
 
@@ -51,76 +55,71 @@ class Dataset(BaseModel):
     sheets: list[str] = Field(default_factory=list, description="For a workbook: all its sheets, in order.")
 
 
-class Usage(BaseModel):
+class Usage(domain.TurnUsage):
     """What a turn's model calls cost. ``model`` is "offline" (and every count 0) when the built-in
     rules answered: no model ran."""
 
-    model: str = Field(description="provider:model, or offline.")
-    calls: int = Field(description="Model calls, retries and structured-output attempts included.")
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float = Field(description="Time spent waiting for the model, summed over its calls.")
-    cost: float | None = Field(description="USD when BUNSEKI_LLM_PRICES prices the model; else null.")
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
 
     @classmethod
-    def of(cls, usage: TurnUsage | None) -> Usage | None:
-        return None if usage is None else cls.model_validate(usage.model_dump())
+    def of(cls, usage: domain.TurnUsage | None) -> Usage | None:
+        return None if usage is None else cls.model_validate(usage, from_attributes=True)
 
 
-class Turn(BaseModel):
+class Turn(domain.Turn):
     """One question of the session and how its run ended, with what it cost (null while it runs,
     and for turns recorded before usage was)."""
 
-    id: str
-    number: int
-    status: str = Field(description="running, finalized, asked, limit_reached, error or interrupted.")
+    session_id: Omitted = None
+    question: Omitted = None
+    owner: Omitted = None
+    started_at: Omitted = None
+    finished_at: Omitted = None
+    error: Omitted = None
+    model: Omitted = None
+    trace: Omitted = None
+    status: Annotated[domain.TurnStatus, WithJsonSchema({"type": "string"})] = Field(
+        description="running, finalized, asked, limit_reached, error or interrupted."
+    )
     usage: Usage | None
 
     @classmethod
-    def of(cls, view: TurnView) -> Turn:
-        return cls(id=view.id, number=view.number, status=view.status, usage=Usage.of(view.usage))
+    def of(cls, turn: domain.Turn) -> Turn:
+        return cls.model_validate(turn.model_dump() | {"usage": Usage.of(turn.usage)})
 
 
-class Session(BaseModel):
-    id: str
-    title: str
-    model: str
+class Session(domain.Session):
+    """A session with the overview of its data and its turns."""
+
+    user_id: Omitted = None
+    dataset_name: Omitted = None
+    dataset_path: Omitted = None
+    dataset_format: Omitted = None
+    dataset_encoding: Omitted = None
+    dataset_rows: Omitted = None
+    dataset_columns: Omitted = None
+    workspace: Omitted = None
     dataset: Dataset
-    created_at: datetime
-    updated_at: datetime
     turns: list[Turn] = Field(default_factory=list, description="The questions so far, with what each cost.")
 
     @classmethod
-    def of(cls, record: SessionView, overview: dict[str, Any], turns: list[TurnView] | None = None) -> Session:
+    def of(cls, session: domain.Session, overview: dict[str, Any], turns: list[domain.Turn] | None = None) -> Session:
         dataset = Dataset(
-            name=record.dataset_name, format=record.dataset_format, encoding=record.dataset_encoding, **overview
+            name=session.dataset_name, format=session.dataset_format, encoding=session.dataset_encoding, **overview
         )
-        return cls(
-            id=record.id,
-            title=record.title,
-            model=record.model,
-            dataset=dataset,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-            turns=[Turn.of(turn) for turn in turns or []],
+        return cls.model_validate(
+            session.model_dump() | {"dataset": dataset, "turns": [Turn.of(turn) for turn in turns or []]}
         )
 
 
-class SessionSummary(BaseModel):
+class SessionSummary(domain.Session):
     """A session in a list: no overview, which would mean reading every data file."""
 
-    id: str
-    title: str
-    model: str
-    dataset_name: str
-    dataset_rows: int = Field(description="Rows of the data as uploaded.")
-    dataset_columns: int
-    created_at: datetime
-    updated_at: datetime
-
-    @classmethod
-    def of(cls, record: SessionView) -> SessionSummary:
-        return cls.model_validate(record.model_dump())
+    user_id: Omitted = None
+    dataset_path: Omitted = None
+    dataset_format: Omitted = None
+    dataset_encoding: Omitted = None
+    workspace: Omitted = None
 
 
 class ChatRequest(BaseModel):
@@ -130,23 +129,11 @@ class ChatRequest(BaseModel):
     message: str = Field(min_length=1, description="The question, in Japanese or English.")
 
 
-class Step(BaseModel):
+class Step(domain.Step):
     """One operation on the data (a tool, code, a reset, a restore, a snapshot)."""
 
-    position: int
-    step_type: str
-    parameters: dict[str, Any]
-    result: Any
-    rows_before: int | None
-    rows_after: int | None
-    changes_data: bool
-    duration_s: float
-    turn_id: str | None
-    created_at: datetime
-
-    @classmethod
-    def of(cls, record: StepView) -> Step:
-        return cls.model_validate(record.model_dump())
+    id: Omitted = None
+    session_id: Omitted = None
 
 
 class Artifact(BaseModel):
@@ -167,17 +154,16 @@ class ChatResponse(BaseModel):
     usage: Usage | None = Field(default=None, description="What the turn's model calls cost.")
 
 
-class Message(BaseModel):
-    position: int
-    role: Literal["user", "assistant"]
-    content: str
-    turn_id: str | None
-    created_at: datetime
+class Message(domain.Message):
+    """One chat message at its position (from 1) in the session."""
+
+    id: Omitted = None
+    session_id: Omitted = None
     usage: Usage | None = Field(default=None, description="On an answer: what its turn's model calls cost.")
 
     @classmethod
-    def of(cls, record: MessageView, usage: TurnUsage | None = None) -> Message:
-        return cls.model_validate(record.model_dump() | {"usage": Usage.of(usage)})
+    def of(cls, message: domain.Message, usage: domain.TurnUsage | None = None) -> Message:
+        return cls.model_validate(message.model_dump() | {"usage": Usage.of(usage)})
 
 
 class SnapshotRequest(BaseModel):
@@ -186,17 +172,11 @@ class SnapshotRequest(BaseModel):
     name: str = Field(min_length=1, max_length=200, pattern=r"\S", description="A name to find it by.")
 
 
-class Snapshot(BaseModel):
-    id: str
-    name: str
-    rows: int
-    columns: int
-    step_position: int
-    created_at: datetime
+class Snapshot(domain.Snapshot):
+    """A saved state of the data: the table after ``step_position`` steps."""
 
-    @classmethod
-    def of(cls, record: SnapshotView) -> Snapshot:
-        return cls.model_validate(record.model_dump())
+    session_id: Omitted = None
+    path: Omitted = None
 
 
 class DataStateChange(BaseModel):

@@ -15,8 +15,9 @@ from bunseki.cli.app import app, console, errors, fail_usage, open_service
 from bunseki.cli.outcomes import UsageProblem, error_object
 from bunseki.cli.progress import turn_progress
 from bunseki.cli.render import copy_export, data_table, snapshots_table, steps_table
+from bunseki.domain import Session
 from bunseki.report.markdown import render_markdown
-from bunseki.service import AnalysisService, SessionView, TurnResult
+from bunseki.service import AnalysisService, TurnResult
 
 HELP = """\
 [bold]コマンド / commands[/]
@@ -82,7 +83,7 @@ def _open(
     model: str | None,
     title: str | None,
     sheet: str | None = None,
-) -> SessionView:
+) -> Session:
     if data_file is not None:
         with errors.status("データを読み込んでいます / loading the data"):
             return service.create_session(data_file, title=title, model=model, sheet=sheet)
@@ -90,7 +91,7 @@ def _open(
     return service.find_session(session)
 
 
-def _greet(service: AnalysisService, record: SessionView, *, resumed: bool) -> None:
+def _greet(service: AnalysisService, record: Session, *, resumed: bool) -> None:
     shape = f"{record.dataset_rows:,} 行 × {record.dataset_columns} 列"
     console.print(
         f"[bold]Bunseki[/] — session [cyan]{record.id[:8]}[/] · {escape(record.title)} "
@@ -111,7 +112,7 @@ def _greet(service: AnalysisService, record: SessionView, *, resumed: bool) -> N
     console.print("[dim]Ask a question; /help lists the commands, /quit leaves.[/]")
 
 
-def _loop(service: AnalysisService, record: SessionView) -> None:
+def _loop(service: AnalysisService, record: Session) -> None:
     commands = Commands(service, record)
     while True:
         try:
@@ -133,7 +134,7 @@ def _loop(service: AnalysisService, record: SessionView) -> None:
     console.print(f"[dim]保存しました / saved. 再開 / resume: bunseki chat --session {record.id[:8]}[/]")
 
 
-def _turn(service: AnalysisService, record: SessionView, question: str) -> None:
+def _turn(service: AnalysisService, record: Session, question: str) -> None:
     try:
         with turn_progress() as progress:
             result = service.run_turn(record.id, question, on_event=progress)
@@ -161,7 +162,7 @@ def _show(result: TurnResult) -> None:
 class Commands:
     """The slash commands of a chat, each taking the words after its name."""
 
-    def __init__(self, service: AnalysisService, record: SessionView) -> None:
+    def __init__(self, service: AnalysisService, record: Session) -> None:
         self.service = service
         self.record = record
         self.id = record.id

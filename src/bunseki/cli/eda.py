@@ -30,8 +30,8 @@ from bunseki.cli.app import (
 )
 from bunseki.cli.outcomes import failed_run
 from bunseki.cli.traces import trace_tree, usage_line
+from bunseki.domain import EdaRunDetails
 from bunseki.service.eda import EdaService
-from bunseki.service.eda_views import EdaRunView
 
 NODE_WORDS = {
     "validate_data": "データを検証しています / validating the data",
@@ -157,7 +157,7 @@ def show_run(
 # --- driving the reviews ---
 
 
-def _drive(service: EdaService, run: EdaRunView, *, yes: bool, fmt: str) -> None:
+def _drive(service: EdaService, run: EdaRunDetails, *, yes: bool, fmt: str) -> None:
     """Answer reviews here (--yes, or a person at a terminal) until the run ends; else print and stop."""
     interactive = sys.stdin.isatty() and console.is_terminal and fmt == "markdown"
     while run.review is not None and (yes or interactive):
@@ -171,7 +171,7 @@ def _drive(service: EdaService, run: EdaRunView, *, yes: bool, fmt: str) -> None
     raise typer.Exit(EXIT_FAILED if run.status == "error" else EXIT_OK)
 
 
-def _ask(run: EdaRunView) -> dict[str, Any]:
+def _ask(run: EdaRunDetails) -> dict[str, Any]:
     assert run.review is not None
     allowed = run.review.feedback_allowed
     choices = ["a", "f", "s"] if allowed else ["a", "s"]
@@ -187,7 +187,7 @@ def _ask(run: EdaRunView) -> dict[str, Any]:
 # --- output ---
 
 
-def _print(run: EdaRunView, fmt: str) -> None:
+def _print(run: EdaRunDetails, fmt: str) -> None:
     if fmt == "json":
         payload = run.model_dump(mode="json")
         print_json(failed_run(payload, run.error) if run.status == "error" else payload)

@@ -33,7 +33,8 @@ from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
     from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
-    from bunseki.service.knowledge import Answer, KnowledgeService
+    from bunseki.domain import Answer
+    from bunseki.service.knowledge import KnowledgeService
 
 kb_app = typer.Typer(
     help="Knowledge bases: ingest documents into collections, list and delete them, ask and chat over them.",

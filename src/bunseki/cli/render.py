@@ -12,8 +12,9 @@ from typing import Any, BinaryIO, Literal, cast
 from rich.table import Table
 
 from bunseki.cli.files import check_writable, write_new_file
+from bunseki.domain import Session, Snapshot, Step
 from bunseki.errors import InputError
-from bunseki.service import AnalysisService, OpenFile, SessionView, SnapshotView, StepView
+from bunseki.service import AnalysisService, OpenFile
 
 REPORT_FORMATS = ("md", "html", "ipynb")
 DATA_FORMATS = ("csv", "parquet")
@@ -31,7 +32,7 @@ def data_table(overview: dict[str, Any]) -> Table:
     return table
 
 
-def steps_table(steps: list[StepView]) -> Table:
+def steps_table(steps: list[Step]) -> Table:
     table = Table("#", "step", "parameters", "rows", "s")
     for step in steps:
         rows = "" if step.rows_before is None else f"{step.rows_before:,} → {step.rows_after or 0:,}"
@@ -42,7 +43,7 @@ def steps_table(steps: list[StepView]) -> Table:
     return table
 
 
-def snapshots_table(snapshots: list[SnapshotView]) -> Table:
+def snapshots_table(snapshots: list[Snapshot]) -> Table:
     table = Table("name", "id", "rows", "columns", "saved at")
     for item in snapshots:
         saved = f"{item.created_at.astimezone():%Y-%m-%d %H:%M}"
@@ -50,7 +51,7 @@ def snapshots_table(snapshots: list[SnapshotView]) -> Table:
     return table
 
 
-def sessions_table(sessions: list[SessionView]) -> Table:
+def sessions_table(sessions: list[Session]) -> Table:
     table = Table("id", "title", "data", "rows", "model", "updated")
     for record in sessions:
         table.add_row(
@@ -65,7 +66,7 @@ def sessions_table(sessions: list[SessionView]) -> Table:
 
 
 def copy_export(
-    service: AnalysisService, record: SessionView, fmt: str, target: Path | None, *, force: bool = False
+    service: AnalysisService, record: Session, fmt: str, target: Path | None, *, force: bool = False
 ) -> Path | None:
     """Export a session's latest report or current data to ``target`` ("-": stdout, a folder: a file
     named after the session in it); returns the absolute path written.

@@ -17,6 +17,9 @@ sessions_app = typer.Typer(help="List, show, export and delete saved sessions.",
 app.add_typer(sessions_app, name="sessions")
 
 SessionId = Annotated[str, typer.Argument(help="The session's id, or the start of it (4+ characters).")]
+# What `show --json` prints of each turn: its number, how it ended and what it cost (its question is
+# among the messages; its trace is `trace`'s).
+TURN_FIELDS = {"id", "number", "status", "usage"}
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
@@ -49,7 +52,7 @@ def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJs
         steps = service.steps(record.id)
         turns = service.turns(record.id)
         summed = session_usage(turns)
-        details["turns"] = [turn.model_dump(mode="json") for turn in turns]
+        details["turns"] = [turn.model_dump(mode="json", include=TURN_FIELDS) for turn in turns]
         details["usage"] = summed.model_dump(mode="json") if summed else None
     if as_json:
         print_json(details)

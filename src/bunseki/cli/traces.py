@@ -9,11 +9,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from bunseki.service import TurnUsage, TurnView
-from bunseki.usage import describe, total
+from bunseki.domain import Turn, TurnUsage, total
+from bunseki.usage import describe
 
 
-def usage_table(turns: list[TurnView]) -> Table:
+def usage_table(turns: list[Turn]) -> Table:
     """One row per turn and a total: model, calls, tokens, seconds waiting for the model, cost."""
     table = Table(title="model usage / モデルの利用", title_justify="left")
     for header in ("#", "status", "model", "calls", "prompt + completion tokens", "seconds", "cost"):
@@ -27,7 +27,7 @@ def usage_table(turns: list[TurnView]) -> Table:
     return table
 
 
-def session_usage(turns: list[TurnView]) -> TurnUsage | None:
+def session_usage(turns: list[Turn]) -> TurnUsage | None:
     """The session's usage: its turns' summed (those recorded with usage)."""
     return total(turn.usage for turn in turns if turn.usage is not None)
 

@@ -1,7 +1,116 @@
-"""The things Bunseki is about, defined once and used as they are by every layer above."""
+"""The things Bunseki is about, defined once and used as they are by every layer above.
+
+A bottom package: it imports nothing of Bunseki but itself. The store reads these models from its
+rows, the services build them, and the CLI, the API and the UI show them; where an interface shows
+less of a model, it derives a form of it (`Omitted`) rather than declaring its fields again.
+One module per area: ``sessions`` (the analyst's sessions and what happens in them, users, the
+unanswered log), ``usage`` (what a turn cost), ``profiles`` (a table's profile), ``eda`` (EDA
+runs), ``investigations`` and ``knowledge`` (search hits, answers, conversations).
+"""
 
 from __future__ import annotations
 
+from bunseki.domain.eda import (
+    EdaReview,
+    EdaRun,
+    EdaRunDetails,
+    EdaRunSummary,
+    EdaStatus,
+    Finding,
+    PlanStep,
+    StepKind,
+    StepOutcome,
+)
+from bunseki.domain.forms import Entity, Omitted
+from bunseki.domain.investigations import (
+    FINISHED,
+    DatasetProgress,
+    InvestigationRun,
+    InvestigationStatus,
+    InvestigationSummary,
+)
+from bunseki.domain.knowledge import (
+    Answer,
+    AnswerStatus,
+    Citation,
+    Conversation,
+    ConversationTurn,
+    KnowledgeConversation,
+    KnowledgeTurn,
+    Reflection,
+    SearchHit,
+    Thought,
+    UnansweredQuestion,
+)
 from bunseki.domain.language import LANGUAGES, Language
+from bunseki.domain.profiles import ColumnProfile, Correlation, ProfileKind, TableProfile, TopValue
+from bunseki.domain.sessions import (
+    Artifact,
+    ArtifactKind,
+    FinishedStatus,
+    Message,
+    Report,
+    Role,
+    Session,
+    Snapshot,
+    Step,
+    Turn,
+    TurnStatus,
+    Unanswered,
+    User,
+)
+from bunseki.domain.usage import OFFLINE, TurnUsage, format_cost, total
 
-__all__ = ["LANGUAGES", "Language"]
+__all__ = [
+    "FINISHED",
+    "LANGUAGES",
+    "OFFLINE",
+    "Answer",
+    "AnswerStatus",
+    "Artifact",
+    "ArtifactKind",
+    "Citation",
+    "ColumnProfile",
+    "Conversation",
+    "ConversationTurn",
+    "Correlation",
+    "DatasetProgress",
+    "EdaReview",
+    "EdaRun",
+    "EdaRunDetails",
+    "EdaRunSummary",
+    "EdaStatus",
+    "Entity",
+    "Finding",
+    "FinishedStatus",
+    "InvestigationRun",
+    "InvestigationStatus",
+    "InvestigationSummary",
+    "KnowledgeConversation",
+    "KnowledgeTurn",
+    "Language",
+    "Message",
+    "Omitted",
+    "PlanStep",
+    "ProfileKind",
+    "Reflection",
+    "Report",
+    "Role",
+    "SearchHit",
+    "Session",
+    "Snapshot",
+    "Step",
+    "StepKind",
+    "StepOutcome",
+    "TableProfile",
+    "Thought",
+    "TopValue",
+    "Turn",
+    "TurnStatus",
+    "TurnUsage",
+    "Unanswered",
+    "UnansweredQuestion",
+    "User",
+    "format_cost",
+    "total",
+]

@@ -17,7 +17,6 @@ from bunseki.rag.models import (
     IngestProgress,
     IngestReport,
     ProgressCallback,
-    SearchHit,
     SearchMode,
 )
 from bunseki.rag.readers import SUPPORTED_SUFFIXES
@@ -37,7 +36,6 @@ __all__ = [
     "KnowledgeBase",
     "Lexicon",
     "ProgressCallback",
-    "SearchHit",
     "SearchMode",
     "VectorStore",
 ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from bunseki.domain import SearchHit
 from bunseki.errors import DocumentReadError, InputError, KnowledgeBaseError
 from bunseki.rag.chunking import ChunkingOptions, chunk_document
 from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache, embed_passages
@@ -28,7 +29,6 @@ from bunseki.rag.models import (
     IngestProgress,
     IngestReport,
     ProgressCallback,
-    SearchHit,
     SearchMode,
 )
 from bunseki.rag.readers import document_kind, read_document

@@ -1,4 +1,7 @@
-"""The records the knowledge base hands out: documents, chunks, hits, collection facts, ingest reports."""
+"""What the knowledge base reads and reports: documents, chunks, collection facts, ingest reports.
+
+What a search finds is a `bunseki.domain.SearchHit`.
+"""
 
 from __future__ import annotations
 
@@ -54,19 +57,6 @@ def embedded_text(title: str, heading: str, text: str) -> str:
     """What is embedded for a chunk: title, heading (when it adds anything) and the text."""
     context = title if not heading or heading == title else f"{title} / {heading}"
     return f"{context}\n{text}"
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """A chunk a search found. ``score`` ranks hits within one search only: it is not a probability."""
-
-    collection: str
-    source: str
-    title: str
-    heading: str
-    chunk_id: str
-    score: float
-    text: str
 
 
 @dataclass(frozen=True)

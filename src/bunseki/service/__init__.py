@@ -1,4 +1,5 @@
-"""The service layer: what the CLI, the API and the UI ask Bunseki to do."""
+"""The service layer: what the CLI, the API and the UI ask Bunseki to do; it answers in the models
+of `bunseki.domain`."""
 
 from bunseki.service.analysis import AnalysisSession
 from bunseki.service.cells import run_cell
@@ -9,37 +10,17 @@ from bunseki.service.inputs import UPLOAD_SUFFIXES
 from bunseki.service.runtime import Event, TurnResult
 from bunseki.service.sessions import AnalysisService
 from bunseki.service.users import Accounts
-from bunseki.service.views import (
-    ArtifactView,
-    MessageView,
-    ReportView,
-    SessionView,
-    SnapshotView,
-    StepView,
-    TurnView,
-    UserView,
-)
-from bunseki.usage import TurnUsage
 
 __all__ = [
     "UPLOAD_SUFFIXES",
     "Accounts",
     "AnalysisService",
     "AnalysisSession",
-    "ArtifactView",
     "DataFormat",
     "Event",
     "Exchange",
-    "MessageView",
     "OpenFile",
     "ReportFormat",
-    "ReportView",
-    "SessionView",
-    "SnapshotView",
-    "StepView",
     "TurnResult",
-    "TurnUsage",
-    "TurnView",
-    "UserView",
     "run_cell",
 ]

@@ -8,23 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bunseki.domain import Message, Report, Step, Turn
 from bunseki.report import ReportOutput
 from bunseki.service.datastates import ReportFormat
-from bunseki.service.views import ReportView, StepView, TurnView
-from bunseki.store import MessageRecord, ReportRecord, StepRecord, TurnRecord
 
 
 @dataclass(frozen=True)
 class Exchange:
     """One question and what answered it; ``turn`` is None for messages recorded outside a turn."""
 
-    turn: TurnView | None
+    turn: Turn | None
     question: str | None
     replies: list[str]
-    report: ReportView | None = None
+    report: Report | None = None
     # "md", "html", "ipynb" → the file's path in the workspace; `open_report` opens one
     report_files: dict[ReportFormat, str] = field(default_factory=dict)
-    steps: list[StepView] = field(default_factory=list)  # what the turn did to the data, in order
+    steps: list[Step] = field(default_factory=list)  # what the turn did to the data, in order
 
     @property
     def status(self) -> str | None:
@@ -38,19 +37,19 @@ class Exchange:
 
 
 def build_exchanges(
-    messages: list[MessageRecord],
-    turns: list[TurnRecord],
-    reports: list[ReportRecord],
-    steps: list[StepRecord],
+    messages: list[Message],
+    turns: list[Turn],
+    reports: list[Report],
+    steps: list[Step],
 ) -> list[Exchange]:
-    """Group messages by turn, in conversation order, with each turn's report and steps (as views)."""
-    turns_by_id = {turn.id: TurnView.of(turn) for turn in turns}
-    reports_by_turn = {report.turn_id: ReportView.of(report) for report in reports if report.turn_id}  # latest wins
-    steps_by_turn: dict[str, list[StepView]] = {}
+    """Group messages by turn, in conversation order, with each turn's report and steps."""
+    turns_by_id = {turn.id: turn for turn in turns}
+    reports_by_turn = {report.turn_id: report for report in reports if report.turn_id}  # latest wins
+    steps_by_turn: dict[str, list[Step]] = {}
     for step in steps:
         if step.turn_id:
-            steps_by_turn.setdefault(step.turn_id, []).append(StepView.of(step))
-    groups: list[tuple[str | None, list[MessageRecord]]] = []
+            steps_by_turn.setdefault(step.turn_id, []).append(step)
+    groups: list[tuple[str | None, list[Message]]] = []
     for message in messages:
         if message.turn_id is not None and groups and groups[-1][0] == message.turn_id:
             groups[-1][1].append(message)
@@ -72,7 +71,7 @@ def build_exchanges(
     return exchanges
 
 
-def _files(report: ReportView | None) -> dict[ReportFormat, str]:
+def _files(report: Report | None) -> dict[ReportFormat, str]:
     if report is None:
         return {}
     paths: dict[ReportFormat, str | None] = {

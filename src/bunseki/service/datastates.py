@@ -14,13 +14,13 @@ from typing import Any, Literal
 import pandas as pd
 
 from bunseki.data.nested import as_text
+from bunseki.domain import Artifact, Report, Session, Snapshot, Step
 from bunseki.errors import NotFound, SnapshotNameTaken
 from bunseki.sandbox.workspace import host_writes
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import checked_text
-from bunseki.service.views import ArtifactView, ReportView, SnapshotView, StepView
 from bunseki.state import RESET, RESTORE, DataState
-from bunseki.store import SessionRecord, Store
+from bunseki.store import Store
 
 ReportFormat = Literal["md", "html", "ipynb"]
 DataFormat = Literal["csv", "parquet"]
@@ -34,20 +34,20 @@ class DataOperations:
     def _session_lock(self, session_id: str) -> AbstractContextManager[None]:
         raise NotImplementedError  # AnalysisService: turns and data changes of a session never overlap
 
-    def _current_state(self, record: SessionRecord) -> DataState:
+    def _current_state(self, record: Session) -> DataState:
         raise NotImplementedError  # AnalysisService: the open runtime's state, or one rebuilt from the store
 
-    def steps(self, session_id: str, *, user_id: str | None = None) -> list[StepView]:
+    def steps(self, session_id: str, *, user_id: str | None = None) -> list[Step]:
         self.store.get_session(session_id, user_id=user_id)
-        return [StepView.of(step) for step in self.store.list_steps(session_id)]
+        return self.store.list_steps(session_id)
 
-    def turn_steps(self, session_id: str, turn_id: str) -> list[StepView]:
+    def turn_steps(self, session_id: str, turn_id: str) -> list[Step]:
         """The steps one turn executed, in order."""
-        return [StepView.of(step) for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
+        return [step for step in self.store.list_steps(session_id) if step.turn_id == turn_id]
 
-    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[ArtifactView]:
+    def artifacts(self, session_id: str, *, user_id: str | None = None) -> list[Artifact]:
         self.store.get_session(session_id, user_id=user_id)
-        return [ArtifactView.of(artifact) for artifact in self.store.list_artifacts(session_id)]
+        return self.store.list_artifacts(session_id)
 
     def open_artifact(self, session_id: str, name: str, *, user_id: str | None = None) -> OpenFile:
         """A recorded artifact or report file, open, and never anything outside the workspace.
@@ -64,9 +64,9 @@ class DataOperations:
             raise NotFound(missing)
         return open_in_workspace(record.workspace, name, missing=missing)
 
-    def reports(self, session_id: str, *, user_id: str | None = None) -> list[ReportView]:
+    def reports(self, session_id: str, *, user_id: str | None = None) -> list[Report]:
         self.store.get_session(session_id, user_id=user_id)
-        return [ReportView.of(report) for report in self.store.list_reports(session_id)]
+        return self.store.list_reports(session_id)
 
     # --- data state --------------------------------------------------------------------------
 
@@ -99,7 +99,7 @@ class DataOperations:
         state = self._current_state(self.store.get_session(session_id, user_id=user_id))
         return as_text(state.current.head(max(rows, 0)).copy())
 
-    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> SnapshotView:
+    def snapshot(self, session_id: str, name: str, *, user_id: str | None = None) -> Snapshot:
         """Save the current data under ``name`` (a Parquet file in the workspace)."""
         record = self.store.get_session(session_id, user_id=user_id)
         name = checked_text(name, "a snapshot name").strip()  # "a" and "a " would look like one name
@@ -115,7 +115,7 @@ class DataOperations:
                 parameters={"name": name, "path": path},
                 result={"rows": len(frame), "columns": len(frame.columns)},
             ).position
-            saved = self.store.add_snapshot(
+            return self.store.add_snapshot(
                 session_id=session_id,
                 name=name,
                 path=path,
@@ -123,13 +123,12 @@ class DataOperations:
                 columns=len(frame.columns),
                 step_position=position,
             )
-            return SnapshotView.of(saved)
 
-    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[SnapshotView]:
+    def snapshots(self, session_id: str, *, user_id: str | None = None) -> list[Snapshot]:
         self.store.get_session(session_id, user_id=user_id)
-        return [SnapshotView.of(snapshot) for snapshot in self.store.list_snapshots(session_id)]
+        return self.store.list_snapshots(session_id)
 
-    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> StepView:
+    def restore(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> Step:
         """Make a snapshot the current data again; recorded as a step."""
         record = self.store.get_session(session_id, user_id=user_id)
         snapshot = self.store.get_snapshot(session_id, snapshot_id)
@@ -146,9 +145,9 @@ class DataOperations:
                 changes_data=True,
             )
             state.restore(frame, name=snapshot.name, path=snapshot.path, position=step.position)
-            return StepView.of(step)
+            return step
 
-    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> SnapshotView:
+    def find_snapshot(self, session_id: str, ref: str, *, user_id: str | None = None) -> Snapshot:
         """A snapshot by name (unique in a session), id, or unique id prefix."""
         snapshots = self.snapshots(session_id, user_id=user_id)
         named = [snapshot for snapshot in snapshots if snapshot.name == ref]
@@ -160,7 +159,7 @@ class DataOperations:
         names = ", ".join(snapshot.name for snapshot in snapshots) or "none yet"
         raise NotFound(f"there is no snapshot '{ref}' in this session (snapshots: {names})")
 
-    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> SnapshotView:
+    def delete_snapshot(self, session_id: str, snapshot_id: str, *, user_id: str | None = None) -> Snapshot:
         """Forget a snapshot; its file stays while the current data was restored from it (for replay)."""
         record = self.store.get_session(session_id, user_id=user_id)
         snapshot = self.store.get_snapshot(session_id, snapshot_id)
@@ -173,9 +172,9 @@ class DataOperations:
                 path = Path(record.workspace) / snapshot.path
                 with host_writes(path.parent):
                     path.unlink(missing_ok=True)
-        return SnapshotView.of(snapshot)
+        return snapshot
 
-    def reset(self, session_id: str, *, user_id: str | None = None) -> StepView:
+    def reset(self, session_id: str, *, user_id: str | None = None) -> Step:
         """Back to the data as uploaded; recorded as a step."""
         record = self.store.get_session(session_id, user_id=user_id)
         with self._session_lock(session_id):
@@ -190,7 +189,7 @@ class DataOperations:
                 changes_data=True,
             )
             state.reset(position=step.position)
-            return StepView.of(step)
+            return step
 
     # --- exports -----------------------------------------------------------------------------
 

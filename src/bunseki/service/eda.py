@@ -19,21 +19,33 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command
 
 from bunseki.agents import eda
-from bunseki.brain.eda.contract import EdaBrain, Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaBrain
 from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
-from bunseki.data.profile import ColumnProfile, Correlation, TableProfile, TopValue
 from bunseki.deadline import turn_deadline
+from bunseki.domain import (
+    ColumnProfile,
+    Correlation,
+    EdaReview,
+    EdaRun,
+    EdaRunDetails,
+    EdaRunSummary,
+    EdaStatus,
+    Finding,
+    PlanStep,
+    StepOutcome,
+    TableProfile,
+    TopValue,
+)
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
 from bunseki.llm import available_models
 from bunseki.sandbox import add_data_file, backends, new_workspace
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.sandbox.workspace import remove_workspace
-from bunseki.service.eda_views import EdaRunSummary, EdaRunView, view_of
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import checked_text, upload_name, write_limited
 from bunseki.settings import Settings
-from bunseki.store import EdaRunRecord, EdaStatus, Store
+from bunseki.store import Store
 from bunseki.store.checkpoints import open_checkpointer
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
@@ -41,6 +53,12 @@ Event = dict[str, Any]
 ReportFormat = Literal["md", "html", "ipynb"]
 # Pydantic types kept in the graph's state, which the checkpoint serializer must know to restore.
 STATE_TYPES = (eda.EdaState, PlanStep, StepOutcome, Finding, TableProfile, ColumnProfile, Correlation, TopValue)
+# Where some of them lived before: runs paused then have checkpoints naming those modules, which
+# still give each class under its name.
+FORMER_HOMES = {
+    "bunseki.brain.eda.contract": (PlanStep, StepOutcome, Finding),
+    "bunseki.data.profile.models": (TableProfile, ColumnProfile, Correlation, TopValue),
+}
 WAITING: dict[str, EdaStatus] = {"plan": "awaiting_plan_review", "results": "awaiting_results_review"}
 
 
@@ -61,7 +79,13 @@ class EdaService:
         self.store = store or Store.from_settings(self.settings)
         self.brains = brains or (lambda spec: create_eda_brain(spec, self.settings))
         self._exits = contextlib.ExitStack()
-        self._checkpointer = self._exits.enter_context(open_checkpointer(self.settings.database, types=STATE_TYPES))
+        self._checkpointer = self._exits.enter_context(
+            open_checkpointer(
+                self.settings.database,
+                types=STATE_TYPES,
+                formerly=[(module, kind.__name__) for module, kinds in FORMER_HOMES.items() for kind in kinds],
+            )
+        )
         self._graph = eda.build(checkpointer=self._checkpointer)
         self._owns_backend = backend is None
         self.backend = backend or backends.create(self.settings, warm=False)
@@ -94,7 +118,7 @@ class EdaService:
         user_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
         sheet: str | None = None,
-    ) -> EdaRunView:
+    ) -> EdaRunDetails:
         """A new run on ``data_file``: validated, profiled and planned, then paused at the plan review.
 
         ``sheet``: the sheet of a workbook (default: the one whose columns the goal names, else the first).
@@ -128,7 +152,7 @@ class EdaService:
         user_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
         sheet: str | None = None,
-    ) -> EdaRunView:
+    ) -> EdaRunDetails:
         """A run on uploaded bytes named ``file_name`` (a browser or API upload); as `start`."""
         name = upload_name(file_name)
         with tempfile.TemporaryDirectory(prefix="bunseki-upload-") as directory:
@@ -143,7 +167,7 @@ class EdaService:
         *,
         user_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
-    ) -> EdaRunView:
+    ) -> EdaRunDetails:
         """Answer the review the run waits at, and run on to the next review or the end.
 
         Raises:
@@ -163,9 +187,9 @@ class EdaService:
         answered: Command[Any] = Command(resume=parsed.model_dump())
         return self._run(claimed, answered, self.brains(run.model), on_event, call=f"resume ({parsed.action})")
 
-    def get(self, run_id: str, *, user_id: str | None = None) -> EdaRunView:
+    def get(self, run_id: str, *, user_id: str | None = None) -> EdaRunDetails:
         run = self.store.get_eda_run(run_id, user_id=user_id)
-        return view_of(run, *self._read(run_id))
+        return details_of(run, *self._read(run_id))
 
     def trace(self, run_id: str, *, user_id: str | None = None) -> list[dict[str, Any]]:
         """The traces of the calls that advanced the run (start, each resume), oldest first.
@@ -177,7 +201,7 @@ class EdaService:
         return run.trace
 
     def list(self, *, user_id: str | None = None) -> list[EdaRunSummary]:
-        return [EdaRunSummary.of(run) for run in self.store.list_eda_runs(user_id=user_id)]
+        return [EdaRunSummary.model_validate(run) for run in self.store.list_eda_runs(user_id=user_id)]
 
     def delete(self, run_id: str, *, user_id: str | None = None) -> None:
         """Forget the run: its row, its checkpoints and its workspace."""
@@ -210,13 +234,13 @@ class EdaService:
 
     def _run(
         self,
-        run: EdaRunRecord,
+        run: EdaRun,
         start: eda.EdaState | Command[Any],
         brain: EdaBrain,
         on_event: Callable[[Event], None] | None,
         *,
         call: str,
-    ) -> EdaRunView:
+    ) -> EdaRunDetails:
         """Run the graph to its next review or its end; what this call's model calls cost is added to
         the run's usage, and its trace (named ``call``) to the run's traces, however it ends."""
         sandboxes: list[SessionSandbox] = []
@@ -224,7 +248,7 @@ class EdaService:
 
         def sandbox() -> SessionSandbox:
             if not sandboxes:
-                box = SessionSandbox(self.backend, f"eda-{run.id}", workspace)
+                box = SessionSandbox(self.backend, f"eda-{run.run_id}", workspace)
                 sandboxes.append(box)
                 box.start()
             return sandboxes[0]
@@ -233,7 +257,7 @@ class EdaService:
             brain=brain, workspace=workspace, sandbox=sandbox, max_upload_bytes=self.settings.max_upload_mb << 20
         )
         recorder = TurnRecorder()
-        config: RunnableConfig = {**_config(run.id), **turn_config(recorder, bunseki_eda_run=run.id)}
+        config: RunnableConfig = {**_config(run.run_id), **turn_config(recorder, bunseki_eda_run=run.run_id)}
         listen = recorder.relay(on_event)
 
         def spent(status: str, error: str | None) -> dict[str, Any]:
@@ -246,19 +270,19 @@ class EdaService:
                     listen(dict(event))
         except Exception as exc:  # also a bug or a crash in a node: the run is kept, marked, and the error shown
             error = str(exc) if isinstance(exc, BunsekiError) else f"{type(exc).__name__}: {exc}"
-            self.store.set_eda_status(run.id, "error", error=error, **spent("error", error))
+            self.store.set_eda_status(run.run_id, "error", error=error, **spent("error", error))
             raise
         finally:
             for box in sandboxes:
                 box.close()
             flush_tracers()
-        state, shown = self._read(run.id)
+        state, shown = self._read(run.run_id)
         status: EdaStatus = WAITING[shown["review"]] if shown else (state.status if state else "error")
         if status == "running":  # the graph ended without saying how: only a stop at a review does that
             status = "stopped"
         ended = state.error_message if state else None
-        updated = self.store.set_eda_status(run.id, status, error=ended, **spent(status, ended))
-        return view_of(updated, state, shown)
+        updated = self.store.set_eda_status(run.run_id, status, error=ended, **spent(status, ended))
+        return details_of(updated, state, shown)
 
     def _read(self, run_id: str) -> tuple[eda.EdaState | None, dict[str, Any] | None]:
         """The run's graph state and what the review it waits at shows, from one checkpoint read."""
@@ -270,3 +294,28 @@ class EdaService:
 
 def _config(run_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": run_id}, "recursion_limit": eda.RECURSION_LIMIT}
+
+
+def details_of(run: EdaRun, state: eda.EdaState | None, shown: dict[str, Any] | None) -> EdaRunDetails:
+    """The run in full: its stored row, its graph state (workspace paths made absolute) and the
+    review it waits at."""
+    if state is None:
+        return EdaRunDetails.model_validate(run)
+    base = run.workspace.rstrip("/")
+    files = {kind: f"{base}/{path}" for kind, path in state.report_paths.items()}
+    return EdaRunDetails.model_validate(
+        run.model_dump()
+        | {
+            "review": EdaReview.model_validate(shown) if shown else None,
+            "problems": state.problems,
+            "plan": state.analysis_plan,
+            "findings": state.findings,
+            "profile": state.profile,
+            "report_path": files.get("md"),
+            "report_markdown": state.report_content or None,
+            "report_files": files,
+            "artifacts": [f"{base}/{path}" for path in state.generated_files],
+            "executions": [state.outcomes[key] for key in sorted(state.outcomes, key=int)],
+            "error": run.error or state.error_message,
+        }
+    )

@@ -25,6 +25,14 @@ from typing import Any, BinaryIO, Literal
 
 from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator.contract import InvestigatorBrain
+from bunseki.domain import (
+    FINISHED,
+    DatasetProgress,
+    InvestigationRun,
+    InvestigationStatus,
+    InvestigationSummary,
+    TurnUsage,
+)
 from bunseki.errors import BunsekiError, CaseArchiveError, Conflict, NotFound
 from bunseki.investigation.archive import ArchiveLimits, extract_case
 from bunseki.investigation.case import Case, load_case
@@ -32,17 +40,9 @@ from bunseki.report.save import write_atomically
 from bunseki.sandbox.backend import SandboxBackend
 from bunseki.service.files import OpenFile, open_in_workspace
 from bunseki.service.inputs import write_limited
-from bunseki.service.investigation_views import (
-    FINISHED,
-    InvestigationRunView,
-    InvestigationSummary,
-    RunStatus,
-    progress_of,
-)
 from bunseki.service.investigations import InvestigationService
 from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder
-from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 ReportFormat = Literal["md", "html"]
@@ -98,7 +98,7 @@ class InvestigationRuns:
 
     def start_from_upload(
         self, file_name: str | None, stream: BinaryIO, *, model: str | None = None, user_id: str | None = None
-    ) -> InvestigationRunView:
+    ) -> InvestigationRun:
         """Unpack and check the archive (before any work), then queue its investigation.
 
         Raises:
@@ -177,13 +177,13 @@ class InvestigationRuns:
 
     # --- reading ---
 
-    def get(self, run_id: str, *, user_id: str | None = None) -> InvestigationRunView:
+    def get(self, run_id: str, *, user_id: str | None = None) -> InvestigationRun:
         record = self._record(run_id, user_id)
         stage, datasets = progress_of(record["datasets"], list(self._events(run_id)))
         result = self._result(record)
         if result is not None:
             result = {key: value for key, value in result.items() if key != "dataset_reports"}
-        return InvestigationRunView(**_summary_fields(record), stage=stage, datasets=datasets, result=result)
+        return InvestigationRun(**_summary_fields(record), stage=stage, datasets=datasets, result=result)
 
     def list(self, *, user_id: str | None = None) -> list[InvestigationSummary]:
         """Investigations, newest first."""
@@ -197,9 +197,7 @@ class InvestigationRuns:
         records.sort(key=lambda r: r["created_at"], reverse=True)
         return [InvestigationSummary(**_summary_fields(r)) for r in records]
 
-    def follow(
-        self, run_id: str, on_event: Callable[[Event], None], *, user_id: str | None = None
-    ) -> InvestigationRunView:
+    def follow(self, run_id: str, on_event: Callable[[Event], None], *, user_id: str | None = None) -> InvestigationRun:
         """Every progress event so far and then as it comes, until the run ends; its final view."""
         record = self._record(run_id, user_id)
         on_event({"event": "status", "status": record["status"], "investigation_id": run_id})
@@ -217,7 +215,7 @@ class InvestigationRuns:
                 return self.get(run_id, user_id=user_id)
             time.sleep(POLL_SECONDS)
 
-    def wait(self, run_id: str, *, user_id: str | None = None) -> InvestigationRunView:
+    def wait(self, run_id: str, *, user_id: str | None = None) -> InvestigationRun:
         """Block until the run ends (tests, scripts); its final view."""
         return self.follow(run_id, lambda _event: None, user_id=user_id)
 
@@ -280,7 +278,7 @@ class InvestigationRuns:
         return record
 
     def _update(
-        self, run_id: str, *, status: RunStatus, error: str | None = None, spent: dict[str, Any] | None = None
+        self, run_id: str, *, status: InvestigationStatus, error: str | None = None, spent: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """Record where the run stands; ``spent``: its usage and trace, once it has ended."""
         with self._lock:
@@ -336,6 +334,23 @@ def _contained(case: Case, root: Path) -> Case:
 
 def _spent(usage: TurnUsage | None, trace: dict[str, Any] | None) -> dict[str, Any]:
     return {"usage": usage.model_dump(mode="json") if usage else None, "trace": trace}
+
+
+def progress_of(names: list[str], events: list[dict[str, Any]]) -> tuple[str | None, list[DatasetProgress]]:
+    """The last agent overall and each dataset's progress, from the run's events in order."""
+    datasets = {name: DatasetProgress(name=name) for name in names}
+    stage: str | None = None
+    for event in events:
+        if event.get("event") != "node_started":
+            continue
+        stage = str(event.get("node"))
+        entry = datasets.get(str(event.get("dataset")))
+        if entry is None:
+            continue
+        entry.agent = stage
+        entry.iteration = int(event.get("iteration") or entry.iteration)
+        entry.done = entry.done or stage == "reporter"
+    return stage, list(datasets.values())
 
 
 def _summary_fields(record: dict[str, Any]) -> dict[str, Any]:

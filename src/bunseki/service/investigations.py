@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from bunseki.domain import TurnUsage
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
 from bunseki.brain.factory import create_investigator_brain
@@ -22,7 +23,6 @@ from bunseki.sandbox import backends, new_workspace
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
-from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 

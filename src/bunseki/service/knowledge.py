@@ -1,9 +1,10 @@
 """The knowledge chat as a service: ask over collections, chat with history, the unanswered log.
 
-Interfaces (CLI, API, UI) use `KnowledgeService` and the view objects here (`Answer`, `Citation`,
-`Collection`, `SourceDocument`, `QaPair`, `IngestResult`, `Conversation`, `UnansweredQuestion`), never
-store records, Qdrant objects or graph state. One service holds one knowledge base (embedded Qdrant
-allows one open instance per folder) and one compiled graph, so a batch loads the index once.
+Interfaces (CLI, API, UI) use `KnowledgeService`, the knowledge models of `bunseki.domain` (`Answer`,
+`Conversation`, `UnansweredQuestion`) and the views of the knowledge base here (`Collection`,
+`SourceDocument`, `QaPair`, `IngestResult`), never Qdrant objects or graph state. One service holds
+one knowledge base (embedded Qdrant allows one open instance per folder) and one compiled graph, so
+a batch loads the index once.
 
 Collections are shared by everyone who uses the service. Conversations (`start_conversation`) belong
 to the user who started them and are kept in the store (SQLite or PostgreSQL), so their history
@@ -17,29 +18,37 @@ import io
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path, PurePosixPath
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
+from bunseki.domain import (
+    Answer,
+    AnswerStatus,
+    Citation,
+    Conversation,
+    ConversationTurn,
+    KnowledgeConversation,
+    Reflection,
+    Thought,
+    UnansweredQuestion,
+)
 from bunseki.errors import BunsekiError, ConfigurationError, Conflict, InputError, NotFound, UnsupportedFileType
 from bunseki.service.inputs import CONTROL, UNSAFE_NAME, checked_length, write_limited
 from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
-from bunseki.usage import TurnUsage
 
 if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
     from bunseki.brain.knowledge.contract import KnowledgeBrain
     from bunseki.rag import CollectionInfo, KnowledgeBase
-    from bunseki.store import KnowledgeConversationRecord, Store
+    from bunseki.store import Store
 
-AnswerStatus = Literal["answered", "unanswered", "error"]
 SOURCE: Final = "knowledge"  # the unanswered log's source for this chat
 HISTORY_TURNS: Final = 5
 CSV_COLUMNS: Final = ("created_at", "question", "collections", "reason")
@@ -47,51 +56,6 @@ MAX_TURNS: Final = 100  # a conversation shows its latest turns (the model sees 
 QA_PREVIEW: Final = 50
 
 EventCallback = Callable[[dict[str, Any]], None]
-
-
-class Citation(BaseModel):
-    """A passage an answer rests on: where it is (source, heading, chunk) and its text."""
-
-    source: str
-    title: str
-    heading: str
-    chunk_id: str
-    score: float
-    text: str
-
-
-class Thought(BaseModel):
-    """One record of the thought process: a thought, a tool call, an observation, the draft, the Reflection."""
-
-    step: int
-    kind: str
-    content: str = ""
-    tool: str | None = None
-    arguments: dict[str, Any] | None = None
-
-
-class Reflection(BaseModel):
-    """The draft before Reflection, the final answer after it, and whether Reflection changed it."""
-
-    draft: str | None
-    final: str
-    changed: bool
-
-
-class Answer(BaseModel):
-    """The answer to one question: the JSON contract of ``bunseki kb ask`` (and the API)."""
-
-    question: str
-    status: AnswerStatus
-    answer: str
-    citations: list[Citation] = Field(default_factory=list)
-    thoughts: list[Thought] = Field(default_factory=list)
-    reflection: Reflection
-    collections: list[str]
-    model: str
-    elapsed_ms: int
-    reason: str | None = None
-    usage: TurnUsage | None = Field(default=None, description="What its model calls cost; null if unknown.")
 
 
 class Collection(BaseModel):
@@ -138,32 +102,6 @@ class IngestResult(BaseModel):
     skipped: int
     problems: list[IngestProblem] = Field(default_factory=list)
     seconds: float
-
-
-class ConversationTurn(BaseModel):
-    """One question of a conversation and its answer."""
-
-    question: str
-    answer: Answer
-
-
-class Conversation(BaseModel):
-    """A knowledge conversation: the collections and model it asks with, and its turns, oldest first."""
-
-    id: str
-    collections: list[str]
-    model: str | None
-    created_at: datetime
-    turns: list[ConversationTurn] = Field(default_factory=list)
-
-
-class UnansweredQuestion(BaseModel):
-    """A knowledge question that went unanswered: when, over which collections, and why."""
-
-    question: str
-    collections: list[str]
-    reason: str
-    created_at: datetime
 
 
 class KnowledgeService:
@@ -403,27 +341,18 @@ class KnowledgeService:
         """A new conversation over ``collections`` (NotFound for an unknown one) with ``model``."""
         names = [self._existing(name) for name in dict.fromkeys(collections)]
         self._brain(model)  # refuse a model spec that cannot be used before anything is kept
-        record = self.store.create_knowledge_conversation(collections=names, model=model, user_id=user_id)
-        return Conversation(
-            id=record.id, collections=record.collections, model=record.model, created_at=record.created_at
+        return Conversation.model_validate(
+            self.store.create_knowledge_conversation(collections=names, model=model, user_id=user_id)
         )
 
     def conversation(self, conversation_id: str, *, user_id: str | None = None) -> Conversation:
         """A conversation with its turns; NotFound if there is none, or it is another user's."""
         record = self._conversation(conversation_id, user_id)
-        turns = self.store.list_knowledge_turns(conversation_id, last=MAX_TURNS)
-        return Conversation(
-            id=record.id,
-            collections=record.collections,
-            model=record.model,
-            created_at=record.created_at,
-            turns=[
-                ConversationTurn(
-                    question=turn.question, answer=Answer.model_validate(turn.answer | {"usage": turn.usage})
-                )
-                for turn in turns
-            ],
-        )
+        turns = [
+            ConversationTurn(question=turn.question, answer=Answer.model_validate(turn.answer | {"usage": turn.usage}))
+            for turn in self.store.list_knowledge_turns(conversation_id, last=MAX_TURNS)
+        ]
+        return Conversation.model_validate(record.model_dump() | {"turns": turns})
 
     def ask_in_conversation(
         self,
@@ -465,7 +394,7 @@ class KnowledgeService:
         """Forget a conversation; NotFound if there is none, or it is another user's."""
         self.store.delete_knowledge_conversation(conversation_id, user_id=user_id)
 
-    def _conversation(self, conversation_id: str, user_id: str | None) -> KnowledgeConversationRecord:
+    def _conversation(self, conversation_id: str, user_id: str | None) -> KnowledgeConversation:
         # single-user mode (user_id None) sees every conversation; a user sees only their own
         try:
             return self.store.get_knowledge_conversation(conversation_id, user_id=user_id)
@@ -478,15 +407,7 @@ class KnowledgeService:
 
     def unanswered(self) -> list[UnansweredQuestion]:
         """Questions of the knowledge chat that went unanswered, oldest first."""
-        return [
-            UnansweredQuestion(
-                question=record.question,
-                collections=record.collections,
-                reason=record.reason,
-                created_at=record.created_at,
-            )
-            for record in self.store.list_unanswered(source=SOURCE)
-        ]
+        return [UnansweredQuestion.model_validate(logged) for logged in self.store.list_unanswered(source=SOURCE)]
 
     def unanswered_csv(self) -> str:
         """The unanswered questions as CSV: created_at, question, collections (joined by ';'), reason."""
@@ -588,7 +509,6 @@ def _error_of(answer: Answer) -> str | None:
 
 
 def _answer(state: dict[str, Any], question: str, collections: list[str], model: str, started: float) -> Answer:
-    from bunseki.agents.knowledge import ThoughtStep
     from bunseki.brain.knowledge.contract import Passage
 
     status: AnswerStatus = state.get("status", "error")
@@ -601,23 +521,13 @@ def _answer(state: dict[str, Any], question: str, collections: list[str], model:
         final = f"ModelError: {state.get('error') or 'the model gave no answer'}"
     else:
         final = state.get("final") or ""
-    thoughts: list[ThoughtStep] = state.get("thoughts", [])
+    thoughts: list[Thought] = state.get("thoughts", [])
     return Answer(
         question=question,
         status=status,
         answer=final,
-        citations=[
-            Citation(
-                source=passage.source,
-                title=passage.title,
-                heading=passage.heading,
-                chunk_id=passage.chunk_id,
-                score=passage.score,
-                text=passage.text,
-            )
-            for passage in cited
-        ],
-        thoughts=[Thought.model_validate(thought.model_dump()) for thought in thoughts],
+        citations=[Citation.model_validate(passage.model_dump()) for passage in cited],
+        thoughts=thoughts,
         reflection=Reflection(draft=draft, final=final, changed=draft is not None and draft != final),
         collections=collections,
         model=model,

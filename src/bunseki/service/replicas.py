@@ -13,9 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bunseki.domain import Session, Turn
 from bunseki.owners import alive, process_of
 from bunseki.settings import Settings
-from bunseki.store import SessionRecord, Store, TurnRecord
+from bunseki.store import Store
 
 OWNER_GRACE_S = 60.0  # recording a turn's end takes a moment after its last cell or model call
 
@@ -29,7 +30,7 @@ class Mark:
     model: str
 
 
-def mark_of(store: Store, session: SessionRecord) -> Mark:
+def mark_of(store: Store, session: Session) -> Mark:
     turns = store.list_turns(session.id)
     steps = store.list_steps(session.id)
     return Mark(
@@ -62,7 +63,7 @@ def on_this_host(owner: str) -> bool:
     return owner.split(":", 1)[0] == socket.gethostname()
 
 
-def beat_ages(store: Store, turns: Iterable[TurnRecord]) -> dict[str, float]:
+def beat_ages(store: Store, turns: Iterable[Turn]) -> dict[str, float]:
     """The heartbeat ages (`Store.beat_ages`) of the processes on other machines that own ``turns``;
     no query when there are none (a running turn of this machine is asked about directly)."""
     others = {process_of(turn.owner) for turn in turns if turn.owner and not on_this_host(turn.owner)}
@@ -70,7 +71,7 @@ def beat_ages(store: Store, turns: Iterable[TurnRecord]) -> dict[str, float]:
 
 
 def may_still_run(
-    turn: TurnRecord, settings: Settings, *, beats: Mapping[str, float] | None = None, now: datetime | None = None
+    turn: Turn, settings: Settings, *, beats: Mapping[str, float] | None = None, now: datetime | None = None
 ) -> bool:
     """Whether a turn recorded as running can still be running somewhere.
 

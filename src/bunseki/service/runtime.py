@@ -10,6 +10,7 @@ from typing import Any, cast
 from langchain_core.messages import AnyMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
+from bunseki.domain import TurnUsage
 from bunseki.agents.analyst import AnalystContext, AnalystState, ReasonStep, build, recursion_limit
 from bunseki.agents.analyst.context import StepLog
 from bunseki.agents.analyst.state import Status
@@ -21,7 +22,6 @@ from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.settings import Settings
 from bunseki.state import DataState
-from bunseki.usage import TurnUsage
 
 Event = dict[str, Any]
 

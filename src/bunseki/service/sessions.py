@@ -27,6 +27,7 @@ from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.brain.factory import create_analyst_brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
+from bunseki.domain import ArtifactKind, FinishedStatus, Message, Session, Turn
 from bunseki.errors import (
     BunsekiError,
     Conflict,
@@ -48,15 +49,9 @@ from bunseki.service.inputs import checked_question, checked_text, upload_name, 
 from bunseki.service.replicas import Mark, beat_ages, behind, mark_of, may_still_run
 from bunseki.service.runtime import Event, SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
-from bunseki.service.views import MessageView, SessionView, TurnView
 from bunseki.settings import Settings
 from bunseki.state import AppliedStep, DataState
-from bunseki.store import (
-    ArtifactKind,
-    FinishedStatus,
-    SessionRecord,
-    Store,
-)
+from bunseki.store import Store
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 HISTORY_MESSAGES = 200  # read at most this many from the store; the token budget trims further
@@ -150,7 +145,7 @@ class AnalysisService(DataOperations):
         user_id: str | None = None,
         model: str | None = None,
         sheet: str | None = None,
-    ) -> SessionView:
+    ) -> Session:
         """Load ``data_file`` (raises DataLoadError), give it a workspace and record the session.
 
         ``sheet``: the sheet of a workbook to analyse (default: the first; the overview names the others).
@@ -183,7 +178,7 @@ class AnalysisService(DataOperations):
         state = DataState.of(table, workspace, source=record.dataset_name)
         state.rebuild([])
         self._keep(record.id, (0, dataclasses.replace(table, path=copy), state))  # the first turn reads no file
-        return SessionView.of(record)
+        return record
 
     def create_session_from_upload(
         self,
@@ -195,7 +190,7 @@ class AnalysisService(DataOperations):
         model: str | None = None,
         max_bytes: int | None = None,
         sheet: str | None = None,
-    ) -> SessionView:
+    ) -> Session:
         """A session on uploaded bytes (a browser or API upload) named ``file_name``; as `create_session`.
 
         Only the last component of ``file_name`` is used, so a name cannot point anywhere else; the
@@ -212,10 +207,10 @@ class AnalysisService(DataOperations):
         """The sheets of an uploaded workbook, for a choice before the session starts ([] for other files)."""
         return workbook_sheets(file_name, content)
 
-    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionView:
-        return SessionView.of(self.store.get_session(session_id, user_id=user_id))
+    def get_session(self, session_id: str, *, user_id: str | None = None) -> Session:
+        return self.store.get_session(session_id, user_id=user_id)
 
-    def find_session(self, id_or_prefix: str, *, user_id: str | None = None) -> SessionView:
+    def find_session(self, id_or_prefix: str, *, user_id: str | None = None) -> Session:
         """A session by its id, or by a unique start of it (at least 4 characters), as git does."""
         wanted = id_or_prefix.strip().lower()
         if len(wanted) < 4:
@@ -225,23 +220,23 @@ class AnalysisService(DataOperations):
             raise NotFound(f"there is no session '{id_or_prefix}': `bunseki sessions list` shows them")
         if len(found) > 1:
             raise Conflict(f"'{id_or_prefix}' starts {len(found)} session ids: give more of the id")
-        return SessionView.of(found[0])
+        return found[0]
 
-    def list_sessions(self, *, user_id: str | None = None) -> list[SessionView]:
-        return [SessionView.of(record) for record in self.store.list_sessions(user_id=user_id)]
+    def list_sessions(self, *, user_id: str | None = None) -> list[Session]:
+        return self.store.list_sessions(user_id=user_id)
 
     def available_models(self) -> list[str]:
         """Model specs worth offering: offline first, then the configured model and providers with keys."""
         return available_models(self.settings)
 
-    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> SessionView:
+    def set_model(self, session_id: str, model: str, *, user_id: str | None = None) -> Session:
         """Answer the session's next turns with ``model`` (ConfigurationError if it cannot be used)."""
         self.store.get_session(session_id, user_id=user_id)
         self.brains(model)  # refuse a bad model spec or a missing key before anything changes
         with self._session_lock(session_id):
             record = self.store.touch_session(session_id, model=model)
             self._discard(session_id)  # the next turn opens the session with the new brain
-            return SessionView.of(record)
+            return record
 
     def delete_session(self, session_id: str, *, user_id: str | None = None) -> None:
         """Forget a session: its rows, and its workspace on disk."""
@@ -311,16 +306,16 @@ class AnalysisService(DataOperations):
                 on_event({"event": "turn_finished", "turn": turn.number, "status": result.status})
             return result
 
-    def messages(self, session_id: str, *, user_id: str | None = None) -> list[MessageView]:
+    def messages(self, session_id: str, *, user_id: str | None = None) -> list[Message]:
         self.store.get_session(session_id, user_id=user_id)
         self._mark_interrupted(session_id)
-        return [MessageView.of(record) for record in self.store.list_messages(session_id)]
+        return self.store.list_messages(session_id)
 
-    def turns(self, session_id: str, *, user_id: str | None = None) -> list[TurnView]:
+    def turns(self, session_id: str, *, user_id: str | None = None) -> list[Turn]:
         """The session's turns in order, each with what its model calls cost."""
         self.store.get_session(session_id, user_id=user_id)
         self._mark_interrupted(session_id)
-        return [TurnView.of(turn) for turn in self.store.list_turns(session_id)]
+        return self.store.list_turns(session_id)
 
     def trace(self, session_id: str, number: int | None = None, *, user_id: str | None = None) -> dict[str, Any]:
         """The local trace of turn ``number`` (default: the latest): its nodes, model calls,
@@ -374,7 +369,7 @@ class AnalysisService(DataOperations):
                 self._holders.pop(session_id, None)
             lock.release()
 
-    def _runtime(self, record: SessionRecord) -> SessionRuntime:
+    def _runtime(self, record: Session) -> SessionRuntime:
         """The open runtime of a session, opening it (and closing the least recent) as needed."""
         self._follow_store(record)
         with self._guard:
@@ -402,7 +397,7 @@ class AnalysisService(DataOperations):
             runtime_.close()
         return runtime
 
-    def _load_state(self, record: SessionRecord, *, take: bool = False) -> tuple[LoadedTable, DataState]:
+    def _load_state(self, record: Session, *, take: bool = False) -> tuple[LoadedTable, DataState]:
         """The session's data as uploaded and as it stands after its recorded steps.
 
         Kept for the next call while no step is added; ``take`` hands it over (to a runtime)
@@ -439,14 +434,14 @@ class AnalysisService(DataOperations):
         lock = self._locks.get(session_id)
         return lock is not None and lock.locked()
 
-    def _current_state(self, record: SessionRecord) -> DataState:
+    def _current_state(self, record: Session) -> DataState:
         """The data state, from the open runtime or rebuilt (and kept) without starting a sandbox."""
         self._follow_store(record)
         with self._guard:
             runtime = self._open.get(record.id)
         return runtime.data_state if runtime is not None else self._load_state(record)[1]
 
-    def _follow_store(self, record: SessionRecord) -> None:
+    def _follow_store(self, record: Session) -> None:
         """Close the open runtime if another replica committed a turn or a data change since it saw the
         session (the next use rebuilds it from the store), unless another thread of ours is using it.
 

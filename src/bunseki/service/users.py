@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from bunseki.domain import User
 from bunseki.errors import InputError, NotFound
-from bunseki.service.views import UserView
 from bunseki.store import Store
 
 NAME = re.compile(r"[\w.@+-]{1,200}")
@@ -17,22 +17,20 @@ class Accounts:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, name: str) -> tuple[UserView, str]:
+    def create(self, name: str) -> tuple[User, str]:
         """A new user and their key (raises Conflict when the name is taken)."""
         if not NAME.fullmatch(name):
             raise InputError(f"'{name}' cannot be a user name: use 1-200 letters, digits or . _ @ + - (no spaces)")
-        user, key = self.store.create_user(name)
-        return UserView.of(user), key
+        return self.store.create_user(name)
 
-    def list(self) -> list[UserView]:
-        return [UserView.of(user) for user in self.store.list_users()]
+    def list(self) -> list[User]:
+        return self.store.list_users()
 
     def revoke(self, name: str) -> None:
         """Revoke a user's key for good: requests with it get 401 from then on."""
         if not self.store.revoke_user(name):
             raise NotFound(f"there is no active user '{name}': `bunseki users list` shows them")
 
-    def authenticate(self, key: str) -> UserView | None:
+    def authenticate(self, key: str) -> User | None:
         """The active user this key belongs to, or None."""
-        user = self.store.user_for_key(key) if key else None
-        return UserView.of(user) if user is not None else None
+        return self.store.user_for_key(key) if key else None

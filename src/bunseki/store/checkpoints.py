@@ -2,8 +2,10 @@
 
 SQLite: the checkpoint tables live in the store's file, next to its tables (WAL lets both write in
 turn). PostgreSQL: the same server and database, through a small psycopg pool. Graph state is
-serialised as msgpack; the pydantic types Bunseki keeps in state are registered, so loading them
-needs no pickle and warns about nothing.
+serialised as msgpack, each pydantic model under its module and class name; the types Bunseki keeps
+in state are registered, so loading them needs no pickle and warns about nothing. A type that moved
+is registered under its former module too (which must still give it under its name): runs paused
+before the move are read as they were written.
 """
 
 from __future__ import annotations
@@ -26,20 +28,26 @@ SETUP_POLL_S: Final = 0.1  # another advisory-lock key than the store's migratio
 POOL_SIZE: Final = 4
 
 
-def serializer(types: Iterable[type[Any]] = ()) -> JsonPlusSerializer:
-    """A msgpack serializer that restores ``types`` (pydantic models kept in graph state)."""
-    return JsonPlusSerializer(allowed_msgpack_modules=[(kind.__module__, kind.__name__) for kind in types])
+def serializer(types: Iterable[type[Any]] = (), formerly: Iterable[tuple[str, str]] = ()) -> JsonPlusSerializer:
+    """A msgpack serializer that restores ``types`` (pydantic models kept in graph state), and the
+    (module, class name) pairs of ``formerly``: where some of them were when older checkpoints were written."""
+    return JsonPlusSerializer(
+        allowed_msgpack_modules=[*((kind.__module__, kind.__name__) for kind in types), *formerly]
+    )
 
 
 @contextmanager
-def open_checkpointer(url: str, *, types: Iterable[type[Any]] = ()) -> Iterator[BaseCheckpointSaver[Any]]:
-    """A checkpointer on the database at ``url`` (the store's SQLAlchemy URL), tables created if needed.
+def open_checkpointer(
+    url: str, *, types: Iterable[type[Any]] = (), formerly: Iterable[tuple[str, str]] = ()
+) -> Iterator[BaseCheckpointSaver[Any]]:
+    """A checkpointer on the database at ``url`` (the store's SQLAlchemy URL), tables created if needed;
+    ``types`` and ``formerly`` as for `serializer`.
 
     Raises:
         StorageError: the database cannot be opened or its checkpoint tables cannot be created.
     """
     parsed = make_url(url)
-    serde = serializer(types)
+    serde = serializer(types, formerly)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         with _sqlite(parsed.database or ":memory:", serde) as saver:

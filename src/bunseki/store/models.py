@@ -1,11 +1,13 @@
 """The tables, as SQLAlchemy declarative models that run unchanged on SQLite and PostgreSQL.
 
-Only `bunseki.store` touches these classes; callers get the frozen records of `records.py`.
+Only `bunseki.store` touches these classes; callers get the frozen models of `bunseki.domain`,
+read from a row's attributes (the properties here give those the columns do not hold as such).
 Migrations in ``migrations/versions`` must create exactly this schema (a test compares them).
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
@@ -23,6 +25,8 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bunseki.domain import TurnUsage
 
 # Constraint names are part of the schema that migrations reproduce, so none is left to the backend.
 NAMING_CONVENTION = {
@@ -80,14 +84,33 @@ class Base(DeclarativeBase):
 
 class UsageColumns:
     """What a run's model calls cost and its trace (null: not recorded, unknown rather than zero):
-    see bunseki.usage. Turns, EDA runs and knowledge turns carry these columns."""
+    see `bunseki.domain.TurnUsage`. Turns, EDA runs and knowledge turns carry these columns."""
 
     llm_calls: Mapped[int | None]
     prompt_tokens: Mapped[int | None]
     completion_tokens: Mapped[int | None]
     llm_seconds: Mapped[float | None]
     cost: Mapped[float | None]
-    trace: Mapped[str | None] = mapped_column(Text)  # JSON: bunseki.tracing.TurnRecorder.trace
+    trace_json: Mapped[str | None] = mapped_column("trace", Text)  # bunseki.tracing.TurnRecorder.trace
+
+    @property
+    def trace(self) -> Any:
+        """The recorded trace (or list of traces), read from its JSON; None when none was recorded."""
+        return json.loads(self.trace_json) if self.trace_json else None
+
+    def usage_of(self, model: str | None) -> TurnUsage | None:
+        """What the calls to ``model`` cost; None while the run goes on, or when it was recorded
+        before usage was."""
+        if model is None or self.llm_calls is None:
+            return None
+        return TurnUsage(
+            model=model,
+            calls=self.llm_calls,
+            prompt_tokens=self.prompt_tokens or 0,
+            completion_tokens=self.completion_tokens or 0,
+            seconds=self.llm_seconds or 0.0,
+            cost=self.cost,
+        )
 
 
 class User(Base):
@@ -139,6 +162,10 @@ class Turn(UsageColumns, Base):
     finished_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
     model: Mapped[str | None] = mapped_column(String(200))  # the model its calls went to (usage)
+
+    @property
+    def usage(self) -> TurnUsage | None:
+        return self.usage_of(self.model)
 
 
 class Message(Base):
@@ -257,6 +284,14 @@ class EdaRun(UsageColumns, Base):
     created_at: Mapped[Created]
     updated_at: Mapped[Timestamp]
 
+    @property
+    def run_id(self) -> str:
+        return self.id
+
+    @property
+    def usage(self) -> TurnUsage | None:
+        return self.usage_of(self.model)
+
 
 class KnowledgeConversation(Base):
     """A knowledge-chat conversation (seed 004): the collections and model it asks with, its owner."""
@@ -286,6 +321,10 @@ class KnowledgeTurn(UsageColumns, Base):
     answer: Mapped[Json]
     created_at: Mapped[Created]
     model: Mapped[str | None] = mapped_column(String(200))  # the model its calls went to (usage)
+
+    @property
+    def usage(self) -> TurnUsage | None:
+        return self.usage_of(self.model)
 
 
 class SessionEpoch(Base):

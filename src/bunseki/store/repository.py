@@ -1,4 +1,4 @@
-"""`Store`: every read and write of Bunseki's database, one transaction per call, records out.
+"""`Store`: every read and write of Bunseki's database, one transaction per call, domain models out.
 
 Positions (messages, steps) and turn numbers are max + 1 under a lock on the session's row:
 ``SELECT … FOR NO KEY UPDATE`` on PostgreSQL; on SQLite every transaction begins IMMEDIATE,
@@ -24,6 +24,8 @@ from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, Operationa
 from sqlalchemy.orm import InstrumentedAttribute, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
 
+from bunseki import domain
+from bunseki.domain import ArtifactKind, EdaStatus, FinishedStatus, Role, TurnUsage, total
 from bunseki.errors import Conflict, InputError, NotFound, SessionBusy, SnapshotNameTaken, StorageError
 from bunseki.settings import Settings
 from bunseki.store import beats
@@ -47,30 +49,11 @@ from bunseki.store.models import (
     User,
     utcnow,
 )
-from bunseki.store.records import (
-    ArtifactKind,
-    ArtifactRecord,
-    EdaRunRecord,
-    EdaStatus,
-    FinishedStatus,
-    KnowledgeConversationRecord,
-    KnowledgeTurnRecord,
-    MessageRecord,
-    ReportRecord,
-    Role,
-    SessionRecord,
-    SnapshotRecord,
-    StepRecord,
-    TurnRecord,
-    UnansweredRecord,
-    UserRecord,
-)
-from bunseki.usage import TurnUsage, total
 
 KEY_PREFIX: Final = "bk_"
 _SHOWN_KEY_CHARS: Final = 8
 _Row = TypeVar("_Row", bound=Base)
-_Record = TypeVar("_Record", bound=BaseModel)
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
 class SessionChanges(TypedDict, total=False):
@@ -131,29 +114,29 @@ class Store:
 
     # --- users ---
 
-    def create_user(self, name: str) -> tuple[UserRecord, str]:
+    def create_user(self, name: str) -> tuple[domain.User, str]:
         """A new user and their API key, returned this once: only its sha256 and prefix are kept."""
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         with self._transaction() as db:
             if db.scalar(select(User.id).where(User.name == name)) is not None:
                 raise Conflict(f"A user named {name!r} already exists; choose another name.")
             user = _add(db, User(name=name, key_hash=_digest(key), key_prefix=key[:_SHOWN_KEY_CHARS]))
-            return UserRecord.model_validate(user), key
+            return domain.User.model_validate(user), key
 
-    def user_for_key(self, key: str) -> UserRecord | None:
+    def user_for_key(self, key: str) -> domain.User | None:
         """The active user this API key belongs to, or None (also for revoked users)."""
         digest = _digest(key)
         query = select(User).where(User.key_prefix == key[:_SHOWN_KEY_CHARS], User.revoked_at.is_(None))
         with self._transaction() as db:
             for user in db.scalars(query):
                 if user.key_hash is not None and hmac.compare_digest(user.key_hash, digest):
-                    return UserRecord.model_validate(user)
+                    return domain.User.model_validate(user)
         return None
 
-    def list_users(self) -> list[UserRecord]:
+    def list_users(self) -> list[domain.User]:
         """Every user, revoked ones included, by name."""
         with self._transaction() as db:
-            return _records(db, select(User).order_by(User.name), UserRecord)
+            return _records(db, select(User).order_by(User.name), domain.User)
 
     def revoke_user(self, name: str) -> bool:
         """Revoke the user's key for good; False when there is no active user of that name."""
@@ -164,13 +147,13 @@ class Store:
             user.revoked_at = utcnow()
             return True
 
-    def get_user(self, user_id: str) -> UserRecord:
+    def get_user(self, user_id: str) -> domain.User:
         """The user with this id; NotFound when there is none."""
         with self._transaction() as db:
             user = db.get(User, user_id)
             if user is None:
                 raise NotFound(f"There is no user {user_id}.")
-            return UserRecord.model_validate(user)
+            return domain.User.model_validate(user)
 
     # --- sessions ---
 
@@ -187,7 +170,7 @@ class Store:
         workspace: str,
         model: str,
         user_id: str | None = None,
-    ) -> SessionRecord:
+    ) -> domain.Session:
         """A new session over an uploaded data file, owned by ``user_id`` when given."""
         now = utcnow()
         row = AnalysisSession(
@@ -207,22 +190,22 @@ class Store:
         with self._transaction() as db:
             if user_id is not None and db.get(User, user_id) is None:
                 raise NotFound(f"There is no user {user_id} to own the session.")
-            return SessionRecord.model_validate(_add(db, row))
+            return domain.Session.model_validate(_add(db, row))
 
-    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
+    def get_session(self, session_id: str, *, user_id: str | None = None) -> domain.Session:
         """The session; NotFound when it does not exist or, given ``user_id``, is not that user's."""
         with self._transaction() as db:
-            return SessionRecord.model_validate(_session_row(db, session_id, user_id=user_id))
+            return domain.Session.model_validate(_session_row(db, session_id, user_id=user_id))
 
-    def list_sessions(self, *, user_id: str | None = None) -> list[SessionRecord]:
+    def list_sessions(self, *, user_id: str | None = None) -> list[domain.Session]:
         """All sessions, or those of ``user_id``, newest first."""
         query = select(AnalysisSession).order_by(AnalysisSession.created_at.desc())
         if user_id is not None:
             query = query.where(AnalysisSession.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, SessionRecord)
+            return _records(db, query, domain.Session)
 
-    def touch_session(self, session_id: str, **changes: Unpack[SessionChanges]) -> SessionRecord:
+    def touch_session(self, session_id: str, **changes: Unpack[SessionChanges]) -> domain.Session:
         """Set ``updated_at`` to now, and any fields given; NotFound when the session does not exist."""
         unknown = changes.keys() - SessionChanges.__optional_keys__
         if unknown:
@@ -233,19 +216,19 @@ class Store:
                 setattr(row, name, value)
             row.updated_at = utcnow()
             db.flush()
-            return SessionRecord.model_validate(row)
+            return domain.Session.model_validate(row)
 
-    def delete_session(self, session_id: str, *, user_id: str | None = None) -> SessionRecord:
+    def delete_session(self, session_id: str, *, user_id: str | None = None) -> domain.Session:
         """Delete the session and everything in it; returns it so the caller can remove its workspace."""
         with self._transaction() as db:
             row = _session_row(db, session_id, user_id=user_id)
-            record = SessionRecord.model_validate(row)
+            session = domain.Session.model_validate(row)
             db.delete(row)  # the database's ON DELETE CASCADE removes the session's rows
-            return record
+            return session
 
     # --- turns ---
 
-    def start_turn(self, *, session_id: str, question: str, owner: str | None) -> TurnRecord:
+    def start_turn(self, *, session_id: str, question: str, owner: str | None) -> domain.Turn:
         """Number a new turn and mark it running; SessionBusy while another turn of the session runs."""
         with self._transaction() as db:
             _session_row(db, session_id, lock=True)
@@ -261,7 +244,7 @@ class Store:
                 owner=owner,
                 started_at=utcnow(),
             )
-            return TurnRecord.model_validate(_add(db, turn))
+            return domain.Turn.model_validate(_add(db, turn))
 
     def finish_turn(
         self,
@@ -271,7 +254,7 @@ class Store:
         error: str | None = None,
         usage: TurnUsage | None = None,
         trace: dict[str, Any] | None = None,
-    ) -> TurnRecord:
+    ) -> domain.Turn:
         """Record how a running turn ended, what its model calls cost and its trace; Conflict when
         it has already ended."""
         with self._transaction() as db:
@@ -285,33 +268,33 @@ class Store:
                 turn.model = usage.model
                 _put_usage(turn, usage)
             if trace is not None:
-                turn.trace = _json(trace)
+                turn.trace_json = _json(trace)
             db.flush()
-            return TurnRecord.model_validate(turn)
+            return domain.Turn.model_validate(turn)
 
-    def running_turns(self, session_id: str) -> list[TurnRecord]:
+    def running_turns(self, session_id: str) -> list[domain.Turn]:
         """The session's turns still marked running (at most one, unless a process died mid-turn)."""
         query = select(Turn).where(Turn.session_id == session_id, Turn.status == "running").order_by(Turn.number)
         with self._transaction() as db:
-            return _records(db, query, TurnRecord)
+            return _records(db, query, domain.Turn)
 
-    def list_turns(self, session_id: str) -> list[TurnRecord]:
+    def list_turns(self, session_id: str) -> list[domain.Turn]:
         """The session's turns in order."""
         with self._transaction() as db:
-            return _records(db, select(Turn).where(Turn.session_id == session_id).order_by(Turn.number), TurnRecord)
+            return _records(db, select(Turn).where(Turn.session_id == session_id).order_by(Turn.number), domain.Turn)
 
     # --- messages ---
 
-    def add_message(self, *, session_id: str, role: Role, content: str, turn_id: str | None = None) -> MessageRecord:
+    def add_message(self, *, session_id: str, role: Role, content: str, turn_id: str | None = None) -> domain.Message:
         """Append a message to the session's conversation."""
         with self._transaction() as db:
             _session_row(db, session_id, lock=True)
             _check_turn(db, session_id, turn_id)
             position = _next(db, Message.position, Message.session_id, session_id)
             message = Message(session_id=session_id, turn_id=turn_id, position=position, role=role, content=content)
-            return MessageRecord.model_validate(_add(db, message))
+            return domain.Message.model_validate(_add(db, message))
 
-    def list_messages(self, session_id: str, *, last: int | None = None) -> list[MessageRecord]:
+    def list_messages(self, session_id: str, *, last: int | None = None) -> list[domain.Message]:
         """The session's messages in order; only the last ``last`` of them when given."""
         if last is not None and last < 0:
             raise ValueError(f"last must be 0 or more, not {last}")
@@ -319,7 +302,7 @@ class Store:
         if last is not None:
             query = query.limit(last)
         with self._transaction() as db:
-            return _records(db, query, MessageRecord)[::-1]
+            return _records(db, query, domain.Message)[::-1]
 
     def clear_messages(self, session_id: str) -> int:
         """Forget the session's conversation (its turns, steps and reports stay); returns how many went."""
@@ -341,7 +324,7 @@ class Store:
         rows_after: int | None = None,
         changes_data: bool = False,
         duration_s: float = 0.0,
-    ) -> StepRecord:
+    ) -> domain.Step:
         """Append an operation on the data to the session's history."""
         with self._transaction() as db:
             _session_row(db, session_id, lock=True)
@@ -358,18 +341,18 @@ class Store:
                 changes_data=changes_data,
                 duration_s=duration_s,
             )
-            return StepRecord.model_validate(_add(db, step))
+            return domain.Step.model_validate(_add(db, step))
 
-    def list_steps(self, session_id: str) -> list[StepRecord]:
+    def list_steps(self, session_id: str) -> list[domain.Step]:
         """The session's steps in order."""
         with self._transaction() as db:
-            return _records(db, select(Step).where(Step.session_id == session_id).order_by(Step.position), StepRecord)
+            return _records(db, select(Step).where(Step.session_id == session_id).order_by(Step.position), domain.Step)
 
     # --- snapshots ---
 
     def add_snapshot(
         self, *, session_id: str, name: str, path: str, rows: int, columns: int, step_position: int
-    ) -> SnapshotRecord:
+    ) -> domain.Snapshot:
         """Record a saved state of the data: the table after ``step_position`` steps, stored at ``path``.
 
         SnapshotNameTaken when the session has a snapshot of that name (the unique constraint
@@ -383,7 +366,7 @@ class Store:
                 _session_row(db, session_id)
                 if db.scalar(named) is not None:
                     raise SnapshotNameTaken(name)
-                return SnapshotRecord.model_validate(_add(db, snapshot))
+                return domain.Snapshot.model_validate(_add(db, snapshot))
         except SnapshotNameTaken:
             raise
         except Conflict as clash:
@@ -392,48 +375,48 @@ class Store:
                     raise SnapshotNameTaken(name) from clash
             raise
 
-    def snapshot_named(self, session_id: str, name: str) -> SnapshotRecord | None:
+    def snapshot_named(self, session_id: str, name: str) -> domain.Snapshot | None:
         """The session's snapshot called ``name``, if there is one."""
         query = select(Snapshot).where(Snapshot.session_id == session_id, Snapshot.name == name)
         with self._transaction() as db:
             row = db.scalar(query)
-            return None if row is None else SnapshotRecord.model_validate(row)
+            return None if row is None else domain.Snapshot.model_validate(row)
 
-    def list_snapshots(self, session_id: str) -> list[SnapshotRecord]:
+    def list_snapshots(self, session_id: str) -> list[domain.Snapshot]:
         """The session's snapshots, oldest first."""
         query = select(Snapshot).where(Snapshot.session_id == session_id).order_by(Snapshot.created_at)
         with self._transaction() as db:
-            return _records(db, query, SnapshotRecord)
+            return _records(db, query, domain.Snapshot)
 
-    def get_snapshot(self, session_id: str, snapshot_id: str) -> SnapshotRecord:
+    def get_snapshot(self, session_id: str, snapshot_id: str) -> domain.Snapshot:
         """A snapshot of this session; NotFound when the session has none with that id."""
         with self._transaction() as db:
-            return SnapshotRecord.model_validate(_snapshot_row(db, session_id, snapshot_id))
+            return domain.Snapshot.model_validate(_snapshot_row(db, session_id, snapshot_id))
 
-    def delete_snapshot(self, session_id: str, snapshot_id: str) -> SnapshotRecord:
+    def delete_snapshot(self, session_id: str, snapshot_id: str) -> domain.Snapshot:
         """Forget a snapshot; returns it so the caller can remove its file."""
         with self._transaction() as db:
             row = _snapshot_row(db, session_id, snapshot_id)
             db.delete(row)
-            return SnapshotRecord.model_validate(row)
+            return domain.Snapshot.model_validate(row)
 
     # --- artifacts ---
 
     def add_artifact(
         self, *, session_id: str, path: str, kind: ArtifactKind, turn_id: str | None = None
-    ) -> ArtifactRecord:
+    ) -> domain.Artifact:
         """Record a file a turn produced in the session's workspace."""
         with self._transaction() as db:
             _session_row(db, session_id)
             _check_turn(db, session_id, turn_id)
             artifact = Artifact(session_id=session_id, turn_id=turn_id, path=path, kind=kind)
-            return ArtifactRecord.model_validate(_add(db, artifact))
+            return domain.Artifact.model_validate(_add(db, artifact))
 
-    def list_artifacts(self, session_id: str) -> list[ArtifactRecord]:
+    def list_artifacts(self, session_id: str) -> list[domain.Artifact]:
         """The session's artifacts, oldest first."""
         query = select(Artifact).where(Artifact.session_id == session_id).order_by(Artifact.created_at)
         with self._transaction() as db:
-            return _records(db, query, ArtifactRecord)
+            return _records(db, query, domain.Artifact)
 
     # --- reports ---
 
@@ -448,7 +431,7 @@ class Store:
         html_path: str | None = None,
         notebook_path: str | None = None,
         turn_id: str | None = None,
-    ) -> ReportRecord:
+    ) -> domain.Report:
         """Record a finished report and the paths of the files rendered from it."""
         report = Report(
             session_id=session_id,
@@ -463,20 +446,20 @@ class Store:
         with self._transaction() as db:
             _session_row(db, session_id)
             _check_turn(db, session_id, turn_id)
-            return ReportRecord.model_validate(_add(db, report))
+            return domain.Report.model_validate(_add(db, report))
 
-    def list_reports(self, session_id: str) -> list[ReportRecord]:
+    def list_reports(self, session_id: str) -> list[domain.Report]:
         """The session's reports, oldest first."""
         query = select(Report).where(Report.session_id == session_id).order_by(Report.created_at)
         with self._transaction() as db:
-            return _records(db, query, ReportRecord)
+            return _records(db, query, domain.Report)
 
-    def latest_report(self, session_id: str) -> ReportRecord | None:
+    def latest_report(self, session_id: str) -> domain.Report | None:
         """The session's newest report, or None before the first."""
         query = select(Report).where(Report.session_id == session_id).order_by(Report.created_at.desc()).limit(1)
         with self._transaction() as db:
             report = db.scalar(query)
-            return None if report is None else ReportRecord.model_validate(report)
+            return None if report is None else domain.Report.model_validate(report)
 
     # --- unanswered questions ---
 
@@ -488,7 +471,7 @@ class Store:
         source: str,
         session_id: str | None = None,
         collections: Sequence[str] = (),
-    ) -> UnansweredRecord:
+    ) -> domain.Unanswered:
         """Keep a question that could not be answered, and why, for whoever improves Bunseki."""
         unanswered = UnansweredQuestion(
             session_id=session_id, question=question, reason=reason, source=source, collections=list(collections)
@@ -496,21 +479,21 @@ class Store:
         with self._transaction() as db:
             if session_id is not None:
                 _session_row(db, session_id)
-            return UnansweredRecord.model_validate(_add(db, unanswered))
+            return domain.Unanswered.model_validate(_add(db, unanswered))
 
-    def list_unanswered(self, *, source: str | None = None) -> list[UnansweredRecord]:
+    def list_unanswered(self, *, source: str | None = None) -> list[domain.Unanswered]:
         """Unanswered questions, oldest first, from one source when given."""
         query = select(UnansweredQuestion).order_by(UnansweredQuestion.created_at)
         if source is not None:
             query = query.where(UnansweredQuestion.source == source)
         with self._transaction() as db:
-            return _records(db, query, UnansweredRecord)
+            return _records(db, query, domain.Unanswered)
 
     # --- EDA runs ---
 
     def create_eda_run(
         self, *, source: str, workspace: str, model: str, goal: str | None = None, user_id: str | None = None
-    ) -> EdaRunRecord:
+    ) -> domain.EdaRun:
         """A new EDA run over ``source`` (a file in ``workspace``), owned by ``user_id`` when given."""
         now = utcnow()
         row = EdaRun(
@@ -526,20 +509,20 @@ class Store:
         with self._transaction() as db:
             if user_id is not None and db.get(User, user_id) is None:
                 raise NotFound(f"There is no user {user_id} to own the run.")
-            return EdaRunRecord.model_validate(_add(db, row))
+            return domain.EdaRun.model_validate(_add(db, row))
 
-    def get_eda_run(self, run_id: str, *, user_id: str | None = None) -> EdaRunRecord:
+    def get_eda_run(self, run_id: str, *, user_id: str | None = None) -> domain.EdaRun:
         """The run; NotFound when it does not exist or, given ``user_id``, is not that user's."""
         with self._transaction() as db:
-            return EdaRunRecord.model_validate(_eda_run_row(db, run_id, user_id=user_id))
+            return domain.EdaRun.model_validate(_eda_run_row(db, run_id, user_id=user_id))
 
-    def list_eda_runs(self, *, user_id: str | None = None) -> list[EdaRunRecord]:
+    def list_eda_runs(self, *, user_id: str | None = None) -> list[domain.EdaRun]:
         """All EDA runs, or those of ``user_id``, newest first."""
         query = select(EdaRun).order_by(EdaRun.created_at.desc())
         if user_id is not None:
             query = query.where(EdaRun.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, EdaRunRecord)
+            return _records(db, query, domain.EdaRun)
 
     def set_eda_status(
         self,
@@ -549,7 +532,7 @@ class Store:
         error: str | None = None,
         usage: TurnUsage | None = None,
         trace: dict[str, Any] | None = None,
-    ) -> EdaRunRecord:
+    ) -> domain.EdaRun:
         """Record where the run stands now (and the error that ended it, if any); ``usage`` (what the
         call that advanced it cost) is added to the run's, ``trace`` (that call's) to its traces."""
         with self._transaction() as db:
@@ -560,14 +543,13 @@ class Store:
             row.error = error
             row.updated_at = utcnow()
             if usage is not None:
-                before = EdaRunRecord.model_validate(row).usage
+                before = row.usage
                 _put_usage(row, usage if before is None else _summed(before, usage))
             if trace is not None:
-                earlier = json.loads(row.trace) if row.trace else []
-                row.trace = _json([*earlier, trace])
-            return EdaRunRecord.model_validate(row)
+                row.trace_json = _json([*(row.trace or []), trace])
+            return domain.EdaRun.model_validate(row)
 
-    def claim_eda_run(self, run_id: str, *, expected: EdaStatus) -> EdaRunRecord:
+    def claim_eda_run(self, run_id: str, *, expected: EdaStatus) -> domain.EdaRun:
         """Mark the run running if it is still ``expected``; Conflict if another process got there first."""
         with self._transaction() as db:
             row = db.scalar(select(EdaRun).where(EdaRun.id == run_id).with_for_update())
@@ -577,21 +559,21 @@ class Store:
                 raise Conflict(f"EDA run {run_id} is {row.status.replace('_', ' ')} now, no longer {expected}.")
             row.status = "running"
             row.updated_at = utcnow()
-            return EdaRunRecord.model_validate(row)
+            return domain.EdaRun.model_validate(row)
 
-    def delete_eda_run(self, run_id: str, *, user_id: str | None = None) -> EdaRunRecord:
+    def delete_eda_run(self, run_id: str, *, user_id: str | None = None) -> domain.EdaRun:
         """Forget the run (its workspace is the caller's to remove); NotFound as for `get_eda_run`."""
         with self._transaction() as db:
             row = _eda_run_row(db, run_id, user_id=user_id)
-            record = EdaRunRecord.model_validate(row)
+            run = domain.EdaRun.model_validate(row)
             db.delete(row)
-            return record
+            return run
 
     # --- knowledge conversations (seed 004) ---
 
     def create_knowledge_conversation(
         self, *, collections: Sequence[str], model: str | None, user_id: str | None = None
-    ) -> KnowledgeConversationRecord:
+    ) -> domain.KnowledgeConversation:
         """A new knowledge conversation over ``collections``, owned by ``user_id`` when given."""
         now = utcnow()
         row = KnowledgeConversation(
@@ -600,22 +582,22 @@ class Store:
         with self._transaction() as db:
             if user_id is not None and db.get(User, user_id) is None:
                 raise NotFound(f"There is no user {user_id} to own the conversation.")
-            return KnowledgeConversationRecord.model_validate(_add(db, row))
+            return domain.KnowledgeConversation.model_validate(_add(db, row))
 
     def get_knowledge_conversation(
         self, conversation_id: str, *, user_id: str | None = None
-    ) -> KnowledgeConversationRecord:
+    ) -> domain.KnowledgeConversation:
         """The conversation; NotFound when it does not exist or, given ``user_id``, is not that user's."""
         with self._transaction() as db:
-            return KnowledgeConversationRecord.model_validate(_conversation_row(db, conversation_id, user_id=user_id))
+            return domain.KnowledgeConversation.model_validate(_conversation_row(db, conversation_id, user_id=user_id))
 
-    def list_knowledge_conversations(self, *, user_id: str | None = None) -> list[KnowledgeConversationRecord]:
+    def list_knowledge_conversations(self, *, user_id: str | None = None) -> list[domain.KnowledgeConversation]:
         """All knowledge conversations, or those of ``user_id``, most recently used first."""
         query = select(KnowledgeConversation).order_by(KnowledgeConversation.updated_at.desc())
         if user_id is not None:
             query = query.where(KnowledgeConversation.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, KnowledgeConversationRecord)
+            return _records(db, query, domain.KnowledgeConversation)
 
     def add_knowledge_turn(
         self,
@@ -626,7 +608,7 @@ class Store:
         collections: Sequence[str],
         usage: TurnUsage | None = None,
         trace: dict[str, Any] | None = None,
-    ) -> KnowledgeTurnRecord:
+    ) -> domain.KnowledgeTurn:
         """Append a question and its answer, with what its model calls cost and its trace; the
         conversation now asks over ``collections``."""
         with self._transaction() as db:
@@ -644,10 +626,10 @@ class Store:
                 turn.model = usage.model
                 _put_usage(turn, usage)
             if trace is not None:
-                turn.trace = _json(trace)
-            return KnowledgeTurnRecord.model_validate(_add(db, turn))
+                turn.trace_json = _json(trace)
+            return domain.KnowledgeTurn.model_validate(_add(db, turn))
 
-    def list_knowledge_turns(self, conversation_id: str, *, last: int | None = None) -> list[KnowledgeTurnRecord]:
+    def list_knowledge_turns(self, conversation_id: str, *, last: int | None = None) -> list[domain.KnowledgeTurn]:
         """The conversation's turns, oldest first (only the ``last`` ones when given)."""
         if last is not None and last < 0:
             raise ValueError(f"last must be 0 or more, not {last}")
@@ -660,7 +642,7 @@ class Store:
             query = query.limit(last)
         with self._transaction() as db:
             _conversation_row(db, conversation_id)
-            return _records(db, query, KnowledgeTurnRecord)[::-1]
+            return _records(db, query, domain.KnowledgeTurn)[::-1]
 
     def clear_knowledge_turns(self, conversation_id: str, *, user_id: str | None = None) -> int:
         """Forget the conversation's history (it stays, with its collections); returns how many turns went."""
@@ -775,8 +757,9 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _records(db: OrmSession, query: Select[Any], record: type[_Record]) -> list[_Record]:
-    return [record.model_validate(row) for row in db.scalars(query)]
+def _records(db: OrmSession, query: Select[Any], model: type[_Model]) -> list[_Model]:
+    """The rows ``query`` selects, each read into ``model``."""
+    return [model.model_validate(row) for row in db.scalars(query)]
 
 
 def _next(

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from bunseki.domain import Session
 from bunseki.errors import BunsekiError
-from bunseki.service import UPLOAD_SUFFIXES, AnalysisService, Exchange, SessionView, TurnResult
+from bunseki.service import UPLOAD_SUFFIXES, AnalysisService, Exchange, TurnResult
 from bunseki.ui import context, notices, render, turns
 from bunseki.ui.context import KEY_NEW_MODEL, KEY_PENDING, KEY_UPLOADS
 from bunseki.ui.sidebar import sidebar
@@ -126,7 +127,7 @@ def _create(service: AnalysisService, name: str, content: bytes, sheet: str | No
     )
 
 
-def _data(service: AnalysisService, session: SessionView, texts: Texts, *, expanded: bool) -> None:
+def _data(service: AnalysisService, session: Session, texts: Texts, *, expanded: bool) -> None:
     overview = service.data_state(session.id, language=texts.language)
     line = texts("data_state", state=overview["state"])
     st.info(line, icon=":material/table_chart:")
@@ -148,7 +149,7 @@ def _data(service: AnalysisService, session: SessionView, texts: Texts, *, expan
 
 
 def _conversation(
-    service: AnalysisService, exchanges: list[Exchange], session: SessionView, texts: Texts, *, following: bool
+    service: AnalysisService, exchanges: list[Exchange], session: Session, texts: Texts, *, following: bool
 ) -> None:
     known = context.thoughts()
     for exchange in exchanges:
@@ -164,7 +165,7 @@ def _conversation(
 
 
 def _reply(
-    service: AnalysisService, exchange: Exchange, session: SessionView, result: TurnResult | None, texts: Texts
+    service: AnalysisService, exchange: Exchange, session: Session, result: TurnResult | None, texts: Texts
 ) -> None:
     if exchange.status == "running":
         st.info(texts("running_elsewhere"))

@@ -11,9 +11,9 @@ from typing import Any, cast
 
 import streamlit as st
 
-from bunseki.domain import LANGUAGES, Language
+from bunseki.domain import LANGUAGES, Language, Session
 from bunseki.errors import NotFound
-from bunseki.service import AnalysisService, SessionView, TurnResult
+from bunseki.service import AnalysisService, TurnResult
 from bunseki.service.eda import EdaService
 from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.settings import Settings
@@ -93,7 +93,7 @@ def texts() -> Texts:
     return Texts(language())
 
 
-def open_session(service: AnalysisService) -> SessionView | None:
+def open_session(service: AnalysisService) -> Session | None:
     """The session this browser has open, if it still exists: from this replica's state for the
     browser, else from the address (a browser that reconnected here from another replica)."""
     if KEY_SESSION in st.session_state:

@@ -13,10 +13,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from bunseki.domain import EdaRunDetails
 from bunseki.errors import BunsekiError
 from bunseki.service import UPLOAD_SUFFIXES
 from bunseki.service.eda import EdaService
-from bunseki.service.eda_views import EdaRunView
 from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 
@@ -59,7 +59,7 @@ def show() -> None:
 # --- the run this browser has open --------------------------------------------------------------
 
 
-def _open_run(eda: EdaService) -> EdaRunView | None:
+def _open_run(eda: EdaService) -> EdaRunDetails | None:
     run_id = st.session_state.get(KEY_RUN)
     if not run_id:
         return None
@@ -70,7 +70,7 @@ def _open_run(eda: EdaService) -> EdaRunView | None:
         return None
 
 
-def _sidebar(eda: EdaService, run: EdaRunView | None, texts: Texts) -> None:
+def _sidebar(eda: EdaService, run: EdaRunDetails | None, texts: Texts) -> None:
     with st.sidebar:
         st.subheader(texts("eda_runs"))
         st.button(texts("eda_new_run"), key="eda-new", on_click=_open, args=(None,), icon=":material/add:")
@@ -137,7 +137,7 @@ def _start(eda: EdaService, texts: Texts) -> None:
 # --- what a run shows ----------------------------------------------------------------------------
 
 
-def _header(run: EdaRunView, texts: Texts) -> None:
+def _header(run: EdaRunDetails, texts: Texts) -> None:
     st.subheader(f"{run.source}")
     st.markdown(texts("eda_run_line", status=texts("eda_status_" + run.status), run_id=run.run_id))
     if run.goal:
@@ -167,7 +167,7 @@ def _header(run: EdaRunView, texts: Texts) -> None:
             st.dataframe(table, hide_index=True)
 
 
-def _plan_review(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
+def _plan_review(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
     st.markdown(f"### {texts('eda_plan')}")
     if run.review is not None and run.review.note:
         st.warning(run.review.note)
@@ -197,7 +197,7 @@ def _plan_review(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
         _send(eda, run, texts, feedback, dropped)
 
 
-def _results_review(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
+def _results_review(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
     st.markdown(f"### {texts('eda_results_review')}")
     if run.review is not None and run.review.note:
         st.warning(run.review.note)
@@ -208,7 +208,7 @@ def _results_review(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
         _send(eda, run, texts, feedback, [])
 
 
-def _review_buttons(eda: EdaService, run: EdaRunView, texts: Texts, *, allowed: bool) -> str | None:
+def _review_buttons(eda: EdaService, run: EdaRunDetails, texts: Texts, *, allowed: bool) -> str | None:
     """Approve or stop here; returns the feedback when it is sent."""
     text = st.text_area(
         texts("eda_feedback"),
@@ -226,7 +226,7 @@ def _review_buttons(eda: EdaService, run: EdaRunView, texts: Texts, *, allowed: 
     return None
 
 
-def _send(eda: EdaService, run: EdaRunView, texts: Texts, text: str, dropped: list[int]) -> None:
+def _send(eda: EdaService, run: EdaRunDetails, texts: Texts, text: str, dropped: list[int]) -> None:
     """The feedback as the planner reads it: the steps unticked in the list, then what was typed."""
     parts = [texts("eda_drop_steps", steps=", ".join(map(str, dropped)))] if dropped else []
     if text.strip():
@@ -242,13 +242,13 @@ def _send(eda: EdaService, run: EdaRunView, texts: Texts, text: str, dropped: li
     )
 
 
-def _resume(eda: EdaService, run: EdaRunView, texts: Texts, answer: dict[str, Any]) -> None:
+def _resume(eda: EdaService, run: EdaRunDetails, texts: Texts, answer: dict[str, Any]) -> None:
     view = _with_progress(texts, lambda on_event: eda.resume(run.run_id, answer, on_event=on_event))
     if view is not None:
         st.rerun()
 
 
-def _findings(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
+def _findings(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
     if not run.findings:
         return
     st.markdown(f"### {texts('eda_findings')}")
@@ -265,7 +265,7 @@ def _findings(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
                     st.caption(texts("eda_missing_file", path=path))
 
 
-def _report(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
+def _report(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
     if run.status != "completed" or not run.report_markdown:
         if run.status == "stopped":
             st.info(texts("eda_stopped"))
@@ -282,7 +282,9 @@ def _report(eda: EdaService, run: EdaRunView, texts: Texts) -> None:
 # --- progress ----------------------------------------------------------------------------------------
 
 
-def _with_progress(texts: Texts, work: Callable[[Callable[[dict[str, Any]], None]], EdaRunView]) -> EdaRunView | None:
+def _with_progress(
+    texts: Texts, work: Callable[[Callable[[dict[str, Any]], None]], EdaRunDetails]
+) -> EdaRunDetails | None:
     """Run ``work`` with its events drawn node by node; a refusal becomes a notice, not a traceback."""
     with st.status(texts("eda_working"), expanded=True) as status:
 

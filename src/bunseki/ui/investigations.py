@@ -14,9 +14,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from bunseki.domain import InvestigationRun
 from bunseki.errors import BunsekiError
 from bunseki.service.investigation_runs import InvestigationRuns
-from bunseki.service.investigation_views import InvestigationRunView
 from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 
@@ -54,7 +54,7 @@ def show() -> None:
 # --- the investigation this browser has open ---------------------------------------------------------
 
 
-def _open_run(runs: InvestigationRuns) -> InvestigationRunView | None:
+def _open_run(runs: InvestigationRuns) -> InvestigationRun | None:
     run_id = st.session_state.get(KEY_RUN)
     if not run_id:
         return None
@@ -65,7 +65,7 @@ def _open_run(runs: InvestigationRuns) -> InvestigationRunView | None:
         return None
 
 
-def _sidebar(runs: InvestigationRuns, run: InvestigationRunView | None, texts: Texts) -> None:
+def _sidebar(runs: InvestigationRuns, run: InvestigationRun | None, texts: Texts) -> None:
     with st.sidebar:
         st.subheader(texts("inv_runs"))
         st.button(texts("inv_new"), key="inv-new", on_click=_open, args=(None,), icon=":material/add:")
@@ -123,7 +123,7 @@ def _start(runs: InvestigationRuns, texts: Texts) -> None:
 # --- following and reading one ----------------------------------------------------------------------------
 
 
-def _header(run: InvestigationRunView, texts: Texts) -> None:
+def _header(run: InvestigationRun, texts: Texts) -> None:
     st.subheader(run.source)
     status = texts("inv_status_" + run.status)
     st.markdown(texts("inv_run_line", status=status, case=run.case, run_id=run.investigation_id))
@@ -131,7 +131,7 @@ def _header(run: InvestigationRunView, texts: Texts) -> None:
         st.error(texts("inv_error", error=run.error))
 
 
-def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) -> InvestigationRunView | None:
+def _follow(runs: InvestigationRuns, run: InvestigationRun, texts: Texts) -> InvestigationRun | None:
     """Draw the investigation's events, those so far and then as they come, until it ends; its final view."""
     with st.status(texts("inv_working"), expanded=True) as status:
 
@@ -160,7 +160,7 @@ def _follow(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) ->
     return final
 
 
-def _progress(run: InvestigationRunView, texts: Texts) -> None:
+def _progress(run: InvestigationRun, texts: Texts) -> None:
     rows = [
         {
             texts("inv_col_dataset"): ds.name,
@@ -174,7 +174,7 @@ def _progress(run: InvestigationRunView, texts: Texts) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
-def _result(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) -> None:
+def _result(runs: InvestigationRuns, run: InvestigationRun, texts: Texts) -> None:
     result = run.result or {}
     st.markdown(f"### {texts('inv_summary')}")
     st.markdown(result.get("summary") or result.get("error") or "")
@@ -196,7 +196,7 @@ def _result(runs: InvestigationRuns, run: InvestigationRunView, texts: Texts) ->
             _dataset(runs, run, dataset, texts)
 
 
-def _dataset(runs: InvestigationRuns, run: InvestigationRunView, dataset: dict[str, Any], texts: Texts) -> None:
+def _dataset(runs: InvestigationRuns, run: InvestigationRun, dataset: dict[str, Any], texts: Texts) -> None:
     status = texts.get(f"inv_ds_{dataset['status']}", dataset["status"])
     st.markdown(texts("inv_dataset_line", status=status, frames=len(dataset.get("mismatched_frames", []))))
     st.info(dataset.get("conclusion", ""))

@@ -16,9 +16,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from bunseki.domain import Session, Step, TurnUsage
 from bunseki.report import ReportOutput, read_workspace_file
 from bunseki.report.markdown import LABELS
-from bunseki.service import Exchange, OpenFile, ReportFormat, SessionView, StepView, TurnResult, TurnUsage
+from bunseki.service import Exchange, OpenFile, ReportFormat, TurnResult
 from bunseki.ui.texts import Texts
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -106,7 +107,7 @@ def thought_of_result(result: TurnResult, texts: Texts) -> None:
                 _ran(name, record.code, record.visible_stdout, record.error, record.artifacts, retry, texts)
 
 
-def thought_of_steps(steps: Sequence[StepView], texts: Texts) -> None:
+def thought_of_steps(steps: Sequence[Step], texts: Texts) -> None:
     """The thought process of a turn from an earlier visit, from what the store kept: its steps."""
     with st.expander(texts("thought")):
         st.caption(texts("thought_from_store"))
@@ -171,7 +172,7 @@ def usage_line(usage: TurnUsage | None, texts: Texts) -> None:
         st.caption(caption)
 
 
-def data_overview(record: SessionView, overview: dict[str, Any], preview: pd.DataFrame, texts: Texts) -> None:
+def data_overview(record: Session, overview: dict[str, Any], preview: pd.DataFrame, texts: Texts) -> None:
     """Where the data came from, its size, a preview of the active data and its columns by kind."""
     encoding = record.dataset_encoding or "—"
     st.caption(

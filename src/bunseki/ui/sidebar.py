@@ -10,8 +10,9 @@ import json
 
 import streamlit as st
 
+from bunseki.domain import Session, Step
 from bunseki.errors import BunsekiError
-from bunseki.service import AnalysisService, SessionView, StepView
+from bunseki.service import AnalysisService
 from bunseki.ui import notices
 from bunseki.ui.context import KEY_NEW_MODEL, set_open_session, thoughts
 from bunseki.ui.texts import Texts
@@ -19,7 +20,7 @@ from bunseki.ui.texts import Texts
 KEY_RESUME = "resume_choice"
 
 
-def sidebar(service: AnalysisService, session: SessionView | None, texts: Texts, *, busy: bool) -> None:
+def sidebar(service: AnalysisService, session: Session | None, texts: Texts, *, busy: bool) -> None:
     with st.sidebar:
         _sessions(service, session, texts)
         _model(service, session, texts, busy=busy)
@@ -36,7 +37,7 @@ def sidebar(service: AnalysisService, session: SessionView | None, texts: Texts,
             _snapshots(service, session, texts, busy=busy)
 
 
-def _sessions(service: AnalysisService, session: SessionView | None, texts: Texts) -> None:
+def _sessions(service: AnalysisService, session: Session | None, texts: Texts) -> None:
     st.subheader(texts("sessions"))
     if session is not None:
         st.markdown(texts("current_session", title=session.title, name=session.dataset_name))
@@ -58,7 +59,7 @@ def _resume() -> None:
     set_open_session(st.session_state.get(KEY_RESUME))
 
 
-def _model(service: AnalysisService, session: SessionView | None, texts: Texts, *, busy: bool) -> None:
+def _model(service: AnalysisService, session: Session | None, texts: Texts, *, busy: bool) -> None:
     options = service.available_models()
     current = session.model if session is not None else service.settings.model
     if current not in options:
@@ -79,7 +80,7 @@ def _model(service: AnalysisService, session: SessionView | None, texts: Texts, 
     )
 
 
-def _change_model(service: AnalysisService, session: SessionView, key: str, texts: Texts) -> None:
+def _change_model(service: AnalysisService, session: Session, key: str, texts: Texts) -> None:
     chosen = str(st.session_state[key])
     try:
         service.set_model(session.id, chosen)
@@ -102,7 +103,7 @@ def _clear_history(service: AnalysisService, session_id: str, texts: Texts) -> N
     notices.notify("success", texts("history_cleared"))
 
 
-def _steps(steps: list[StepView], texts: Texts) -> None:
+def _steps(steps: list[Step], texts: Texts) -> None:
     with st.expander(texts("steps"), expanded=bool(steps)):
         if not steps:
             st.caption(texts("no_steps"))
@@ -110,7 +111,7 @@ def _steps(steps: list[StepView], texts: Texts) -> None:
             st.caption(_step_line(step))
 
 
-def _step_line(step: StepView, width: int = 70) -> str:
+def _step_line(step: Step, width: int = 70) -> str:
     if step.step_type == "code":
         detail = str(step.parameters.get("instruction") or step.parameters.get("code", ""))
     else:
@@ -122,7 +123,7 @@ def _step_line(step: StepView, width: int = 70) -> str:
     return f"{step.position}. **{step.step_type}** {detail}{rows}"
 
 
-def _snapshots(service: AnalysisService, session: SessionView, texts: Texts, *, busy: bool) -> None:
+def _snapshots(service: AnalysisService, session: Session, texts: Texts, *, busy: bool) -> None:
     st.subheader(texts("snapshots"))
     name_key = f"snapshot-name-{session.id}"
     st.text_input(texts("snapshot_name"), key=name_key)

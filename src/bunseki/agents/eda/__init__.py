@@ -3,6 +3,6 @@
 from bunseki.agents.eda.context import EdaContext
 from bunseki.agents.eda.graph import RECURSION_LIMIT, build
 from bunseki.agents.eda.review import Answer, parse
-from bunseki.agents.eda.state import EdaState, Status
+from bunseki.agents.eda.state import EdaState
 
-__all__ = ["RECURSION_LIMIT", "Answer", "EdaContext", "EdaState", "Status", "build", "parse"]
+__all__ = ["RECURSION_LIMIT", "Answer", "EdaContext", "EdaState", "build", "parse"]

@@ -15,8 +15,9 @@ from langgraph.runtime import Runtime
 from bunseki.agents.eda import review
 from bunseki.agents.eda.context import EdaContext
 from bunseki.agents.eda.state import EdaState
-from bunseki.brain.eda.contract import EdaView, Finding, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaView
 from bunseki.data.validate import validate_data as check_file
+from bunseki.domain import Finding, PlanStep, StepOutcome
 from bunseki.errors import BunsekiError, ModelError
 from bunseki.report.notebook import DataSource
 from bunseki.report.save import save_report

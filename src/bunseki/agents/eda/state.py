@@ -9,11 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from bunseki.brain.eda.contract import Finding, PlanStep, StepOutcome
-from bunseki.data.profile import TableProfile
-from bunseki.domain import Language
+from bunseki.domain import EdaStatus, Finding, Language, PlanStep, StepOutcome, TableProfile
 
-Status = Literal["running", "awaiting_plan_review", "awaiting_results_review", "completed", "stopped", "error"]
 Review = Literal["plan", "results"]
 Action = Literal["approve", "feedback", "stop"]
 # What the last node decided, for routing: a review's answer, or how planning and execution went.
@@ -39,7 +36,7 @@ class EdaState(BaseModel):
     agent_outcome: Outcome | None = None
     # Bunseki
     language: Language = "ja"
-    status: Status = "running"
+    status: EdaStatus = "running"
     problems: list[str] = Field(default_factory=list, description="What validation found, one line each.")
     profile: TableProfile | None = None
     plan_note: str | None = Field(default=None, description="What the planner says at the next review.")

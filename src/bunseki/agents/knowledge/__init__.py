@@ -2,14 +2,13 @@
 
 from bunseki.agents.knowledge.context import KnowledgeContext, Searchable, UnansweredLog
 from bunseki.agents.knowledge.graph import MAX_STEPS, build, recursion_limit
-from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
+from bunseki.agents.knowledge.state import KnowledgeState
 
 __all__ = [
     "MAX_STEPS",
     "KnowledgeContext",
     "KnowledgeState",
     "Searchable",
-    "ThoughtStep",
     "UnansweredLog",
     "build",
     "recursion_limit",

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bunseki.brain.knowledge.contract import DEFAULT_TOP_K, KnowledgeBrain
-from bunseki.rag.models import CollectionInfo, SearchHit, SearchMode
+from bunseki.domain import SearchHit
+from bunseki.rag.models import CollectionInfo, SearchMode
 
 
 class Searchable(Protocol):

@@ -11,7 +11,7 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from bunseki.agents.knowledge.context import KnowledgeContext
-from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
+from bunseki.agents.knowledge.state import KnowledgeState
 from bunseki.agents.knowledge.tools import list_rag_collections, search_mode, search_rag_knowledge_base
 from bunseki.brain.grounding import ungrounded
 from bunseki.brain.knowledge import prompts
@@ -26,6 +26,7 @@ from bunseki.brain.knowledge.contract import (
     parse_reflection,
 )
 from bunseki.brain.streaming import AnswerEvent, corrections, streamed_answer, streaming_answer
+from bunseki.domain import Thought
 from bunseki.errors import ModelError
 
 _CITATION = re.compile(r"\[(\d{1,3})\]")
@@ -55,17 +56,17 @@ def agent(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
         emit({"event": "error", "node": "agent", "error": str(exc)})
         return {"status": "error", "error": str(exc), "steps": step}
     text = message_text(reply).strip()
-    thoughts: list[ThoughtStep] = []
+    thoughts: list[Thought] = []
     update: dict[str, Any] = {"messages": [reply], "steps": step}
     if reply.tool_calls:
         if text:
-            thoughts.append(ThoughtStep(step=step, kind="thought", content=text))
+            thoughts.append(Thought(step=step, kind="thought", content=text))
         thoughts += [
-            ThoughtStep(step=step, kind="tool_call", tool=call["name"], arguments=dict(call["args"]))
+            Thought(step=step, kind="tool_call", tool=call["name"], arguments=dict(call["args"]))
             for call in reply.tool_calls
         ]
     else:
-        thoughts.append(ThoughtStep(step=step, kind="draft", content=text))
+        thoughts.append(Thought(step=step, kind="draft", content=text))
         update["draft"] = text
     for thought in thoughts:
         emit({"event": "thought", **thought.model_dump()})
@@ -80,7 +81,7 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
     calls = last.tool_calls if isinstance(last, AIMessage) else []
     passages = list(state.passages)
     messages: list[ToolMessage] = []
-    thoughts: list[ThoughtStep] = []
+    thoughts: list[Thought] = []
     searches: list[SearchRecord] = []
     update: dict[str, Any] = {}
     logged = state.unanswered_logged
@@ -103,7 +104,7 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
         else:
             content = f"Error: there is no tool {name!r}; use {SEARCH_TOOL} or {LIST_TOOL}."
         messages.append(ToolMessage(content, tool_call_id=call["id"] or name, name=name))
-        thoughts.append(ThoughtStep(step=state.steps, kind="observation", tool=name, content=content))
+        thoughts.append(Thought(step=state.steps, kind="observation", tool=name, content=content))
         emit({"event": "observation", "tool": name, "content": content[:500]})
     return update | {
         "messages": messages,
@@ -136,7 +137,7 @@ def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[s
         reply = thought
     else:
         thought, final = parse_reflection(reply)
-    record = ThoughtStep(step=state.steps, kind="reflection", content=reply)
+    record = Thought(step=state.steps, kind="reflection", content=reply)
     emit({"event": "thought", **record.model_dump()})
     return {
         "final": final or draft,

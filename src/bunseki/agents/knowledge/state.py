@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
 from bunseki.brain.knowledge.contract import Passage, SearchRecord
-from bunseki.domain import Language
+from bunseki.domain import Language, Thought
 
 Status = Literal["running", "answered", "unanswered", "error"]
-ThoughtKind = Literal["thought", "tool_call", "observation", "draft", "reflection"]
-
-
-class ThoughtStep(BaseModel):
-    """One record of the thought process (seed 004's thought_log): a thought, a tool call and its
-    arguments, an observation, the draft, or the Reflection. ``step`` is the loop step (from 1)."""
-
-    step: int
-    kind: ThoughtKind
-    content: str = ""
-    tool: str | None = None
-    arguments: dict[str, Any] | None = None
 
 
 class KnowledgeState(BaseModel):
@@ -39,7 +27,7 @@ class KnowledgeState(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     searches: Annotated[list[SearchRecord], operator.add] = Field(default_factory=list)
     listed_collections: bool = False
-    thoughts: Annotated[list[ThoughtStep], operator.add] = Field(default_factory=list)
+    thoughts: Annotated[list[Thought], operator.add]  # seed 004's thought_log = Field(default_factory=list)
     draft: str | None = None
     final: str | None = None
     reflection_thought: str | None = None

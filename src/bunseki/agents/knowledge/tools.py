@@ -61,16 +61,7 @@ def search_rag_knowledge_base(
     for hit in hits:
         passage = by_chunk.get((hit.collection, hit.chunk_id))
         if passage is None:
-            passage = Passage(
-                number=len(passages) + 1,
-                collection=hit.collection,
-                source=hit.source,
-                title=hit.title,
-                heading=hit.heading,
-                chunk_id=hit.chunk_id,
-                score=hit.score,
-                text=hit.text,
-            )
+            passage = Passage(number=len(passages) + 1, **hit.model_dump())
             passages.append(passage)
             by_chunk[(hit.collection, hit.chunk_id)] = passage
         numbers.append(passage.number)

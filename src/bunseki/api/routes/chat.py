@@ -52,7 +52,7 @@ def answer(service: AnalysisService, session_id: str, result: TurnResult) -> Cha
     return ChatResponse(
         message=result.answer or result.question or result.error or "",
         status="error" if result.status == "running" else result.status,
-        steps_executed=[Step.of(step) for step in steps],
+        steps_executed=[Step.model_validate(step) for step in steps],
         report=result.report,
         artifacts=artifacts,
         data_state=result.data_state,

@@ -29,13 +29,13 @@ def _file(description: str, *types: str) -> dict[int | str, dict[str, object]]:
 @router.get("/{session_id}/snapshots")
 def snapshots(session_id: SessionId, service: Service, user: User) -> list[Snapshot]:
     """The saved states of the data, oldest first."""
-    return [Snapshot.of(record) for record in service.snapshots(session_id, user_id=user)]
+    return [Snapshot.model_validate(record) for record in service.snapshots(session_id, user_id=user)]
 
 
 @router.post("/{session_id}/snapshots", status_code=201, responses=responses(409))
 def create_snapshot(session_id: SessionId, body: SnapshotRequest, service: Service, user: User) -> Snapshot:
     """Save the current data under a name, to return to later."""
-    return Snapshot.of(service.snapshot(session_id, body.name.strip(), user_id=user))
+    return Snapshot.model_validate(service.snapshot(session_id, body.name.strip(), user_id=user))
 
 
 @router.post("/{session_id}/snapshots/{snapshot_id}/restore", responses=responses(409))
@@ -45,7 +45,7 @@ def restore(
     """Make a snapshot's data the current data (recorded as a step)."""
     step = service.restore(session_id, snapshot_id, user_id=user)
     state = service.data_state(session_id, user_id=user, language=language)["state"]
-    return DataStateChange(step=Step.of(step), data_state=state)
+    return DataStateChange(step=Step.model_validate(step), data_state=state)
 
 
 @router.post("/{session_id}/reset", responses=responses(409))
@@ -53,7 +53,7 @@ def reset(session_id: SessionId, service: Service, user: User, language: Languag
     """Go back to the data as uploaded (recorded as a step)."""
     step = service.reset(session_id, user_id=user)
     state = service.data_state(session_id, user_id=user, language=language)["state"]
-    return DataStateChange(step=Step.of(step), data_state=state)
+    return DataStateChange(step=Step.model_validate(step), data_state=state)
 
 
 @router.get(

@@ -16,8 +16,8 @@ from bunseki.api.downloads import OpenFileResponse
 from bunseki.api.problems import responses
 from bunseki.api.routes.data import REPORT_TYPES
 from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.domain import EdaRunDetails, EdaRunSummary, Omitted
 from bunseki.service.eda import EdaService
-from bunseki.service.eda_views import EdaRunSummary, EdaRunView
 
 PREFIX = "/api/v1/eda"
 router = APIRouter(prefix=PREFIX, tags=["eda"], responses=responses(401, 422))
@@ -38,13 +38,13 @@ def get_eda(request: Request) -> EdaService:
 Eda = Annotated[EdaService, Depends(get_eda)]
 
 
-class EdaRun(EdaRunView):
+class EdaRun(EdaRunDetails):
     """A run as the API shows it: files as URLs of this API, never paths on the server."""
 
-    workspace: str = Field(default="", exclude=True)
+    workspace: Omitted = None
 
     @classmethod
-    def public(cls, view: EdaRunView) -> EdaRun:
+    def public(cls, view: EdaRunDetails) -> EdaRun:
         base = view.workspace.rstrip("/") + "/"
         url = f"{PREFIX}/runs/{view.run_id}"
 

@@ -16,8 +16,8 @@ from bunseki.api.deps import ID_PATTERN, User
 from bunseki.api.downloads import OpenFileResponse
 from bunseki.api.problems import responses
 from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.domain import InvestigationRun, InvestigationSummary
 from bunseki.service.investigation_runs import InvestigationRuns
-from bunseki.service.investigation_views import InvestigationRunView, InvestigationSummary
 
 PREFIX = "/api/v1/investigations"
 router = APIRouter(prefix=PREFIX, tags=["investigations"], responses=responses(401, 422))
@@ -41,7 +41,7 @@ def get_runs(request: Request) -> InvestigationRuns:
 Runs = Annotated[InvestigationRuns, Depends(get_runs)]
 
 
-class Investigation(InvestigationRunView):
+class Investigation(InvestigationRun):
     """An investigation as the API shows it: files as URLs of this API, never paths on the server."""
 
     report_files: dict[str, str] = Field(
@@ -49,7 +49,7 @@ class Investigation(InvestigationRunView):
     )
 
     @classmethod
-    def public(cls, view: InvestigationRunView) -> Investigation:
+    def public(cls, view: InvestigationRun) -> Investigation:
         url = f"{PREFIX}/{view.investigation_id}"
         result = view.result
         reports: dict[str, str] = {}

@@ -19,15 +19,8 @@ from pydantic import BaseModel, Field
 from bunseki.api.deps import ID_PATTERN, User
 from bunseki.api.problems import responses
 from bunseki.api.streaming import Event, stream, wants_events
-from bunseki.service.knowledge import (
-    Answer,
-    Collection,
-    Conversation,
-    IngestResult,
-    KnowledgeService,
-    SourceDocument,
-    UnansweredQuestion,
-)
+from bunseki.domain import Answer, Conversation, UnansweredQuestion
+from bunseki.service.knowledge import Collection, IngestResult, KnowledgeService, SourceDocument
 
 PREFIX = "/api/v1/knowledge"
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], responses=responses(401, 422, 503))

@@ -43,7 +43,7 @@ def create_session(
 @router.get("")
 def list_sessions(service: Service, user: User) -> list[SessionSummary]:
     """Your sessions, the most recently used first."""
-    return [SessionSummary.of(record) for record in service.list_sessions(user_id=user)]
+    return [SessionSummary.model_validate(record) for record in service.list_sessions(user_id=user)]
 
 
 @router.get("/{session_id}", responses=responses(404))
@@ -75,4 +75,4 @@ def messages(session_id: SessionId, service: Service, user: User) -> list[Messag
 @router.get("/{session_id}/steps", responses=responses(404))
 def steps(session_id: SessionId, service: Service, user: User) -> list[Step]:
     """Every operation on the data (tools, code, snapshots, restores, resets), oldest first."""
-    return [Step.of(record) for record in service.steps(session_id, user_id=user)]
+    return [Step.model_validate(record) for record in service.steps(session_id, user_id=user)]

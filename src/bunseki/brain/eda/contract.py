@@ -1,5 +1,8 @@
 """What the EDA pipeline (seed 003) asks a brain, and the brain's answers.
 
+A plan's steps, what running their code gave and the findings are the run's own
+(`bunseki.domain.eda`); the brain writes them, and the graph keeps them in its state.
+
 The EDA graph plans, writes code per step, reads the results and writes the report; the brain
 (offline rules or a chat model) makes each of those judgements from an `EdaView`. A brain
 never runs code: the graph runs each step's code in the sandbox, on ``df`` loaded from the
@@ -10,34 +13,10 @@ from __future__ import annotations
 
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from bunseki.data.profile import TableProfile
-from bunseki.domain import Language
+from bunseki.domain import Finding, Language, PlanStep, StepOutcome, TableProfile
 from bunseki.report.models import ReportOutput
-
-StepKind = Literal[
-    "missing",  # missing values per column and their pattern
-    "distribution",  # numeric distributions: histograms, skew, summary statistics
-    "categorical",  # frequencies of categorical columns, or a measure broken down by a category
-    "correlation",  # numeric correlations (Pearson and Spearman), a heatmap
-    "outliers",  # values beyond 1.5×IQR, box plots
-    "trend",  # a measure over time when there is a date column
-    "target",  # how other columns relate to a target the goal names
-    "custom",  # anything else a person asked for in feedback
-]
-
-
-class PlanStep(BaseModel):
-    """One step of an analysis plan (the issue's contract: id, title, kind, columns, rationale)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: int = Field(description="1, 2, 3 … in plan order; renumbered whenever the plan changes.")
-    title: str
-    kind: StepKind
-    columns: list[str] = Field(default_factory=list, description="Columns of the table the step looks at.")
-    rationale: str = Field(description="Why this step, for this table and goal.")
 
 
 class PlanRevision(BaseModel):
@@ -60,33 +39,6 @@ class StepCode(BaseModel):
 
     code: str
     charts: list[str] = Field(default_factory=list, description="File names of the charts the code saves.")
-
-
-class StepOutcome(BaseModel):
-    """What running one step's code gave: the brain reads findings from this."""
-
-    model_config = ConfigDict(frozen=True)
-
-    step_id: int
-    code: str
-    success: bool
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None
-    artifacts: list[str] = Field(default_factory=list, description="Paths relative to the workspace.")
-    attempts: int = 1
-
-
-class Finding(BaseModel):
-    """The findings of one step, every number taken from its execution output."""
-
-    model_config = ConfigDict(frozen=True)
-
-    step_id: int
-    title: str
-    text: str = Field(description="A few sentences; numbers only as printed by the step's code.")
-    artifacts: list[str] = Field(default_factory=list)
-    success: bool = True
 
 
 class EdaView(BaseModel):

@@ -9,9 +9,10 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from bunseki.brain.eda import prompts
-from bunseki.brain.eda.contract import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
 from bunseki.brain.grounding import UNGROUNDED, Objection, report_text, ungrounded
 from bunseki.brain.structured import Check, ask
+from bunseki.domain import Finding, PlanStep, StepOutcome
 from bunseki.llm import endpoint_of
 from bunseki.report.models import ReportOutput
 

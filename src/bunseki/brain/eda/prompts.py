@@ -12,11 +12,11 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from bunseki.brain.eda.contract import EdaView, PlanStep, StepOutcome
+from bunseki.brain.eda.contract import EdaView
 from bunseki.brain.language import LANGUAGE_RULES
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data.profile import ColumnProfile, TableProfile
-from bunseki.domain import Language
+from bunseki.domain import Language, PlanStep, StepOutcome
 
 OUTPUT_CHARS = 3000  # of a step's printed output, for its findings
 ERROR_CHARS = 1200

@@ -16,7 +16,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from bunseki.domain import Language
+from bunseki.domain import Language, SearchHit
 
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
 LIST_TOOL: Final = "list_rag_collections"
@@ -75,17 +75,10 @@ TOOL_SPECS: Final[list[dict[str, Any]]] = [
 ]
 
 
-class Passage(BaseModel):
+class Passage(SearchHit):
     """A chunk a search found in this turn, numbered ``[n]`` for citing."""
 
     number: int
-    collection: str
-    source: str
-    title: str
-    heading: str
-    chunk_id: str
-    score: float
-    text: str
 
     def label(self) -> str:
         """``[n] source › heading (chunk_id)``: how the passage is introduced to the brain."""

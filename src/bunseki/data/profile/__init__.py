@@ -6,7 +6,7 @@ quartiles, zeros and 1.5×IQR outliers; for dates the range and the step between
 Pearson and Spearman correlations between numeric columns, strongest first. Its JSON field names
 are an external contract (the EDA API and `bunseki eda --format json`).
 
-The models and their bounds are in ``models``; ``table`` profiles a whole table, column by column
+The models and their bounds are `bunseki.domain.profiles`; ``table`` profiles a whole table, column by column
 on threads. A column's kind is decided in ``kinds``; numbers are sorted once (``order``) and
 described from that sort (``numbers``); dates, categories, booleans and text are factorized once
 (``others``); what every column's profile shares is in ``common``. Duplicate rows are counted in
@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from bunseki.data.profile.arrays import Bools, Floats, Ints, Words
 from bunseki.data.profile.kinds import CATEGORY_SHARE, CATEGORY_VALUES, ID_SHARE, MIN_ID_ROWS, looks_like_id_name
-from bunseki.data.profile.models import (
+from bunseki.data.profile.numbers import IQR_FENCE
+from bunseki.data.profile.others import FREQUENCY_SHARE
+from bunseki.data.profile.table import MAX_WORKERS, default_workers, profile_table
+from bunseki.domain.profiles import (
     MAX_CORRELATION_COLUMNS,
     MAX_CORRELATION_PAIRS,
     TOP_VALUES,
@@ -28,9 +31,6 @@ from bunseki.data.profile.models import (
     TableProfile,
     TopValue,
 )
-from bunseki.data.profile.numbers import IQR_FENCE
-from bunseki.data.profile.others import FREQUENCY_SHARE
-from bunseki.data.profile.table import MAX_WORKERS, default_workers, profile_table
 
 __all__ = [
     "CATEGORY_SHARE",

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from bunseki.data.profile.arrays import Ints
-from bunseki.data.profile.models import TOP_VALUES, VALUE_CHARS, ColumnProfile, ProfileKind, TopValue
+from bunseki.domain.profiles import TOP_VALUES, VALUE_CHARS, ColumnProfile, ProfileKind, TopValue
 
 
 def _column(

@@ -12,8 +12,8 @@ import numpy as np
 
 from bunseki.data.profile.arrays import Bools, Floats, _dot
 from bunseki.data.profile.common import _finite
-from bunseki.data.profile.models import MAX_CORRELATION_PAIRS, Correlation
 from bunseki.data.profile.order import _Order
+from bunseki.domain.profiles import MAX_CORRELATION_PAIRS, Correlation
 
 _PEARSON_BLOCK: Final = 65_536  # rows at a time, so the centred copy stays small however long the table
 

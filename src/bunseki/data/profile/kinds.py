@@ -8,8 +8,8 @@ from typing import Final
 import pandas as pd
 
 from bunseki.data.profile.arrays import Floats
-from bunseki.data.profile.models import ProfileKind
 from bunseki.data.profile.order import _Order
+from bunseki.domain.profiles import ProfileKind
 
 CATEGORY_VALUES: Final = 50  # text with at most this many distinct values is categorical
 CATEGORY_SHARE: Final = 0.5  # … as is text whose values repeat on average (distinct ≤ half the filled)

@@ -11,8 +11,8 @@ import pandas as pd
 from bunseki.data.profile.arrays import Floats, _dot
 from bunseki.data.profile.common import _column, _finite, _show_number, _top_positions
 from bunseki.data.profile.kinds import _number_kind
-from bunseki.data.profile.models import ColumnProfile, TopValue
 from bunseki.data.profile.order import _Order
+from bunseki.domain.profiles import ColumnProfile, TopValue
 
 IQR_FENCE: Final = 1.5
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from bunseki.data.profile.common import _column, _iso, _show, _top_positions
 from bunseki.data.profile.kinds import _text_kind
-from bunseki.data.profile.models import ColumnProfile, ProfileKind, TopValue
+from bunseki.domain.profiles import ColumnProfile, ProfileKind, TopValue
 
 FREQUENCY_SHARE: Final = 0.5  # dates have a frequency when at least this share of steps is the same
 _FREQUENCY_SAMPLE: Final = 10_000  # distinct dates pandas infers a frequency from

@@ -15,10 +15,10 @@ from bunseki.data.profile.arrays import Floats, Words
 from bunseki.data.profile.correlations import _correlations, _Ranked
 from bunseki.data.profile.duplicates import _RowHash, _value_bits
 from bunseki.data.profile.kinds import _is_number
-from bunseki.data.profile.models import MAX_CORRELATION_COLUMNS, ColumnProfile, TableProfile
 from bunseki.data.profile.numbers import _numeric_profile
 from bunseki.data.profile.order import _sort
 from bunseki.data.profile.others import _other_profile
+from bunseki.domain.profiles import MAX_CORRELATION_COLUMNS, ColumnProfile, TableProfile
 
 MAX_WORKERS: Final = 4
 

@@ -8,9 +8,10 @@ writes the report from the findings (``report``).
 
 from __future__ import annotations
 
-from bunseki.brain.eda.contract import EdaView, Finding, PlanRevision, PlanStep, StepCode, StepOutcome
+from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
 from bunseki.brain.eda.offline import code, feedback, findings, report
 from bunseki.brain.eda.offline.plan import first_plan
+from bunseki.domain import Finding, PlanStep, StepOutcome
 from bunseki.report.models import ReportOutput
 
 __all__ = ["OfflineEdaBrain"]

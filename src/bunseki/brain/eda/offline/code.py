@@ -10,11 +10,12 @@ and a chart that may fail without losing the numbers.
 
 from __future__ import annotations
 
-from bunseki.brain.eda.contract import EdaView, PlanStep, StepCode
+from bunseki.brain.eda.contract import EdaView, StepCode
 from bunseki.brain.eda.offline import templates
 from bunseki.brain.eda.offline.columns import ADDITIVE, MAX_LISTED, Kinds
 from bunseki.brain.eda.offline.plan import trend_rule
 from bunseki.brain.results import RESULT_MARKER
+from bunseki.domain import PlanStep
 
 RETRY_COLUMNS = 3
 ERROR_CHARS = 160

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bunseki.brain.eda.contract import EdaView, PlanRevision, PlanStep, StepKind
+from bunseki.brain.eda.contract import EdaView, PlanRevision
 from bunseki.brain.eda.offline.columns import MAX_LISTED, Kinds, key_measure, mentioned, resolve
 from bunseki.brain.eda.offline.plan import first_plan, numbered, step, target_step
 from bunseki.data.profile import TableProfile
-from bunseki.domain import Language
+from bunseki.domain import Language, PlanStep, StepKind
 
 KIND_WORDS: dict[StepKind, str] = {
     "missing": r"欠損|missing|\bnulls?\b|\bgaps?\b",

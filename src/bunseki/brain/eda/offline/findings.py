@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bunseki.brain.eda.contract import Finding, PlanStep, StepOutcome
 from bunseki.brain.eda.offline.plan import RULE_NAMES
 from bunseki.brain.results import Result, result_of
-from bunseki.domain import Language
+from bunseki.domain import Finding, Language, PlanStep, StepOutcome
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
 ERROR_CHARS = 200

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bunseki.brain.eda.contract import EdaView, PlanStep, StepKind
+from bunseki.brain.eda.contract import EdaView
 from bunseki.brain.eda.offline.columns import MAX_LISTED, Kinds, goal_target, key_measure
 from bunseki.data.profile import TableProfile
-from bunseki.domain import Language
+from bunseki.domain import Language, PlanStep, StepKind
 
 MAX_STEPS = 8
 MAX_BARS = 30  # categories compared in one breakdown

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.eda.contract import EdaView, Finding
+from bunseki.brain.eda.contract import EdaView
 from bunseki.brain.eda.offline.columns import Kinds, goal_target
+from bunseki.domain import Finding
 from bunseki.report.models import ReportOutput, ReportSection
 
 CONCLUSION_FINDINGS = 3

@@ -1,16 +1,20 @@
-"""What the investigation runs service hands the interfaces: a run's summary, progress and result."""
+"""An investigation of a case: where it stands, dataset by dataset and agent by agent, and its result.
+
+The investigation runs service keeps each run in files and builds these from them;
+``/api/v1/investigations`` sends them (with files as URLs) and the UI shows them.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field
 
-from bunseki.usage import TurnUsage
+from bunseki.domain.usage import TurnUsage
 
-RunStatus = Literal["queued", "running", "completed", "error"]
-FINISHED: tuple[RunStatus, ...] = ("completed", "error")
+InvestigationStatus = Literal["queued", "running", "completed", "error"]
+FINISHED: Final[tuple[InvestigationStatus, ...]] = ("completed", "error")
 
 
 class DatasetProgress(BaseModel):
@@ -29,14 +33,14 @@ class InvestigationSummary(BaseModel):
     case: str
     source: str = Field(description="The uploaded archive's name.")
     model: str
-    status: RunStatus
+    status: InvestigationStatus
     error: str | None = None
     created_at: datetime
     updated_at: datetime
     usage: TurnUsage | None = Field(default=None, description="What its model calls cost, once it has ended.")
 
 
-class InvestigationRunView(InvestigationSummary):
+class InvestigationRun(InvestigationSummary):
     """An investigation in full: progress per dataset and agent, then the result (the CLI's JSON contract)."""
 
     stage: str | None = Field(default=None, description="The agent that ran last (initialize … summarizer).")
@@ -46,20 +50,3 @@ class InvestigationRunView(InvestigationSummary):
     @property
     def finished(self) -> bool:
         return self.status in FINISHED
-
-
-def progress_of(names: list[str], events: list[dict[str, Any]]) -> tuple[str | None, list[DatasetProgress]]:
-    """The last agent overall and each dataset's progress, from the run's events in order."""
-    datasets = {name: DatasetProgress(name=name) for name in names}
-    stage: str | None = None
-    for event in events:
-        if event.get("event") != "node_started":
-            continue
-        stage = str(event.get("node"))
-        entry = datasets.get(str(event.get("dataset")))
-        if entry is None:
-            continue
-        entry.agent = stage
-        entry.iteration = int(event.get("iteration") or entry.iteration)
-        entry.done = entry.done or stage == "reporter"
-    return stage, list(datasets.values())

@@ -1,0 +1,123 @@
+"""The knowledge chat: what a search finds, the answer to a question, and the conversations kept.
+
+A `SearchHit` is a chunk a search of the knowledge base found; the chat numbers the hits of a
+turn as passages to cite, and an `Answer` cites them (`Citation`). `Answer` is the JSON contract
+of ``bunseki kb ask`` and of ``/api/v1/knowledge``. A `KnowledgeConversation` and its
+`KnowledgeTurn` rows are kept by the store; `Conversation` is one as the interfaces show it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from bunseki.domain.forms import Entity, Omitted
+from bunseki.domain.sessions import Unanswered
+from bunseki.domain.usage import TurnUsage
+
+AnswerStatus = Literal["answered", "unanswered", "error"]
+
+
+class SearchHit(BaseModel):
+    """A chunk a search found. ``score`` ranks hits within one search only: it is not a probability."""
+
+    model_config = ConfigDict(frozen=True)
+
+    collection: str
+    source: str = Field(description="The document's path in its collection.")
+    title: str
+    heading: str
+    chunk_id: str = Field(description="source#n: the chunk's place in its document, from 0.")
+    score: float
+    text: str
+
+
+class Citation(SearchHit):
+    """A passage an answer rests on: where it is (source, heading, chunk) and its text."""
+
+    collection: Omitted = None
+
+
+class Thought(BaseModel):
+    """One record of the thought process: a thought, a tool call and its arguments, an observation,
+    the draft or the Reflection. ``step`` is the loop step (from 1)."""
+
+    step: int
+    kind: str = Field(description="thought, tool_call, observation, draft or reflection.")
+    content: str = ""
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+
+
+class Reflection(BaseModel):
+    """The draft before Reflection, the final answer after it, and whether Reflection changed it."""
+
+    draft: str | None
+    final: str
+    changed: bool
+
+
+class Answer(BaseModel):
+    """The answer to one question: the JSON contract of ``bunseki kb ask`` (and the API)."""
+
+    question: str
+    status: AnswerStatus
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    thoughts: list[Thought] = Field(default_factory=list)
+    reflection: Reflection
+    collections: list[str]
+    model: str
+    elapsed_ms: int
+    reason: str | None = None
+    usage: TurnUsage | None = Field(default=None, description="What its model calls cost; null if unknown.")
+
+
+class KnowledgeConversation(Entity):
+    """A knowledge-chat conversation: its collections, model (None: the default) and owner."""
+
+    id: str
+    user_id: str | None
+    collections: list[str]
+    model: str | None
+    created_at: AwareDatetime
+    updated_at: AwareDatetime
+
+
+class KnowledgeTurn(Entity):
+    """One question of a knowledge conversation, numbered from 1, its answer (an `Answer` as JSON,
+    without its usage), what its model calls cost and the model they went to, and its trace."""
+
+    id: str
+    conversation_id: str
+    number: int
+    question: str
+    answer: dict[str, Any]
+    created_at: AwareDatetime
+    model: str | None = None
+    usage: TurnUsage | None = None
+    trace: dict[str, Any] | None = None
+
+
+class ConversationTurn(BaseModel):
+    """One question of a conversation and its answer."""
+
+    question: str
+    answer: Answer
+
+
+class Conversation(KnowledgeConversation):
+    """A knowledge conversation: the collections and model it asks with, and its turns, oldest first."""
+
+    user_id: Omitted = None
+    updated_at: Omitted = None
+    turns: list[ConversationTurn] = Field(default_factory=list)
+
+
+class UnansweredQuestion(Unanswered):
+    """A knowledge question that went unanswered: when, over which collections, and why."""
+
+    id: Omitted = None
+    session_id: Omitted = None
+    source: Omitted = None
