@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 
+from bunseki.agents.eda import FORMER_HOMES, FORMER_NAMES, STATE_TYPES
 from bunseki.domain import Finding, PlanStep, StepOutcome, TableProfile
-from bunseki.service.eda import FORMER_HOMES, STATE_TYPES, EdaService
+from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
 from bunseki.store.checkpoints import open_checkpointer
 from tests.fakes.eda import ScriptedEdaBrain
-
-FORMER_NAMES = [(module, kind.__name__) for module, kinds in FORMER_HOMES.items() for kind in kinds]
 
 
 def channel_values(url: str, run_id: str, formerly: Iterable[tuple[str, str]]) -> dict[str, Any]:

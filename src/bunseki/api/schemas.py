@@ -88,17 +88,22 @@ class Turn(domain.Turn):
         return cls.model_validate(turn.model_dump() | {"usage": Usage.of(turn.usage)})
 
 
-class Session(domain.Session):
-    """A session with the overview of its data and its turns."""
+class SessionSummary(domain.Session):
+    """A session in a list: no overview, which would mean reading every data file."""
 
     user_id: Omitted = None
-    dataset_name: Omitted = None
     dataset_path: Omitted = None
     dataset_format: Omitted = None
     dataset_encoding: Omitted = None
+    workspace: Omitted = None
+
+
+class Session(SessionSummary):
+    """A session with the overview of its data and its turns."""
+
+    dataset_name: Omitted = None
     dataset_rows: Omitted = None
     dataset_columns: Omitted = None
-    workspace: Omitted = None
     dataset: Dataset
     turns: list[Turn] = Field(default_factory=list, description="The questions so far, with what each cost.")
 
@@ -110,16 +115,6 @@ class Session(domain.Session):
         return cls.model_validate(
             session.model_dump() | {"dataset": dataset, "turns": [Turn.of(turn) for turn in turns or []]}
         )
-
-
-class SessionSummary(domain.Session):
-    """A session in a list: no overview, which would mean reading every data file."""
-
-    user_id: Omitted = None
-    dataset_path: Omitted = None
-    dataset_format: Omitted = None
-    dataset_encoding: Omitted = None
-    workspace: Omitted = None
 
 
 class ChatRequest(BaseModel):

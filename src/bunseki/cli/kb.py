@@ -32,8 +32,8 @@ from bunseki.cli.traces import usage_line
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
-    from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
     from bunseki.domain import Answer
+    from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
     from bunseki.service.knowledge import KnowledgeService
 
 kb_app = typer.Typer(

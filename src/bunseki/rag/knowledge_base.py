@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Any, Final
 
 from bunseki.domain import SearchHit
 from bunseki.errors import DocumentReadError, InputError, KnowledgeBaseError
@@ -37,6 +37,8 @@ from bunseki.settings import Settings
 
 # Bumped whenever reading, chunking or lexical weighting changes, so every file is re-ingested.
 PIPELINE_VERSION: Final = "1"
+# What a chunk's payload holds of a search hit: all but its collection and score, which the search gives.
+_HIT_FIELDS: Final = tuple(name for name in SearchHit.model_fields if name not in ("collection", "score"))
 # Documents larger than this are not knowledge but data dumps; they are refused, not half-read.
 _MAX_FILE_BYTES: Final = 200 * 1024 * 1024
 
@@ -131,19 +133,7 @@ class KnowledgeBase:
 
     def chunks(self, name: str, *, kind: DocumentKind | None = None, limit: int = 50) -> list[SearchHit]:
         """Up to ``limit`` chunks of a collection (of one ``kind``, if given) in document order, score 0."""
-        fields = ["source", "title", "heading", "chunk_id", "text"]
-        hits = [
-            SearchHit(
-                collection=name,
-                source=str(payload.get("source", "")),
-                title=str(payload.get("title", "")),
-                heading=str(payload.get("heading", "")),
-                chunk_id=str(payload.get("chunk_id", "")),
-                score=0.0,
-                text=str(payload.get("text", "")),
-            )
-            for payload in self.store.payloads(name, fields, kind=kind)
-        ]
+        hits = [_hit(name, payload, 0.0) for payload in self.store.payloads(name, list(_HIT_FIELDS), kind=kind)]
         hits.sort(key=lambda hit: (hit.source, _chunk_number(hit.chunk_id)))
         return hits[:limit]
 
@@ -269,21 +259,17 @@ class KnowledgeBase:
         hits: list[SearchHit] = []
         for collection in dict.fromkeys(collections):
             for point in self.store.query(collection, dense=dense, lexical=lexical, mode=mode, limit=top_k):
-                payload = point.payload or {}
-                hits.append(
-                    SearchHit(
-                        collection=collection,
-                        source=str(payload.get("source", "")),
-                        title=str(payload.get("title", "")),
-                        heading=str(payload.get("heading", "")),
-                        chunk_id=str(payload.get("chunk_id", "")),
-                        score=float(point.score),
-                        text=str(payload.get("text", "")),
-                    )
-                )
+                hits.append(_hit(collection, point.payload or {}, float(point.score)))
         # Scores of one mode are on one scale in every collection (ranks for RRF, the same model for cosines).
         hits.sort(key=lambda hit: hit.score, reverse=True)
         return hits[:top_k]
+
+
+def _hit(collection: str, payload: Mapping[str, Any], score: float) -> SearchHit:
+    """The chunk whose stored payload this is, as a hit of ``collection`` with ``score``."""
+    return SearchHit(
+        collection=collection, score=score, **{field: str(payload.get(field, "")) for field in _HIT_FIELDS}
+    )
 
 
 def _chunk_number(chunk_id: str) -> int:

@@ -23,20 +23,7 @@ from bunseki.brain.eda.contract import EdaBrain
 from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
-from bunseki.domain import (
-    ColumnProfile,
-    Correlation,
-    EdaReview,
-    EdaRun,
-    EdaRunDetails,
-    EdaRunSummary,
-    EdaStatus,
-    Finding,
-    PlanStep,
-    StepOutcome,
-    TableProfile,
-    TopValue,
-)
+from bunseki.domain import EdaReview, EdaRun, EdaRunDetails, EdaRunSummary, EdaStatus
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
 from bunseki.llm import available_models
 from bunseki.sandbox import add_data_file, backends, new_workspace
@@ -51,14 +38,6 @@ from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 Event = dict[str, Any]
 ReportFormat = Literal["md", "html", "ipynb"]
-# Pydantic types kept in the graph's state, which the checkpoint serializer must know to restore.
-STATE_TYPES = (eda.EdaState, PlanStep, StepOutcome, Finding, TableProfile, ColumnProfile, Correlation, TopValue)
-# Where some of them lived before: runs paused then have checkpoints naming those modules, which
-# still give each class under its name.
-FORMER_HOMES = {
-    "bunseki.brain.eda.contract": (PlanStep, StepOutcome, Finding),
-    "bunseki.data.profile.models": (TableProfile, ColumnProfile, Correlation, TopValue),
-}
 WAITING: dict[str, EdaStatus] = {"plan": "awaiting_plan_review", "results": "awaiting_results_review"}
 
 
@@ -80,11 +59,7 @@ class EdaService:
         self.brains = brains or (lambda spec: create_eda_brain(spec, self.settings))
         self._exits = contextlib.ExitStack()
         self._checkpointer = self._exits.enter_context(
-            open_checkpointer(
-                self.settings.database,
-                types=STATE_TYPES,
-                formerly=[(module, kind.__name__) for module, kinds in FORMER_HOMES.items() for kind in kinds],
-            )
+            open_checkpointer(self.settings.database, types=eda.STATE_TYPES, formerly=eda.FORMER_NAMES)
         )
         self._graph = eda.build(checkpointer=self._checkpointer)
         self._owns_backend = backend is None

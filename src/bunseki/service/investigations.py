@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from bunseki.domain import TurnUsage
 from bunseki.agents.investigator import InvestigatorContext, InvestigatorState, build
 from bunseki.agents.investigator.graph import RECURSION_LIMIT
 from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
+from bunseki.domain import TurnUsage
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
 from bunseki.rag import Embedder

@@ -10,7 +10,6 @@ from typing import Any, cast
 from langchain_core.messages import AnyMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from bunseki.domain import TurnUsage
 from bunseki.agents.analyst import AnalystContext, AnalystState, ReasonStep, build, recursion_limit
 from bunseki.agents.analyst.context import StepLog
 from bunseki.agents.analyst.state import Status
@@ -18,6 +17,7 @@ from bunseki.brain.analyst.contract import AnalystBrain, ExecutionRecord
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable
 from bunseki.deadline import turn_deadline
+from bunseki.domain import TurnUsage
 from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.settings import Settings

@@ -3,6 +3,16 @@
 from bunseki.agents.eda.context import EdaContext
 from bunseki.agents.eda.graph import RECURSION_LIMIT, build
 from bunseki.agents.eda.review import Answer, parse
-from bunseki.agents.eda.state import EdaState
+from bunseki.agents.eda.state import FORMER_HOMES, FORMER_NAMES, STATE_TYPES, EdaState
 
-__all__ = ["RECURSION_LIMIT", "Answer", "EdaContext", "EdaState", "build", "parse"]
+__all__ = [
+    "FORMER_HOMES",
+    "FORMER_NAMES",
+    "RECURSION_LIMIT",
+    "STATE_TYPES",
+    "Answer",
+    "EdaContext",
+    "EdaState",
+    "build",
+    "parse",
+]

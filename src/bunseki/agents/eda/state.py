@@ -5,11 +5,12 @@ Paths are relative to the run's workspace, so a run resumes wherever its workspa
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field
 
 from bunseki.domain import EdaStatus, Finding, Language, PlanStep, StepOutcome, TableProfile
+from bunseki.domain.profiles import ColumnProfile, Correlation, TopValue
 
 Review = Literal["plan", "results"]
 Action = Literal["approve", "feedback", "stop"]
@@ -56,3 +57,14 @@ class EdaState(BaseModel):
     def pending_steps(self) -> list[PlanStep]:
         """Plan steps that have no outcome yet, in plan order."""
         return [step for step in self.analysis_plan if str(step.id) not in self.outcomes]
+
+
+# The pydantic types the state holds, which the checkpoint serializer must know to restore.
+STATE_TYPES: Final = (EdaState, PlanStep, StepOutcome, Finding, TableProfile, ColumnProfile, Correlation, TopValue)
+# Where some of them were defined before they moved to bunseki.domain: checkpoints of runs paused
+# then name those modules, which still give each class under its name.
+FORMER_HOMES: Final = {
+    "bunseki.brain.eda.contract": (PlanStep, StepOutcome, Finding),
+    "bunseki.data.profile.models": (TableProfile, ColumnProfile, Correlation, TopValue),
+}
+FORMER_NAMES: Final = [(module, kind.__name__) for module, kinds in FORMER_HOMES.items() for kind in kinds]
