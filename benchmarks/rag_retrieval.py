@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bunseki.rag import KnowledgeBase, SearchHit
+from bunseki.domain import SearchHit
+from bunseki.rag import KnowledgeBase
 from bunseki.rag.chunking import chunk_document, split_sentences
 from bunseki.rag.embedding import E5Embedder, embed_passages
 from bunseki.rag.knowledge_base import PIPELINE_VERSION

@@ -11,9 +11,9 @@ from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.brain.analyst.offline import OfflineAnalystBrain
 from bunseki.brain.eda.llm import LLMEdaBrain
-from bunseki.domain import format_cost
+from bunseki.domain import TurnUsage, format_cost
 from bunseki.samples import SALES_CSV
-from bunseki.service import AnalysisService, TurnUsage
+from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService
 from bunseki.service.investigation_runs import InvestigationRuns
 from bunseki.settings import Settings

@@ -2,7 +2,7 @@
 
 A run is a row in the store (who, which file, where it stands) and the graph's checkpoints in
 the same database, keyed by the run's id. Each call runs the graph to its next review or its
-end and returns the run's view; a resume from another process, days later, continues from the
+end and returns the run in full; a resume from another process, days later, continues from the
 checkpoint. Only one process resumes a run at a time: the status moves from a review to
 ``running`` in one transaction, and a second resume finds it no longer waiting (Conflict).
 """

@@ -198,7 +198,7 @@ class InvestigationRuns:
         return [InvestigationSummary(**_summary_fields(r)) for r in records]
 
     def follow(self, run_id: str, on_event: Callable[[Event], None], *, user_id: str | None = None) -> InvestigationRun:
-        """Every progress event so far and then as it comes, until the run ends; its final view."""
+        """Every progress event so far and then as it comes, until the run ends; the run as it ended."""
         record = self._record(run_id, user_id)
         on_event({"event": "status", "status": record["status"], "investigation_id": run_id})
         offset = 0
@@ -216,7 +216,7 @@ class InvestigationRuns:
             time.sleep(POLL_SECONDS)
 
     def wait(self, run_id: str, *, user_id: str | None = None) -> InvestigationRun:
-        """Block until the run ends (tests, scripts); its final view."""
+        """Block until the run ends (tests, scripts); the run as it ended."""
         return self.follow(run_id, lambda _event: None, user_id=user_id)
 
     def result(self, run_id: str, *, user_id: str | None = None) -> dict[str, Any]:

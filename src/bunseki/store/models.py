@@ -165,6 +165,7 @@ class Turn(UsageColumns, Base):
 
     @property
     def usage(self) -> TurnUsage | None:
+        """What its model calls cost, or None (`usage_of`)."""
         return self.usage_of(self.model)
 
 
@@ -286,10 +287,12 @@ class EdaRun(UsageColumns, Base):
 
     @property
     def run_id(self) -> str:
+        """Its id, under the name `bunseki.domain.EdaRun` gives it."""
         return self.id
 
     @property
     def usage(self) -> TurnUsage | None:
+        """What its model calls cost, summed, or None (`usage_of`)."""
         return self.usage_of(self.model)
 
 
@@ -324,6 +327,7 @@ class KnowledgeTurn(UsageColumns, Base):
 
     @property
     def usage(self) -> TurnUsage | None:
+        """What its model calls cost, or None (`usage_of`)."""
         return self.usage_of(self.model)
 
 

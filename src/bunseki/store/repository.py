@@ -136,7 +136,7 @@ class Store:
     def list_users(self) -> list[domain.User]:
         """Every user, revoked ones included, by name."""
         with self._transaction() as db:
-            return _records(db, select(User).order_by(User.name), domain.User)
+            return _models_of(db, select(User).order_by(User.name), domain.User)
 
     def revoke_user(self, name: str) -> bool:
         """Revoke the user's key for good; False when there is no active user of that name."""
@@ -203,7 +203,7 @@ class Store:
         if user_id is not None:
             query = query.where(AnalysisSession.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, domain.Session)
+            return _models_of(db, query, domain.Session)
 
     def touch_session(self, session_id: str, **changes: Unpack[SessionChanges]) -> domain.Session:
         """Set ``updated_at`` to now, and any fields given; NotFound when the session does not exist."""
@@ -276,12 +276,12 @@ class Store:
         """The session's turns still marked running (at most one, unless a process died mid-turn)."""
         query = select(Turn).where(Turn.session_id == session_id, Turn.status == "running").order_by(Turn.number)
         with self._transaction() as db:
-            return _records(db, query, domain.Turn)
+            return _models_of(db, query, domain.Turn)
 
     def list_turns(self, session_id: str) -> list[domain.Turn]:
         """The session's turns in order."""
         with self._transaction() as db:
-            return _records(db, select(Turn).where(Turn.session_id == session_id).order_by(Turn.number), domain.Turn)
+            return _models_of(db, select(Turn).where(Turn.session_id == session_id).order_by(Turn.number), domain.Turn)
 
     # --- messages ---
 
@@ -302,7 +302,7 @@ class Store:
         if last is not None:
             query = query.limit(last)
         with self._transaction() as db:
-            return _records(db, query, domain.Message)[::-1]
+            return _models_of(db, query, domain.Message)[::-1]
 
     def clear_messages(self, session_id: str) -> int:
         """Forget the session's conversation (its turns, steps and reports stay); returns how many went."""
@@ -346,7 +346,7 @@ class Store:
     def list_steps(self, session_id: str) -> list[domain.Step]:
         """The session's steps in order."""
         with self._transaction() as db:
-            return _records(db, select(Step).where(Step.session_id == session_id).order_by(Step.position), domain.Step)
+            return _models_of(db, select(Step).where(Step.session_id == session_id).order_by(Step.position), domain.Step)
 
     # --- snapshots ---
 
@@ -386,7 +386,7 @@ class Store:
         """The session's snapshots, oldest first."""
         query = select(Snapshot).where(Snapshot.session_id == session_id).order_by(Snapshot.created_at)
         with self._transaction() as db:
-            return _records(db, query, domain.Snapshot)
+            return _models_of(db, query, domain.Snapshot)
 
     def get_snapshot(self, session_id: str, snapshot_id: str) -> domain.Snapshot:
         """A snapshot of this session; NotFound when the session has none with that id."""
@@ -416,7 +416,7 @@ class Store:
         """The session's artifacts, oldest first."""
         query = select(Artifact).where(Artifact.session_id == session_id).order_by(Artifact.created_at)
         with self._transaction() as db:
-            return _records(db, query, domain.Artifact)
+            return _models_of(db, query, domain.Artifact)
 
     # --- reports ---
 
@@ -452,7 +452,7 @@ class Store:
         """The session's reports, oldest first."""
         query = select(Report).where(Report.session_id == session_id).order_by(Report.created_at)
         with self._transaction() as db:
-            return _records(db, query, domain.Report)
+            return _models_of(db, query, domain.Report)
 
     def latest_report(self, session_id: str) -> domain.Report | None:
         """The session's newest report, or None before the first."""
@@ -487,7 +487,7 @@ class Store:
         if source is not None:
             query = query.where(UnansweredQuestion.source == source)
         with self._transaction() as db:
-            return _records(db, query, domain.Unanswered)
+            return _models_of(db, query, domain.Unanswered)
 
     # --- EDA runs ---
 
@@ -522,7 +522,7 @@ class Store:
         if user_id is not None:
             query = query.where(EdaRun.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, domain.EdaRun)
+            return _models_of(db, query, domain.EdaRun)
 
     def set_eda_status(
         self,
@@ -597,7 +597,7 @@ class Store:
         if user_id is not None:
             query = query.where(KnowledgeConversation.user_id == user_id)
         with self._transaction() as db:
-            return _records(db, query, domain.KnowledgeConversation)
+            return _models_of(db, query, domain.KnowledgeConversation)
 
     def add_knowledge_turn(
         self,
@@ -642,7 +642,7 @@ class Store:
             query = query.limit(last)
         with self._transaction() as db:
             _conversation_row(db, conversation_id)
-            return _records(db, query, domain.KnowledgeTurn)[::-1]
+            return _models_of(db, query, domain.KnowledgeTurn)[::-1]
 
     def clear_knowledge_turns(self, conversation_id: str, *, user_id: str | None = None) -> int:
         """Forget the conversation's history (it stays, with its collections); returns how many turns went."""
@@ -757,7 +757,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _records(db: OrmSession, query: Select[Any], model: type[_Model]) -> list[_Model]:
+def _models_of(db: OrmSession, query: Select[Any], model: type[_Model]) -> list[_Model]:
     """The rows ``query`` selects, each read into ``model``."""
     return [model.model_validate(row) for row in db.scalars(query)]
 
