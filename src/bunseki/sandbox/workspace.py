@@ -1,4 +1,4 @@
-"""Session workspaces: ``<root>/<yyyymmddhhmmss>/`` as seed 000 lays them out.
+"""Session workspaces: one directory per session, ``<root>/<yyyymmddhhmmss>/``, laid out as below.
 
 ```
 <workspace>/

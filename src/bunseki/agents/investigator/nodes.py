@@ -1,4 +1,4 @@
-"""The nodes of seed 002's graph. Each emits progress through LangGraph's stream writer.
+"""The nodes of the investigator's graph. Each emits progress through LangGraph's stream writer.
 
 Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv``, ``data/case/`` (a copy of the
 case's code and documents; all of ``data/`` is read-only in the sandbox), ``variants/`` (writable,

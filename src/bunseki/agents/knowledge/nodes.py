@@ -1,4 +1,4 @@
-"""The nodes of seed 004's loop: ``agent`` (the brain's next step), ``tools``, ``reflect``, ``finish``."""
+"""The nodes of the knowledge chat's loop: ``agent`` (the brain's next step), ``tools``, ``reflect``, ``finish``."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def agent(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
 
 
 def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
-    """Run the tool calls of the last step; a search that finds nothing logs the question (seed 004)."""
+    """Run the tool calls of the last step; a search that finds nothing logs the question as unanswered."""
     context = runtime.context
     emit = get_stream_writer()
     last = state.messages[-1]
@@ -115,7 +115,7 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
 
 
 def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
-    """Seed 004's Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft.
+    """Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft.
 
     When someone listens, a streaming model's final answer reaches them as it is written."""
     emit = get_stream_writer()

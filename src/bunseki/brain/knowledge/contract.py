@@ -21,7 +21,7 @@ from bunseki.domain import Language
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
 LIST_TOOL: Final = "list_rag_collections"
 NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
-"""What a search returns when nothing relevant was found (seed 004)."""
+"""What a search returns when nothing relevant was found; the question is then logged as unanswered."""
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
 ATTEMPTS: Final = 2  # unreadable tool calls are sent back once; a Reflection stream that broke off is asked again once

@@ -1,4 +1,4 @@
-"""Seed 004's prompts: the system instruction of the ReAct loop and the Reflection instruction."""
+"""The knowledge chat's prompts: the system instruction of the ReAct loop and the Reflection instruction."""
 
 from __future__ import annotations
 
