@@ -30,10 +30,10 @@ from sqlalchemy import Engine
 
 from bunseki.sandbox import new_workspace
 from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
-from bunseki.sandbox.ray_testbed import start_cluster
 from bunseki.settings import Settings
 from bunseki.store import make_engine
 from tests.scale.conftest import processes_of_the_run
+from tests.scale.testbed import start_cluster
 
 POSTGRES_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "postgres.sh"
 
