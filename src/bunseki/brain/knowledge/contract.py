@@ -105,8 +105,8 @@ class SearchRecord(BaseModel):
 class KnowledgeView(BaseModel):
     """What the brain may see: the question, the conversation so far, what the searches found.
 
-    ``prompt`` is the whole message list for a chat model (system instruction, earlier turns, this
-    turn's question, tool calls and observations); rule-based brains use the structured fields.
+    ``messages`` is the conversation as a chat model reads it (earlier turns, this turn's question,
+    its tool calls and their observations); rule-based brains use the structured fields.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -114,7 +114,7 @@ class KnowledgeView(BaseModel):
     question: str
     language: Language
     collections: list[str]
-    prompt: list[BaseMessage] = Field(default_factory=list)
+    messages: list[BaseMessage] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
     searches: list[SearchRecord] = Field(default_factory=list)
     listed_collections: bool = False
