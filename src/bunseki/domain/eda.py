@@ -30,7 +30,7 @@ StepKind = Literal[
 
 
 class PlanStep(BaseModel):
-    """One step of an analysis plan (the issue's contract: id, title, kind, columns, rationale)."""
+    """One step of an analysis plan: id, title, kind, columns, rationale."""
 
     model_config = ConfigDict(frozen=True)
 

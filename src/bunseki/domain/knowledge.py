@@ -40,8 +40,8 @@ class Citation(SearchHit):
 
 
 class Thought(BaseModel):
-    """One record of the thought process: a thought, a tool call and its arguments, an observation,
-    the draft or the Reflection. ``step`` is the loop step (from 1)."""
+    """One record of the thought process shown with an answer: a thought, a tool call and its
+    arguments, an observation, the draft, or the Reflection. ``step`` is the loop step (from 1)."""
 
     step: int
     kind: str = Field(description="thought, tool_call, observation, draft or reflection.")

@@ -346,7 +346,9 @@ class Store:
     def list_steps(self, session_id: str) -> list[domain.Step]:
         """The session's steps in order."""
         with self._transaction() as db:
-            return _models_of(db, select(Step).where(Step.session_id == session_id).order_by(Step.position), domain.Step)
+            return _models_of(
+                db, select(Step).where(Step.session_id == session_id).order_by(Step.position), domain.Step
+            )
 
     # --- snapshots ---
 
@@ -569,7 +571,7 @@ class Store:
             db.delete(row)
             return run
 
-    # --- knowledge conversations (seed 004) ---
+    # --- knowledge conversations ---
 
     def create_knowledge_conversation(
         self, *, collections: Sequence[str], model: str | None, user_id: str | None = None

@@ -27,7 +27,7 @@ class KnowledgeState(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     searches: Annotated[list[SearchRecord], operator.add] = Field(default_factory=list)
     listed_collections: bool = False
-    thoughts: Annotated[list[Thought], operator.add]  # seed 004's thought_log = Field(default_factory=list)
+    thoughts: Annotated[list[Thought], operator.add] = Field(default_factory=list)
     draft: str | None = None
     final: str | None = None
     reflection_thought: str | None = None

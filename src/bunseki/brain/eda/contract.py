@@ -1,4 +1,4 @@
-"""What the EDA pipeline (seed 003) asks a brain, and the brain's answers.
+"""What the EDA pipeline asks a brain, and the brain's answers.
 
 A plan's steps, what running their code gave and the findings are the run's own
 (`bunseki.domain.eda`); the brain writes them, and the graph keeps them in its state.
