@@ -71,6 +71,9 @@ FORMS: dict[type[BaseModel], tuple[type[BaseModel], set[str], set[str]]] = {
     domain.Citation: (domain.SearchHit, {"collection"}, set()),
     domain.Conversation: (domain.KnowledgeConversation, {"user_id", "updated_at"}, {"turns"}),
     domain.UnansweredQuestion: (domain.Unanswered, {"id", "session_id", "source"}, set()),
+    domain.Collection: (domain.CollectionInfo, {"location"}, set()),
+    domain.SourceDocument: (domain.DocumentInfo, set(), {"collection"}),
+    domain.IngestResult: (domain.IngestReport, {"removed", "embedded"}, set()),
 }
 
 

@@ -10,8 +10,8 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from bunseki.agents.knowledge import MAX_STEPS, KnowledgeContext, build, recursion_limit
 from bunseki.brain.knowledge.contract import NO_RAG_RESULT
 from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
-from bunseki.domain import SearchHit
-from bunseki.rag.models import CollectionInfo, SearchMode
+from bunseki.domain import CollectionInfo, SearchHit
+from bunseki.rag.models import SearchMode
 from tests.fakes.chat import ScriptedChatModel, scripted, tool_call
 
 HIT = SearchHit(
@@ -38,7 +38,7 @@ class FakeKnowledgeBase:
         return [HIT] if "qdrant" in query.lower() else []
 
     def collections(self) -> list[CollectionInfo]:
-        return [CollectionInfo("manuals", 1, 3, "fake", ":memory:")]
+        return [CollectionInfo(name="manuals", documents=1, chunks=3, embedding_model="fake", location=":memory:")]
 
 
 def run(

@@ -17,8 +17,8 @@ import pytest
 
 from bunseki.brain.analyst.contract import ReasonOutput
 from bunseki.brain.knowledge.contract import SEARCH_TOOL
-from bunseki.domain import SearchHit
-from bunseki.rag.models import CollectionInfo, SearchMode
+from bunseki.domain import CollectionInfo, SearchHit
+from bunseki.rag.models import SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.knowledge import Answer, KnowledgeService
@@ -159,7 +159,7 @@ class OnePassage:
         ]
 
     def collections(self) -> list[CollectionInfo]:
-        return [CollectionInfo("manuals", 1, 1, "fake", ":memory:")]
+        return [CollectionInfo(name="manuals", documents=1, chunks=1, embedding_model="fake", location=":memory:")]
 
 
 def ask_knowledge(settings: Settings, server: FakeOpenAIServer) -> Answer:

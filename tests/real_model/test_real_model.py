@@ -22,8 +22,8 @@ from bunseki.brain.streaming import streamed_answer
 from bunseki.cli import app
 from bunseki.data.load import load_table
 from bunseki.data.summary import summarize
-from bunseki.domain import SearchHit
-from bunseki.rag.models import CollectionInfo, SearchMode
+from bunseki.domain import CollectionInfo, SearchHit
+from bunseki.rag.models import SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.service.eda import EdaService
@@ -121,7 +121,7 @@ class OnePassage:
         return [self.HIT]
 
     def collections(self) -> list[CollectionInfo]:
-        return [CollectionInfo("manuals", 1, 1, "fake", ":memory:")]
+        return [CollectionInfo(name="manuals", documents=1, chunks=1, embedding_model="fake", location=":memory:")]
 
 
 def test_knowledge_react_and_reflection_with_a_real_model(real: Settings) -> None:

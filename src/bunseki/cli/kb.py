@@ -6,7 +6,6 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -32,8 +31,8 @@ from bunseki.cli.traces import usage_line
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
-    from bunseki.domain import Answer
-    from bunseki.rag import IngestProgress, IngestReport, KnowledgeBase, ProgressCallback
+    from bunseki.domain import Answer, IngestReport
+    from bunseki.rag import IngestProgress, KnowledgeBase, ProgressCallback
     from bunseki.service.knowledge import KnowledgeService
 
 kb_app = typer.Typer(
@@ -88,7 +87,7 @@ def ingest(
     with open_knowledge_base(workspace_root) as kb, ingest_progress() as progress:
         report = kb.ingest(paths, collection, progress=progress)
     if as_json:
-        print_json(asdict(report))
+        print_json(report.model_dump(mode="json"))
     else:
         print_report(report)
 
@@ -109,7 +108,7 @@ def collections(workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -
     with open_knowledge_base(workspace_root) as kb:
         found = kb.collections()
     if as_json:
-        print_json([asdict(info) for info in found])
+        print_json([info.model_dump(mode="json") for info in found])
         return
     if not found:
         console.print("[dim]コレクションはまだありません / no collections yet: bunseki kb ingest PATH -c NAME[/]")

@@ -5,7 +5,7 @@ rows, the services build them, and the CLI, the API and the UI show them; where 
 less of a model, it derives a form of it (`Omitted`) rather than declaring its fields again.
 One module per area: ``sessions`` (the analyst's sessions and what happens in them, users, the
 unanswered log), ``usage`` (what a turn cost), ``profiles`` (a table's profile), ``eda`` (EDA
-runs), ``investigations`` and ``knowledge`` (search hits, answers, conversations).
+runs), ``investigations`` and ``knowledge`` (collections, ingests, search hits, answers, conversations).
 """
 
 from __future__ import annotations
@@ -33,12 +33,19 @@ from bunseki.domain.knowledge import (
     Answer,
     AnswerStatus,
     Citation,
+    Collection,
+    CollectionInfo,
     Conversation,
     ConversationTurn,
+    DocumentInfo,
+    IngestProblem,
+    IngestReport,
+    IngestResult,
     KnowledgeConversation,
     KnowledgeTurn,
     Reflection,
     SearchHit,
+    SourceDocument,
     Thought,
     UnansweredQuestion,
 )
@@ -70,11 +77,14 @@ __all__ = [
     "Artifact",
     "ArtifactKind",
     "Citation",
+    "Collection",
+    "CollectionInfo",
     "ColumnProfile",
     "Conversation",
     "ConversationTurn",
     "Correlation",
     "DatasetProgress",
+    "DocumentInfo",
     "EdaReview",
     "EdaRun",
     "EdaRunDetails",
@@ -83,6 +93,9 @@ __all__ = [
     "Entity",
     "Finding",
     "FinishedStatus",
+    "IngestProblem",
+    "IngestReport",
+    "IngestResult",
     "InvestigationRun",
     "InvestigationStatus",
     "InvestigationSummary",
@@ -99,6 +112,7 @@ __all__ = [
     "SearchHit",
     "Session",
     "Snapshot",
+    "SourceDocument",
     "Step",
     "StepKind",
     "StepOutcome",

@@ -1,9 +1,12 @@
-"""The knowledge chat: what a search finds, the answer to a question, and the conversations kept.
+"""The knowledge chat: its collections and their documents, what an ingest did, what a search finds,
+the answer to a question, and the conversations kept.
 
-A `SearchHit` is a chunk a search of the knowledge base found; the chat numbers the hits of a
-turn as passages to cite, and an `Answer` cites them (`Citation`). `Answer` is the JSON contract
-of ``bunseki kb ask`` and of ``/api/v1/knowledge``. A `KnowledgeConversation` and its
-`KnowledgeTurn` rows are kept by the store; `Conversation` is one as the interfaces show it.
+The knowledge base describes a collection (`CollectionInfo`), its files (`DocumentInfo`) and an
+ingest (`IngestReport`); the service shows them as `Collection`, `SourceDocument` and `IngestResult`.
+A `SearchHit` is a chunk a search found; the chat numbers the hits of a turn as passages to cite,
+and an `Answer` cites them (`Citation`). `Answer` is the JSON contract of ``bunseki kb ask`` and of
+``/api/v1/knowledge``. A `KnowledgeConversation` and its `KnowledgeTurn` rows are kept by the
+store; `Conversation` is one as the interfaces show it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,80 @@ from bunseki.domain.sessions import Unanswered
 from bunseki.domain.usage import TurnUsage
 
 AnswerStatus = Literal["answered", "unanswered", "error"]
+
+
+class CollectionInfo(BaseModel):
+    """What a collection holds: distinct documents (sources), chunks, what built its vectors, and
+    where it is kept (a folder, or the Qdrant server's URL)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    documents: int
+    chunks: int
+    embedding_model: str
+    location: str
+
+
+class Collection(CollectionInfo):
+    """A collection: how many documents (files) and chunks it holds, and the model of its vectors."""
+
+    location: Omitted = None
+
+
+class DocumentInfo(BaseModel):
+    """One ingested file of a collection: its source (its name in the collection), title, kind and
+    how many chunks it has."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    title: str
+    kind: str
+    chunks: int
+
+
+class SourceDocument(DocumentInfo):
+    """A file ingested into a collection, with the collection's name."""
+
+    collection: str
+
+
+class IngestProblem(BaseModel):
+    """A file of an ingest that could not be read; the others went in."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    message: str
+
+
+class IngestReport(BaseModel):
+    """The outcome of an ingest.
+
+    ``files`` counts the files looked at, ``chunks`` the chunks written (new or changed files only),
+    ``skipped`` the unchanged files left as they were, ``removed`` the files whose chunks were deleted
+    because they are gone from the ingested directory, ``embedded`` the chunks whose vectors were
+    computed (not found in the cache); ``problems`` lists files that could not be read.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    collection: str
+    files: int
+    chunks: int
+    skipped: int
+    removed: int
+    seconds: float
+    embedded: int
+    problems: tuple[IngestProblem, ...] = ()
+
+
+class IngestResult(IngestReport):
+    """What an ingest did: files looked at, chunks written, unchanged files skipped, unreadable files."""
+
+    removed: Omitted = None
+    embedded: Omitted = None
 
 
 class SearchHit(BaseModel):

@@ -11,11 +11,7 @@ from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache
 from bunseki.rag.knowledge_base import KnowledgeBase
 from bunseki.rag.lexical import Lexicon
 from bunseki.rag.models import (
-    CollectionInfo,
-    DocumentInfo,
-    FileProblem,
     IngestProgress,
-    IngestReport,
     ProgressCallback,
     SearchMode,
 )
@@ -25,14 +21,10 @@ from bunseki.rag.store import VectorStore
 __all__ = [
     "SUPPORTED_SUFFIXES",
     "ChunkingOptions",
-    "CollectionInfo",
-    "DocumentInfo",
     "E5Embedder",
     "Embedder",
     "EmbeddingCache",
-    "FileProblem",
     "IngestProgress",
-    "IngestReport",
     "KnowledgeBase",
     "Lexicon",
     "ProgressCallback",

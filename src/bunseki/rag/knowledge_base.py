@@ -15,22 +15,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from bunseki.domain import SearchHit
+from bunseki.domain import CollectionInfo, DocumentInfo, IngestProblem, IngestReport, SearchHit
 from bunseki.errors import DocumentReadError, InputError, KnowledgeBaseError
 from bunseki.rag.chunking import ChunkingOptions, chunk_document
 from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache, embed_passages
 from bunseki.rag.lexical import LEXICON_ID, Lexicon
-from bunseki.rag.models import (
-    Chunk,
-    CollectionInfo,
-    DocumentInfo,
-    DocumentKind,
-    FileProblem,
-    IngestProgress,
-    IngestReport,
-    ProgressCallback,
-    SearchMode,
-)
+from bunseki.rag.models import Chunk, DocumentKind, IngestProgress, ProgressCallback, SearchMode
 from bunseki.rag.readers import document_kind, read_document
 from bunseki.rag.store import FileRecord, StoredChunk, VectorStore, validate_collection_name
 from bunseki.settings import Settings
@@ -157,14 +147,14 @@ class KnowledgeBase:
         self._ensure_collection(collection)
         known = self.store.manifest(collection)
         seen: set[str] = set()
-        problems: list[FileProblem] = []
+        problems: list[IngestProblem] = []
         chunks_written = embedded = skipped = 0
         for done, (root, path, source) in enumerate(files, start=1):
             seen.add(source)
             try:
                 outcome = self._ingest_file(collection, root, path, source, known.get(source))
             except DocumentReadError as exc:  # its earlier chunks, if any, stay until it reads again
-                problems.append(FileProblem(source=source, message=str(exc)))
+                problems.append(IngestProblem(source=source, message=str(exc)))
             else:
                 if outcome is None:
                     skipped += 1

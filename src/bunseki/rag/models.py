@@ -1,12 +1,13 @@
-"""What the knowledge base reads and reports: documents, chunks, collection facts, ingest reports.
+"""What the knowledge base reads and makes: documents, their sections and chunks, and ingest progress.
 
-What a search finds is a `bunseki.domain.SearchHit`.
+What it reports about its collections, their documents, an ingest and a search are models of
+`bunseki.domain.knowledge` (`CollectionInfo`, `DocumentInfo`, `IngestReport`, `SearchHit`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 DocumentKind = Literal["markdown", "text", "html", "pdf", "code", "qa"]
@@ -60,27 +61,6 @@ def embedded_text(title: str, heading: str, text: str) -> str:
 
 
 @dataclass(frozen=True)
-class CollectionInfo:
-    """What a collection holds: distinct documents (sources), chunks, and what built its vectors."""
-
-    name: str
-    documents: int
-    chunks: int
-    embedding_model: str
-    location: str
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    """One ingested file of a collection: its source, title, kind and how many chunks it has."""
-
-    source: str
-    title: str
-    kind: str
-    chunks: int
-
-
-@dataclass(frozen=True)
 class IngestProgress:
     """Reported after each file of an ingest: how many are done of how many, and which one was last."""
 
@@ -90,30 +70,3 @@ class IngestProgress:
 
 
 ProgressCallback = Callable[[IngestProgress], None]
-
-
-@dataclass(frozen=True)
-class FileProblem:
-    """A file that an ingest could not read; the others went in."""
-
-    source: str
-    message: str
-
-
-@dataclass(frozen=True)
-class IngestReport:
-    """The outcome of an ingest.
-
-    ``files`` counts the files looked at, ``chunks`` the chunks written (new or changed files only),
-    ``skipped`` the unchanged files left as they were, ``removed`` the files whose chunks were deleted
-    because they are gone from the ingested directory; ``problems`` lists files that could not be read.
-    """
-
-    collection: str
-    files: int
-    chunks: int
-    skipped: int
-    removed: int
-    seconds: float
-    embedded: int
-    problems: tuple[FileProblem, ...] = field(default=())

@@ -1,8 +1,8 @@
 """The knowledge chat as a service: ask over collections, chat with history, the unanswered log.
 
 Interfaces (CLI, API, UI) use `KnowledgeService`, the knowledge models of `bunseki.domain` (`Answer`,
-`Conversation`, `UnansweredQuestion`) and the views of the knowledge base here (`Collection`,
-`SourceDocument`, `QaPair`, `IngestResult`), never Qdrant objects or graph state. One service holds
+`Conversation`, `UnansweredQuestion`, `Collection`, `SourceDocument`, `IngestResult`) and `QaPair`,
+never Qdrant objects or graph state. One service holds
 one knowledge base (embedded Qdrant allows one open instance per folder) and one compiled graph, so
 a batch loads the index once.
 
@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
@@ -31,10 +31,13 @@ from bunseki.domain import (
     Answer,
     AnswerStatus,
     Citation,
+    Collection,
     Conversation,
     ConversationTurn,
+    IngestResult,
     KnowledgeConversation,
     Reflection,
+    SourceDocument,
     Thought,
     UnansweredQuestion,
 )
@@ -46,7 +49,7 @@ from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 if TYPE_CHECKING:
     from bunseki.agents.knowledge import Searchable
     from bunseki.brain.knowledge.contract import KnowledgeBrain
-    from bunseki.rag import CollectionInfo, KnowledgeBase
+    from bunseki.rag import KnowledgeBase
     from bunseki.store import Store
 
 SOURCE: Final = "knowledge"  # the unanswered log's source for this chat
@@ -58,25 +61,6 @@ QA_PREVIEW: Final = 50
 EventCallback = Callable[[dict[str, Any]], None]
 
 
-class Collection(BaseModel):
-    """A collection: how many documents (files) and chunks it holds, and the model of its vectors."""
-
-    name: str
-    documents: int
-    chunks: int
-    embedding_model: str
-
-
-class SourceDocument(BaseModel):
-    """A file ingested into a collection: its source (name in the collection), title, kind, chunks."""
-
-    collection: str
-    source: str
-    title: str
-    kind: str
-    chunks: int
-
-
 class QaPair(BaseModel):
     """A registered question and answer (a row of an ingested Q&A table)."""
 
@@ -84,24 +68,6 @@ class QaPair(BaseModel):
     source: str
     question: str
     text: str
-
-
-class IngestProblem(BaseModel):
-    """A file of an ingest that could not be read; the others went in."""
-
-    source: str
-    message: str
-
-
-class IngestResult(BaseModel):
-    """What an ingest did: files looked at, chunks written, unchanged files skipped, unreadable files."""
-
-    collection: str
-    files: int
-    chunks: int
-    skipped: int
-    problems: list[IngestProblem] = Field(default_factory=list)
-    seconds: float
 
 
 class KnowledgeService:
@@ -168,7 +134,7 @@ class KnowledgeService:
 
     def collections(self) -> list[Collection]:
         """Every collection with its counts, by name."""
-        return [_collection(info) for info in self.knowledge_base.collections()]
+        return [Collection.model_validate(info, from_attributes=True) for info in self.knowledge_base.collections()]
 
     def create_collection(self, name: str) -> Collection:
         """A new, empty collection: InputError for a name that cannot be one, Conflict if it exists."""
@@ -176,7 +142,7 @@ class KnowledgeService:
         _collection_name(name)
         if name in self.collection_names():
             raise Conflict(f"there is already a collection '{name}'; ingest into it, or choose another name.")
-        return _collection(base.create(name))
+        return Collection.model_validate(base.create(name), from_attributes=True)
 
     def delete_collection(self, name: str) -> None:
         """Delete a collection and its chunks; NotFound if there is none of that name."""
@@ -185,7 +151,7 @@ class KnowledgeService:
     def documents(self, name: str) -> list[SourceDocument]:
         """The files ingested into a collection, by source; NotFound if there is none of that name."""
         return [
-            SourceDocument(collection=name, source=item.source, title=item.title, kind=item.kind, chunks=item.chunks)
+            SourceDocument.model_validate(item.model_dump() | {"collection": name})
             for item in self._managed().documents(self._existing(name))
         ]
 
@@ -226,14 +192,7 @@ class KnowledgeService:
                     budget -= path.stat().st_size
                 paths.append(path)
             report = base.ingest(paths, collection)
-        return IngestResult(
-            collection=report.collection,
-            files=report.files,
-            chunks=report.chunks,
-            skipped=report.skipped,
-            problems=[IngestProblem(source=item.source, message=item.message) for item in report.problems],
-            seconds=round(report.seconds, 3),
-        )
+        return IngestResult.model_validate(report.model_dump() | {"seconds": round(report.seconds, 3)})
 
     def available_models(self) -> list[str]:
         """Model specs worth offering: offline first, then the configured model and providers with keys."""
@@ -450,12 +409,6 @@ class KnowledgeChat:
 
     def clear(self) -> int:
         return self.service.clear_conversation(self.conversation_id)
-
-
-def _collection(info: CollectionInfo) -> Collection:
-    return Collection(
-        name=info.name, documents=info.documents, chunks=info.chunks, embedding_model=info.embedding_model
-    )
 
 
 def document_name(file_name: str | None) -> str:

@@ -17,11 +17,11 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bunseki.domain import Answer
+from bunseki.domain import Answer, SourceDocument
 from bunseki.errors import BunsekiError, NotFound
 from bunseki.rag import SUPPORTED_SUFFIXES
 from bunseki.service import Event
-from bunseki.service.knowledge import KnowledgeService, QaPair, SourceDocument
+from bunseki.service.knowledge import KnowledgeService, QaPair
 from bunseki.settings import Settings
 from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bunseki.brain.knowledge.contract import DEFAULT_TOP_K, KnowledgeBrain
-from bunseki.domain import SearchHit
-from bunseki.rag.models import CollectionInfo, SearchMode
+from bunseki.domain import CollectionInfo, SearchHit
+from bunseki.rag.models import SearchMode
 
 
 class Searchable(Protocol):

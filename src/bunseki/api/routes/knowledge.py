@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field
 from bunseki.api.deps import ID_PATTERN, User
 from bunseki.api.problems import responses
 from bunseki.api.streaming import Event, stream, wants_events
-from bunseki.domain import Answer, Conversation, UnansweredQuestion
-from bunseki.service.knowledge import Collection, IngestResult, KnowledgeService, SourceDocument
+from bunseki.domain import Answer, Collection, Conversation, IngestResult, SourceDocument, UnansweredQuestion
+from bunseki.service.knowledge import KnowledgeService
 
 PREFIX = "/api/v1/knowledge"
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], responses=responses(401, 422, 503))
