@@ -12,9 +12,9 @@ import re
 
 from bunseki.brain.analyst.offline import bands, catalog, measures, years
 from bunseki.brain.analyst.offline.filters import condition, rows
-from bunseki.brain.analyst.offline.lexicon import weekday_of
 from bunseki.brain.analyst.offline.plan import Filter, Plan
 from bunseki.brain.analyst.offline.text import format_number
+from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data.summary import DataFrameInfo
 
