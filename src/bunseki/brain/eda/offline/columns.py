@@ -2,8 +2,8 @@
 
 Names match exactly (case- and width-insensitive), as contained words ("sales" in "add sales by
 region", "売上" in "売上に絞って"), by a word of the name ("amount" for ``sales_amount``), or
-through the plain words of a concept of the shared lexicon (売上 ↔ sales). A phrase that names no column, or
-several equally, resolves to nothing: the brain then says so instead of guessing.
+through the plain words of a concept of the shared lexicon (売上 ↔ sales). A phrase that names
+no column, or several equally, resolves to nothing: the brain then says so instead of guessing.
 """
 
 from __future__ import annotations
