@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bunseki.errors import SandboxError
-from bunseki.evaluation import dabench
+from bunseki.service import dabench
 from bunseki.service.analysis import AnalysisSession
 from bunseki.settings import Settings
 from questions.expect import Question, check

@@ -1,4 +1,4 @@
-"""Growth of the offline question parser's time with the question's length (issue 17).
+"""Growth of the offline question parser's time with the question's length.
 
     python benchmarks/parse_long.py
 

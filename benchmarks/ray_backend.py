@@ -46,8 +46,11 @@ import pandas as pd
 
 from bunseki.sandbox import Sandbox, new_workspace
 from bunseki.sandbox.inside import procs
-from bunseki.sandbox.ray_testbed import REENTER, in_private_netns, private_netns, start_cluster
 from bunseki.settings import Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for tests.scale
+
+from tests.scale.testbed import REENTER, in_private_netns, private_netns, start_cluster
 
 CELL = "df.describe()"
 NO_OP = "x = 1"  # the call alone: where the Ray overhead is not lost in the cell's own spread

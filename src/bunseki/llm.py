@@ -234,13 +234,6 @@ def within_deadline(model: BaseChatModel) -> BaseChatModel:
     return endpoint.rebuild(timeout_s, retries)
 
 
-def structured_output_of(model: BaseChatModel) -> StructuredOutput | None:
-    """How to ask ``model`` for structured output; None (the integration's default) for models
-    built elsewhere, such as the fakes in tests."""
-    endpoint = endpoint_of(model)
-    return endpoint.structured_output if endpoint else None
-
-
 def available_models(settings: Settings) -> list[str]:
     """Specs worth offering in a model picker: offline, the configured model, configured providers."""
     specs = [OFFLINE]

@@ -175,7 +175,9 @@ class Settings(BaseSettings):
         description="Optional price table turning a turn's tokens into cost: JSON mapping 'provider:model' (or "
         "'model') to USD per 1M tokens, e.g. " + PRICES_EXAMPLE + "; a model not in it has no cost.",
     )
-    max_loops: int = Field(default=5, ge=1, le=20, description="ReAct loops per question (seed 000: 5).")
+    max_loops: int = Field(
+        default=5, ge=1, le=20, description="ReAct loops per question; then the turn reports what it found so far."
+    )
     history_tokens: int = Field(
         default=6000, ge=200, description="Earlier messages a turn sees, newest first, up to this many tokens."
     )

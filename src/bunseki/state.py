@@ -1,4 +1,4 @@
-"""A session's data state: the data as uploaded, and the data as it stands now (seed 001).
+"""A session's data state: the data as uploaded, and the data as it stands now.
 
 The current data changes only through recorded steps (a tool, a reset, a snapshot restore), so it
 can always be rebuilt: from the original, or from the snapshot the last restore named, by

@@ -1,4 +1,4 @@
-"""Seed 000's graph driven by scripted LLM brains over a real sandbox: every route it can take."""
+"""The analyst's graph driven by scripted LLM brains over a real sandbox: every route it can take."""
 
 from __future__ import annotations
 

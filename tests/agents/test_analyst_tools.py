@@ -1,4 +1,4 @@
-"""Seed 001's data tools inside seed 000's graph: reason chooses a tool, tool_exec applies it."""
+"""The data tools inside the analyst's graph: reason chooses a tool, tool_exec applies it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 004's loop over a scripted chat model: tool calls, [[NO_RAG_RESULT]], the step cap, Reflection."""
+"""The knowledge chat's loop over a scripted chat model: tool calls, [[NO_RAG_RESULT]], the step cap, Reflection."""
 
 from __future__ import annotations
 

@@ -214,7 +214,7 @@ class Logged(ScriptedChatModel):
 
 def test_the_deltas_arrive_while_the_model_is_still_writing() -> None:
     model = Logged(messages=iter([AIMessage(REFLECTION)]))
-    view = KnowledgeView(question=QUESTION, language="ja", collections=["manuals"], prompt=[HumanMessage("check")])
+    view = KnowledgeView(question=QUESTION, language="ja", collections=["manuals"], draft="check")
     with streaming_answer(model.log.append):
         reply = llm(model).reflect(view)
     assert reply == REFLECTION

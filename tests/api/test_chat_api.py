@@ -1,4 +1,4 @@
-"""The chat endpoint: answers as seed 001 shapes them, streamed progress, and the data tools over HTTP."""
+"""The chat endpoint: answers with their steps, report and files, streamed progress, and the data tools over HTTP."""
 
 from __future__ import annotations
 

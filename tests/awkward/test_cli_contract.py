@@ -1,4 +1,4 @@
-"""The command line's contract with people and scripts (issue 17, items 8–10):
+"""The command line's contract with people and scripts:
 
 - in the REPL every error is one line and the session goes on; ``/export`` never overwrites a file
   unless told (``--force``), never writes through a symbolic link, and says where it wrote;

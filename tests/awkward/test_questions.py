@@ -1,6 +1,6 @@
 """Awkward questions end with a right answer or a clear outcome, through the service and the CLI.
 
-Kinds (issue 17): a question so long and repetitive that the parser used to backtrack for
+Kinds: a question so long and repetitive that the parser used to backtrack for
 minutes; a measure the table does not have, or a column that is entirely empty (the analyst
 used to answer about another column without saying so); a word mapped to a column on purpose
 (the answer names the column); a question in Chinese or another language the offline analyst
@@ -39,7 +39,7 @@ TABLE = pd.DataFrame(
         "notes": [None] * 6,  # entirely empty
     }
 )
-LONG = "sales " * 20_000  # the issue's example: kept a core at 100 % for minutes
+LONG = "sales " * 20_000  # a reported case: it kept a core at 100 % for minutes
 # The CLI runs the code under test, wherever the tests run from (they run in a temporary directory).
 SOURCE = str(Path(bunseki.__file__).resolve().parents[1])
 TURN_BOUND = 60.0  # seconds for a whole turn that asks back; it takes about one on an idle machine

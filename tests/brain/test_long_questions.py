@@ -123,7 +123,7 @@ def test_any_repeated_text_is_read_in_linear_time(unit: str) -> None:
         "1," * (LENGTH // 2),
         "1月2日" * (LENGTH // 4),  # the question's year searched again for each date
         "@a[x] " + "1" * LENGTH,  # the IQR multiplier in answer formats
-        "sales " * (LENGTH // 6),  # the example: a pasted repeated word
+        "sales " * (LENGTH // 6),  # a pasted repeated word, as reported
     ],
     ids=["kanji", "digits", "digits-commas", "dates", "format-digits", "repeated-word"],
 )

@@ -1,4 +1,4 @@
-"""Answers that must depend on the data: each test here failed before its fix (issue 14's review).
+"""Answers that must depend on the data: each test here failed before its fix (found by reviewing its answers).
 
 The generated code runs in-process (the sandbox runs it the same way); every expected value is
 computed here independently with pandas, numpy and scipy.

@@ -1,4 +1,4 @@
-"""Everyday questions the offline analyst reads into its typed intent (issue 14): the slots it fills
+"""Everyday questions the offline analyst reads into its typed intent: the slots it fills
 against a table it was not written for, and answers computed end to end on small frames."""
 
 from __future__ import annotations

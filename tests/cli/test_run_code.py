@@ -12,8 +12,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bunseki.samples import DEMO_CELL, SALES_CSV
+from bunseki.samples import SALES_CSV
 from tests.support import available_tiers
+
+DEMO_CELL = Path(__file__).with_name("demo_cell.py")  # a cell as a person writes one: df and plt predefined
 
 TABLE = "地域,売上,日付\n関東,1200,2024/01/05\n近畿,800,2024/01/06\n九州,600,2024/02/01\n"
 

@@ -32,7 +32,6 @@ from bunseki.llm import (
     endpoint_of,
     is_loopback_url,
     parse_model_spec,
-    structured_output_of,
     translate_model_errors,
 )
 from bunseki.settings import Settings
@@ -233,6 +232,13 @@ def test_a_missing_provider_package_names_what_to_install(monkeypatch: pytest.Mo
 
 
 # --- structured output and token caps, chosen here and nowhere else ---
+
+
+def structured_output_of(model: BaseChatModel) -> str | None:
+    """How the brains ask ``model`` for structured output: the factory's choice; None (the
+    integration's default) for models built elsewhere, such as the fakes."""
+    endpoint = endpoint_of(model)
+    return endpoint.structured_output if endpoint else None
 
 
 @pytest.mark.parametrize(

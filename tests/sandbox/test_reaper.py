@@ -1,4 +1,4 @@
-"""A Landlock-tier sandbox never outlives its host, even one SIGKILLed mid-cell (issue 18 §4).
+"""A Landlock-tier sandbox never outlives its host, even one SIGKILLed mid-cell.
 
 bubblewrap's PID namespace ends everything in it with its init; the Landlock tier has none, so
 a reaper (the zygote, or a supervisor above a worker started on its own) must end what a cell

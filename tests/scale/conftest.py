@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bunseki.sandbox.ray_testbed import in_private_netns
+from tests.scale.testbed import in_private_netns
 
 
 def pytest_ignore_collect(collection_path: Path) -> bool | None:

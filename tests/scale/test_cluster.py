@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bunseki.sandbox.ray_testbed import REENTER, private_netns
 from tests.scale.conftest import processes_of_the_run
+from tests.scale.testbed import REENTER, private_netns
 
 ROOT = Path(__file__).resolve().parents[2]
 INNER = Path(__file__).parent / "cluster"

@@ -1,4 +1,4 @@
-"""The registry: seed 001's 13 tools in order, schemas a model can use, and validation before running."""
+"""The registry: the 13 tools in order, schemas a model can use, and validation before running."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The knowledge chat page in Streamlit's AppTest: seed 004's layout in Japanese and English, documents
+"""The knowledge chat page in Streamlit's AppTest: the page's layout in Japanese and English, documents
 uploaded into a collection, an answer with its citations and thought process, and clearing the history.
 Real e5 over embedded Qdrant in the test's workspace, the offline brain, and a warmed embedding cache."""
 

@@ -1,5 +1,5 @@
-"""The FastAPI application: seed 001's analysis service, seed 002's investigator, seed 003's EDA pipeline and
-seed 004's knowledge chat over HTTP."""
+"""The FastAPI application: analysis sessions and their chat, the investigator, the EDA pipeline and the
+knowledge chat over HTTP."""
 
 from __future__ import annotations
 

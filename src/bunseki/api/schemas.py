@@ -25,7 +25,7 @@ class Problem(BaseModel):
 
 
 class Dataset(BaseModel):
-    """The uploaded data file and the data as it stands now (seed 001's overview)."""
+    """The uploaded data file and an overview of the data as it stands now."""
 
     name: str
     format: str
@@ -156,7 +156,7 @@ class Artifact(BaseModel):
 
 
 class ChatResponse(BaseModel):
-    """Seed 001's answer to a chat message, with the report and files the turn produced."""
+    """The answer to a chat message, with the steps it executed and the report and files the turn produced."""
 
     message: str = Field(description="The answer, the question back to the person, or what went wrong.")
     status: TurnStatus

@@ -11,7 +11,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from bunseki.cli.app import app, console, errors, fail_usage, settings_for
-from bunseki.evaluation import dabench
+from bunseki.service import dabench
 
 bench = typer.Typer(help="Benchmarks of the analyst.", no_args_is_help=True)
 app.add_typer(bench, name="bench")

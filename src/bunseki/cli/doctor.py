@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import platform
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -12,57 +9,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, print_json
-from bunseki.errors import BunsekiError
-from bunseki.sandbox import Limits, backends, probe, staging
-from bunseki.sandbox.pool import measure
+from bunseki.service.doctor import machine_facts, usable
 from bunseki.settings import Settings
-
-MB = 1024 * 1024
 
 
 @app.command("doctor")
 def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False) -> None:
     """Show the sandbox isolation tier in use here and why, the limits, and the environment."""
-    settings = Settings()
-    report = probe(settings)
-    facts: dict[str, Any] = {
-        "isolation": report.model_dump(),
-        "limits": Limits.from_settings(settings).model_dump(),
-        "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
-        "platform": platform.platform(),
-        "workspace_root": str(settings.workspace_root.resolve()),
-        "workspace_staging": staging.where(settings.workspace_root, report.tier, report.run_as_uid),
-        "japanese_font": _japanese_font(),
-        "warm_pool": measure(settings) if report.tier else None,
-        "sandbox_backend": _backend_health(settings),
-    }
+    facts = machine_facts(Settings())
     if as_json:
         print_json(facts)
     else:
         _show(facts)
-    raise typer.Exit(EXIT_OK if report.tier and facts["sandbox_backend"]["ok"] else EXIT_FAILED)
-
-
-def _backend_health(settings: Settings) -> dict[str, Any]:
-    """What the configured sandbox backend reports, or why it cannot be used."""
-    try:
-        backend = backends.create(settings, warm=False)
-    except BunsekiError as exc:
-        return {"backend": settings.sandbox_backend, "ok": False, "error": str(exc)}
-    try:
-        return {**dataclasses.asdict(backend.health()), "error": None}
-    except BunsekiError as exc:
-        return {"backend": backend.name, "ok": False, "error": str(exc)}
-    finally:
-        backend.close()
-
-
-def _japanese_font() -> str:
-    try:
-        import matplotlib_fontja
-    except ImportError:
-        return "missing: install matplotlib-fontja"
-    return f"IPAexGothic ({matplotlib_fontja.get_font_ttf_path()})"
+    raise typer.Exit(EXIT_OK if usable(facts) else EXIT_FAILED)
 
 
 def _show(facts: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Seed 000's DataFrameInfo, made compact and bounded.
+"""`DataFrameInfo`: what a language model may see of a table, compact and bounded.
 
 A summary holds per-column facts a planner needs (kind, missing and unique counts, range,
 frequent values) and at most three sample rows. `DataFrameInfo.to_prompt` renders it for a
@@ -43,7 +43,7 @@ class ColumnInfo(BaseModel):
 
 
 class DataFrameInfo(BaseModel):
-    """Seed 000's DataFrameInfo (shape, columns, dtypes, head) plus per-column facts."""
+    """A table's shape, columns, dtypes and first rows, plus per-column facts."""
 
     model_config = ConfigDict(frozen=True)
 

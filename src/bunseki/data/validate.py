@@ -1,4 +1,4 @@
-"""Seed 003's validate_data: what is wrong with a table, and a typed copy of it as Parquet.
+"""The EDA pipeline's ``validate_data``: what is wrong with a table, and a typed copy of it as Parquet.
 
 The file is read by the one loader (encoding, delimiter, numbers and dates it can be sure of).
 Columns the loader left as text are looked at again: placeholders such as "-" or "不明" become

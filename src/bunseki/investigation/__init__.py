@@ -1,1 +1,1 @@
-"""Building blocks of the time-series issue investigator (seed 002): the case, diagnostics, AST edits."""
+"""Building blocks of the time-series issue investigator: the case, diagnostics, AST edits."""

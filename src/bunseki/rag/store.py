@@ -40,8 +40,8 @@ _SCROLL_PAGE: Final = 1024
 _UPSERT_BATCH: Final = 128
 # Each leg of a hybrid query offers this many candidates (at least) to the fusion.
 _PREFETCH_MIN: Final = 20
-# RRF weights: dense first, it is the stronger leg on paraphrases and across languages
-# (research/rag.md); the lexical leg adds exact identifiers, numbers and rare names.
+# RRF weights: dense first, it is the stronger leg on paraphrases and across languages;
+# the lexical leg adds exact identifiers, numbers and rare names.
 _RRF_WEIGHTS: Final = (2.0, 1.0)
 _MANIFEST_FIELDS: Final = ["source", "file_hash", "root", "pipeline"]
 

@@ -10,7 +10,7 @@ from bunseki.domain import Language
 
 
 class ReportSection(BaseModel):
-    """Seed 000's section: text (Markdown), an image (a path relative to the workspace) or a
+    """A report section: text (Markdown), an image (a path relative to the workspace) or a
     table (JSON: a list of records, as ``DataFrame.to_json(orient="records")`` writes it)."""
 
     model_config = ConfigDict(frozen=True)
@@ -21,11 +21,11 @@ class ReportSection(BaseModel):
 
 
 class ReportOutput(BaseModel):
-    """Seed 000's report, with the conclusion made explicit (REQ-DONE-001).
+    """A report: a title, the conclusion, the sections behind it and suggestions.
 
     ``conclusion`` answers the question directly, with its numbers, in a few sentences; the
-    sections are the evidence behind it (REQ-DONE-001); suggestions are optional deeper
-    analyses (REQ-DONE-002). Numbers in the conclusion come from execution output.
+    sections are the evidence behind it; suggestions are optional deeper analyses. Numbers in
+    the conclusion come from execution output.
     """
 
     # Constraints live in validators, not in the JSON schema: strict structured-output modes

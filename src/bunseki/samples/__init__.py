@@ -4,4 +4,3 @@ from pathlib import Path
 
 SAMPLES_DIR = Path(__file__).resolve().parent
 SALES_CSV = SAMPLES_DIR / "sales_cp932.csv"
-DEMO_CELL = SAMPLES_DIR / "demo_cell.py"

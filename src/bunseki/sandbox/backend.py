@@ -30,7 +30,7 @@ class BackendHealth:
 
 @runtime_checkable
 class SandboxBackend(Protocol):
-    """ensure, execute, reset, stop and health, per session id (DESIGN.md, "Sandbox")."""
+    """What a sandbox backend does: ensure, execute, reset, stop and health, per session id."""
 
     name: str
 

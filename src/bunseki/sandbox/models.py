@@ -42,7 +42,7 @@ class Limits(BaseModel):
 
 
 class ExpectedOutput(BaseModel):
-    """Seed 000: an output the code generator announces (a figure or a table file)."""
+    """An output the code generator announces (a figure or a table file)."""
 
     file_name: str
     description: str
@@ -59,20 +59,21 @@ class TableResult(BaseModel):
 
 
 class ExecutionResult(BaseModel):
-    """The result of one cell: seed 000's ExecutionResult plus what the sandbox observed.
+    """The result of one cell: whether it succeeded, its code, output and announced outputs, plus what
+    the sandbox observed.
 
     ``error`` is the text a person or a model reads: the traceback trimmed to the cell's own
     lines, ending with ``Type: message`` as Python prints it. ``error_type`` and ``limit`` are
     the same facts for programs.
     """
 
-    # seed 000
+    # what the cell did
     success: bool
     code: str
     stdout: str | None = None
     error: str | None = None
     outputs: list[ExpectedOutput] = Field(default_factory=list)
-    # Bunseki
+    # what the sandbox observed
     stderr: str = ""
     error_type: str | None = None
     limit: LimitName | None = Field(default=None, description="The limit the cell hit, if any.")

@@ -1,7 +1,7 @@
 """A static check of a cell before it runs: friendly early errors, not the security boundary.
 
 Whitelisted libraries can read files and re-export ``os``; no static check can stop a
-determined cell (see research/sandbox.md). The sandbox's OS isolation does that. This check
+determined cell. The sandbox's OS isolation does that. This check
 exists so that a model which writes ``import requests`` or reads ``/etc/passwd`` learns, in
 one short message it can act on, what it may do instead.
 """

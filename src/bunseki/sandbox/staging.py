@@ -30,14 +30,14 @@ from pathlib import Path
 
 from bunseki.sandbox import workspace as layout
 
-SYSTEM_DIR = Path("/var/lib/bunseki/sandbox")
+SYSTEM_DIR = layout.STAGING_DIR
 PARENT_MODE = 0o711  # the sandbox user may pass through, never list
 ORIGIN = ".bunseki-origin"  # in a copy of an installation: where it came from
 
 
 def root_dir(uid: int) -> Path:
     """The staging root: under /var/lib when we may write there, else the temporary directory."""
-    for candidate in (SYSTEM_DIR, Path(tempfile.gettempdir()) / f"bunseki-sandbox-{uid}"):
+    for candidate in (SYSTEM_DIR, Path(tempfile.gettempdir()) / f"{layout.STAGING_PREFIX}{uid}"):
         try:
             candidate.mkdir(parents=True, exist_ok=True, mode=PARENT_MODE)
             ours = [candidate, candidate.parent] if candidate == SYSTEM_DIR else [candidate]
@@ -92,11 +92,7 @@ def session_dir(workspace: Path, uid: int) -> Path:
     sessions = root_dir(uid) / "sessions"
     sessions.mkdir(exist_ok=True, mode=PARENT_MODE)
     sessions.chmod(PARENT_MODE)
-    return sessions / _digest(workspace)
-
-
-def _digest(workspace: Path) -> str:
-    return hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:20]
+    return sessions / layout.copy_name(workspace)
 
 
 def sync_inputs(workspace: Path, staged: Path) -> None:
@@ -134,13 +130,6 @@ def copy_back(staged: Path, workspace: Path, relative_paths: Iterable[str]) -> N
         if target.is_symlink():
             target.unlink()
         shutil.copyfile(source, target)
-
-
-def working_copies(workspace: Path) -> list[Path]:
-    """The existing working copies of ``workspace``, for whichever sandbox uid made them."""
-    digest = _digest(workspace)
-    roots = [SYSTEM_DIR, *Path(tempfile.gettempdir()).glob("bunseki-sandbox-*")]
-    return [root / "sessions" / digest for root in roots if (root / "sessions" / digest).is_dir()]
 
 
 def _same_file(copy: os.stat_result, original: os.stat_result) -> bool:

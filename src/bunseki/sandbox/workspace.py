@@ -1,4 +1,4 @@
-"""Session workspaces: ``<root>/<yyyymmddhhmmss>/`` as seed 000 lays them out.
+"""Session workspaces: one directory per session, ``<root>/<yyyymmddhhmmss>/``, laid out as below.
 
 ```
 <workspace>/
@@ -12,8 +12,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -26,6 +28,10 @@ READ_ONLY_DIRS = ("data", SNAPSHOTS)  # the host's files: cells may read them, n
 # renamed or removed there without a chmod first, which only bwrap's read-only mount also stops.
 READ_ONLY_MODE = 0o555
 INTERNAL_DIRS = ("state", "inputs", "mplconfig", "tmp", "home")
+# Where the sandbox's working copies of workspaces live when it cannot reach them (`staging`):
+# here when Bunseki may write it, else <tmp>/bunseki-sandbox-<uid>/; each in sessions/<copy_name>.
+STAGING_DIR = Path("/var/lib/bunseki/sandbox")
+STAGING_PREFIX = "bunseki-sandbox-"
 
 
 def new_workspace(root: Path, now: datetime | None = None) -> Path:
@@ -103,13 +109,23 @@ def host_writes(directory: Path) -> Iterator[None]:
 
 def remove_workspace(workspace: Path) -> None:
     """Delete a workspace, read-only directories included, and the sandbox's working copies of it."""
-    from bunseki.sandbox import staging  # it builds on this module
-
-    for directory in [workspace, *staging.working_copies(workspace)]:
+    for directory in [workspace, *working_copies(workspace)]:
         for name in READ_ONLY_DIRS:
             with suppress(OSError):
                 (directory / name).chmod(0o755)
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def copy_name(workspace: Path) -> str:
+    """The name of the sandbox's working copy of ``workspace`` (stable across restarts)."""
+    return hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:20]
+
+
+def working_copies(workspace: Path) -> list[Path]:
+    """The existing working copies of ``workspace``, for whichever sandbox uid made them."""
+    roots = [STAGING_DIR, *Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*")]
+    copies = [root / "sessions" / copy_name(workspace) for root in roots]
+    return [copy for copy in copies if copy.is_dir()]
 
 
 def seed_font_cache(directory: Path) -> None:

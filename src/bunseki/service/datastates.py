@@ -1,6 +1,6 @@
 """The data-state half of `AnalysisService`: steps, snapshots, restore, reset, overview and exports.
 
-Seed 001's DataManager, SnapshotManager and OverviewProvider, over the store and the session's
+The current data, its snapshots and its overview, over the store and the session's
 `DataState`; `AnalysisService` provides the lock and the state these methods work under.
 """
 
@@ -71,7 +71,7 @@ class DataOperations:
     # --- data state --------------------------------------------------------------------------
 
     def data_state(self, session_id: str, *, user_id: str | None = None, language: str = "ja") -> dict[str, Any]:
-        """The overview of the current data (seed 001's OverviewProvider) and its state in a line."""
+        """The overview of the current data and its state in a line."""
         state = self._current_state(self.store.get_session(session_id, user_id=user_id))
         frame = state.current
         numeric = [str(c) for c in frame.select_dtypes("number").columns]

@@ -1,4 +1,4 @@
-"""`EdaService`: runs of the EDA pipeline (seed 003) that pause at two reviews and resume anywhere.
+"""`EdaService`: runs of the EDA pipeline that pause at two reviews and resume anywhere.
 
 A run is a row in the store (who, which file, where it stands) and the graph's checkpoints in
 the same database, keyed by the run's id. Each call runs the graph to its next review or its

@@ -113,6 +113,7 @@ class InvestigationService:
         caller that passes its own still has them when the investigation raises."""
         case = load_case(manifest)
         chosen = brain if brain is not None else create_investigator_brain(model, self.settings)
+        rules = chosen if chosen.name == "offline" else create_investigator_brain("offline", self.settings)
         if workspace is None:
             workspace = new_workspace(self.settings.workspace_root / "investigations")
         backend = self.backend or backends.create(self.settings, warm=False)
@@ -130,6 +131,7 @@ class InvestigationService:
             case=case,
             workspace=workspace,
             sandbox=sandbox,
+            rules=rules,
             embedder=embedder,
             embedding_cache=self.settings.embedding_cache_path,
         )

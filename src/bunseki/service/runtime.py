@@ -137,7 +137,7 @@ class SessionRuntime:
         on_event: Callable[[Event], None] | None = None,
         config: RunnableConfig | None = None,
     ) -> TurnResult:
-        """One graph invocation for ``question`` (seed 000: one invocation per message).
+        """One graph invocation for ``question``: each message is one invocation.
 
         ``config``: callbacks, metadata and tags for the graph run (`bunseki.tracing.turn_config`)."""
         self.sync()

@@ -259,7 +259,7 @@ class EdaRun(UsageColumns, Base):
 
 
 class KnowledgeConversation(Base):
-    """A knowledge-chat conversation (seed 004): the collections and model it asks with, its owner."""
+    """A knowledge-chat conversation: the collections and model it asks with, its owner."""
 
     __tablename__ = "knowledge_conversations"
 

@@ -587,7 +587,7 @@ class Store:
             db.delete(row)
             return record
 
-    # --- knowledge conversations (seed 004) ---
+    # --- knowledge conversations ---
 
     def create_knowledge_conversation(
         self, *, collections: Sequence[str], model: str | None, user_id: str | None = None

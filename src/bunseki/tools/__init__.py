@@ -1,4 +1,4 @@
-"""Seed 001's 13 deterministic data tools: typed pure functions over DataFrames, in one registry.
+"""The 13 deterministic data tools: typed pure functions over DataFrames, in one registry.
 
 Each tool takes the current frame and keyword arguments and returns a `ToolResult`: a new frame
 for the nine that change the data, a result table for the four that only report. Arguments that

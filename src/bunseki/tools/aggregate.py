@@ -1,4 +1,4 @@
-"""Aggregate tools: one row per group, or a cross table (seed 001, section 4.3).
+"""Aggregate tools: one row per group, or a cross table.
 
 Groups whose key is missing are kept as a group of their own rather than silently dropped, so
 that the group totals add up to the table's total.

@@ -1,4 +1,4 @@
-"""Filter tools: keep the rows that meet a condition (seed 001, section 4.2).
+"""Filter tools: keep the rows that meet a condition.
 
 Rows keep their index labels, so that a filtered table still points back to the original rows.
 Missing values never satisfy a comparison; like pandas, the negative operators (ne, not_in,

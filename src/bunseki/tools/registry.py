@@ -1,4 +1,4 @@
-"""The 13 data tools of seed 001 in one registry, described for language models from their own code.
+"""The 13 data tools in one registry, described for language models from their own code.
 
 A tool's description is the first paragraph of its function's docstring, and its parameters are
 a pydantic model derived from the function's keyword parameters (everything but ``frame``). So

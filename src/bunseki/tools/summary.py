@@ -1,4 +1,4 @@
-"""Read-only tools: describe the current data without changing it (seed 001, sections 4.5 and 4.1).
+"""Read-only tools: describe the current data without changing it.
 
 Each returns a small table to show and JSON facts; the data state stays as it was.
 """

@@ -1,4 +1,4 @@
-"""Transform tools: change one column, add a computed one, or reorder rows (seed 001, section 4.4).
+"""Transform tools: change one column, add a computed one, or reorder rows.
 
 Each returns a new frame; the input is never modified. Conversions that cannot read a value
 (log of a negative number, text that is not a date) leave it missing and say how many did.

@@ -1,4 +1,4 @@
-"""The analysis chat (seed 000): upload a table, ask, watch the agent work, take the report home.
+"""The analysis chat: upload a table, ask, watch the agent work, take the report home.
 
 Everything goes through `AnalysisService`; this module only decides what to show and where.
 """

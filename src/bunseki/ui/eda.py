@@ -1,4 +1,4 @@
-"""The EDA page (seed 003): hand over a table, review and edit the plan, review the results, take the report.
+"""The EDA page: hand over a table, review and edit the plan, review the results, take the report.
 
 Everything goes through `EdaService`; runs live in the store, so a run started from the CLI (or
 another browser) can be opened and reviewed here. Work runs in the script thread with its

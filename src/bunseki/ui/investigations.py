@@ -1,4 +1,4 @@
-"""The investigator page (seed 002): upload a case archive, watch each dataset go agent by agent, read the reports.
+"""The investigator page: upload a case archive, watch each dataset go agent by agent, read the reports.
 
 Everything goes through `InvestigationRuns`: the investigation runs on the service's worker
 thread, so closing the browser does not stop it, and an investigation started through the API

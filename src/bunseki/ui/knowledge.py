@@ -1,7 +1,7 @@
-"""The knowledge chat (seed 004): ask documents in Japanese or English, see the thought process and
+"""The knowledge chat: ask documents in Japanese or English, see the thought process and
 the passages every answer rests on, and add documents to a collection.
 
-Seed 004 draws the page: a title and caption, an expander with the source documents, an expander
+The page: a title and caption, an expander with the source documents, an expander
 previewing the registered Q&A, a sidebar with the model, the collections (multiselect) and "clear
 history", then the chat. Everything goes through `KnowledgeService`; the conversation is kept in the
 store (the browser session holds its id), so "clear history" clears it there.

@@ -1,6 +1,6 @@
 """How reports, thought processes and data overviews look in the browser.
 
-`report` follows seed 000's ``render_report``: text sections as Markdown, images with their
+`report` draws a report in order: text sections as Markdown, images with their
 captions, tables as interactive data frames, then the suggestions. Images are read with
 `read_workspace_file`, which never follows a link out of the session's workspace.
 """

@@ -395,7 +395,7 @@ def _preferred(header: str) -> str:
     return best
 
 
-# --- the knowledge chat (seed 004): its own block, so that other pages' texts merge without conflict ---
+# --- the knowledge chat: its own block, so that other pages' texts merge without conflict ---
 
 JA.update(
     {
@@ -526,7 +526,7 @@ EN.update(
 )
 
 
-# --- the investigator (seed 002): its own block, so that other pages' texts merge without conflict ---
+# --- the investigator: its own block, so that other pages' texts merge without conflict ---
 
 JA.update(
     {

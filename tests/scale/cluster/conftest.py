@@ -2,7 +2,7 @@
 
 It runs with Ray's token authentication, as the docs tell operators to.
 The head advertises no ``bunseki_sandbox``, so sandboxes can only land on the workers. Health checks
-are tuned (scale.md §4) so a killed node is declared dead in about two seconds, not fifteen. The
+are tuned so a killed node is declared dead in about two seconds, not fifteen. The
 workspace root and the SQLite database (fencing epochs) live on one path all "nodes" share. A
 PostgreSQL server of the namespace's own, for API replicas, starts beside the cluster (its initdb
 overlaps the cluster's start) and stops before it. After the run, no Ray, PostgreSQL or sandbox
@@ -30,10 +30,10 @@ from sqlalchemy import Engine
 
 from bunseki.sandbox import new_workspace
 from bunseki.sandbox.ray_backend import RayBackend, _token_auth_from_environment
-from bunseki.sandbox.ray_testbed import start_cluster
 from bunseki.settings import Settings
 from bunseki.store import make_engine
 from tests.scale.conftest import processes_of_the_run
+from tests.scale.testbed import start_cluster
 
 POSTGRES_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "postgres.sh"
 
@@ -94,7 +94,7 @@ def ray_cluster() -> Iterator[LocalCluster]:
     scratch = Path(os.environ.get("RAY_TMPDIR") or tempfile.mkdtemp(prefix="bkray-"))
     os.environ["RAY_TMPDIR"] = str(scratch)  # Ray's files (and its "current cluster" file) stay ours
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    # Token authentication on (scale.md §6): the nodes start with the token, and this driver presents
+    # Token authentication on: the nodes start with the token, and this driver presents
     # it the way the backend does when only RAY_AUTH_TOKEN is set.
     os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     os.environ.pop("RAY_AUTH_MODE", None)

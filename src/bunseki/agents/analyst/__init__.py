@@ -1,4 +1,4 @@
-"""Seed 000's analyst: a ReAct graph of reason, code_exec and report over a sandboxed ``df``."""
+"""The analyst: a ReAct graph of reason, code_exec and report over a sandboxed ``df``."""
 
 from bunseki.agents.analyst.context import AnalystContext
 from bunseki.agents.analyst.graph import build, recursion_limit

@@ -1,4 +1,4 @@
-"""``build()``: seed 000's graph — reason → (ask: end | act: code_exec or tool_exec → reason | finalize: report)."""
+"""``build()``: the analyst's graph — reason → (ask: end | act: code_exec or tool_exec → reason | finalize: report)."""
 
 from __future__ import annotations
 

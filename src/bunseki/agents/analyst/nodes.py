@@ -1,4 +1,4 @@
-"""The three nodes of seed 000's graph. Each asks the brain and, for code, the sandbox."""
+"""The nodes of the analyst's graph. Each asks the brain and, for code, the sandbox."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ NO_DATA = {
 
 
 def reason(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    """Interpret the request and the results so far: ask, act or finalize (seed 000)."""
+    """Interpret the request and the results so far: ask, act or finalize."""
     context = runtime.context
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "reason", "loop": state.loop_count})
@@ -66,7 +66,7 @@ def reason(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, A
 
 
 def code_exec(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    """Write code for the instruction and run it in the sandbox (seed 000: no judgement here)."""
+    """Write code for the instruction and run it in the sandbox; judging the result is ``reason``'s job."""
     context = runtime.context
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "code_exec", "loop": state.loop_count})
@@ -106,7 +106,7 @@ def code_exec(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str
 
 
 def tool_exec(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    """Apply a data tool (seed 001) to the current data; a data-changing one is recorded as a step."""
+    """Apply a data tool to the current data; a data-changing one is recorded as a step."""
     context = runtime.context
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "tool_exec", "loop": state.loop_count})

@@ -8,7 +8,7 @@ from bunseki.agents.analyst.state import AnalystState
 
 
 def after_reason(state: AnalystState) -> Literal["code_exec", "tool_exec", "report", "__end__"]:
-    """Seed 000's router: ask ends the turn, act runs code (or a data tool), finalize (or the cap) reports."""
+    """The router after ``reason``: ask ends the turn, act runs code (or a data tool), finalize (or the cap) reports."""
     if state.status in ("error", "asked"):
         return "__end__"
     if state.status == "limit_reached" or state.next_action == "finalize":

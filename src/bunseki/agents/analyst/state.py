@@ -27,7 +27,8 @@ class ReasonStep(BaseModel):
 
 
 class AnalystState(BaseModel):
-    """Seed 000's AgentState, with the DataFrame replaced by the sandbox that holds it."""
+    """The analyst's state: messages, the loop count, what ran and the report; the DataFrame itself
+    stays in the sandbox that holds it."""
 
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
     language: Language = "ja"

@@ -1,4 +1,4 @@
-"""Seed 003's EDA pipeline: validate, plan, two human reviews, code per step in the sandbox, report."""
+"""The EDA pipeline: validate, plan, two human reviews, code per step in the sandbox, report."""
 
 from bunseki.agents.eda.context import EdaContext
 from bunseki.agents.eda.graph import RECURSION_LIMIT, build

@@ -1,4 +1,4 @@
-"""``build()``: seed 003's graph — validate → plan ⇄ review → code ⇄ execute → findings ⇄ review → report."""
+"""``build()``: the EDA graph — validate → plan ⇄ review → code ⇄ execute → findings ⇄ review → report."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The nodes of seed 003's graph. Reviews pause the run with ``interrupt()``; everything else is quick to redo.
+"""The nodes of the EDA graph. Reviews pause the run with ``interrupt()``; everything else is quick to redo.
 
 Each node emits progress events (``node_started`` and what it produced) through LangGraph's
 stream writer, which the service turns into CLI, SSE and UI progress.

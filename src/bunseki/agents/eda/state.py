@@ -1,4 +1,4 @@
-"""The EDA graph's state (seed 003's GraphState): references and text only, never a DataFrame.
+"""The EDA graph's state: references and text only, never a DataFrame.
 
 Paths are relative to the run's workspace, so a run resumes wherever its workspace is found.
 """
@@ -21,9 +21,10 @@ Outcome = Literal["approve", "feedback", "stop", "planned", "replanned", "recode
 
 
 class EdaState(BaseModel):
-    """Seed 003's fields, plus the profile, per-step records and the loop caps."""
+    """The data, plan, code, outputs, report and review answer, plus the profile, per-step records
+    and the loop caps."""
 
-    # seed 003
+    # the pipeline's data, plan, code, outputs, report and review answer
     raw_data_path: str = Field(description="The data file as given, relative to the workspace (data/…).")
     validated_data_path: str | None = Field(default=None, description="The typed table as Parquet.")
     analysis_params: dict[str, Any] = Field(default_factory=dict, description="goal, source name, model.")
@@ -37,7 +38,7 @@ class EdaState(BaseModel):
     error_message: str | None = None
     user_feedback: str | None = None
     agent_outcome: Outcome | None = None
-    # Bunseki
+    # language, status, the profile, per-step records and the loop caps
     language: Language = "ja"
     status: Status = "running"
     problems: list[str] = Field(default_factory=list, description="What validation found, one line each.")

@@ -1,4 +1,5 @@
-"""Seed 002's time-series issue investigator graph."""
+"""The time-series issue investigator's graph: check the data, check consistency, hypothesize, verify
+in the sandbox, report; dataset by dataset."""
 
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.graph import build

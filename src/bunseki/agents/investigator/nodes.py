@@ -1,4 +1,4 @@
-"""The nodes of seed 002's graph. Each emits progress through LangGraph's stream writer.
+"""The nodes of the investigator's graph. Each emits progress through LangGraph's stream writer.
 
 Files in the workspace: ``data/<ds>__output.csv`` and ``__core.csv``, ``data/case/`` (a copy of the
 case's code and documents; all of ``data/`` is read-only in the sandbox), ``variants/`` (writable,
@@ -22,7 +22,6 @@ from bunseki.agents.investigator import consult
 from bunseki.agents.investigator.context import InvestigatorContext
 from bunseki.agents.investigator.state import MAX_ITERATIONS, InvestigatorState
 from bunseki.brain.investigator.contract import ColumnsView, DatasetView, Hypothesis
-from bunseki.brain.investigator.offline import OfflineInvestigatorBrain
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
 from bunseki.investigation.edits import (
@@ -143,7 +142,7 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
         return {"current_ds": ds}
     columns = [str(c) for c in summary.get("output", {}).get("columns", [])]
     meanings = [m.as_dict() for m in context.index().column_meanings(columns)]
-    if not isinstance(context.brain, OfflineInvestigatorBrain):  # the offline brain has no words to add
+    if context.brain is not context.rules:  # the rules have no words to add
         passages = _column_passages(context, columns)
         notes = consult.consult(
             ds,
@@ -268,7 +267,7 @@ def _hypotheses(
     context: InvestigatorContext, ds: dict[str, Any], view: DatasetView, edits: list[Edit]
 ) -> list[Hypothesis]:
     """The brain's hypotheses with only edits found in the AST; the offline ones when it has none to run."""
-    offline = OfflineInvestigatorBrain()
+    offline = context.rules
     hypotheses = consult.consult(ds, "hypotheses", lambda: context.brain.hypotheses(view))
     if hypotheses is None:
         return offline.hypotheses(view)
@@ -280,7 +279,7 @@ def _hypotheses(
         hypothesis.edit_ids = runnable
     if dropped:
         consult.note(ds, f"hypotheses: {dropped} edit id(s) the model named are not edits of the code; dropped.")
-    if not isinstance(context.brain, OfflineInvestigatorBrain) and not any(h.edit_ids for h in hypotheses):
+    if context.brain is not context.rules and not any(h.edit_ids for h in hypotheses):
         consult.note(ds, "hypotheses: none of the model's hypotheses can be run; the offline ones were added.")
         more = offline.hypotheses(view)
         hypotheses += [h.model_copy(update={"id": f"H{len(hypotheses) + n}"}) for n, h in enumerate(more, 1)]

@@ -1,4 +1,4 @@
-"""The investigator's state (seed 002's CustomState): references and text, never frames."""
+"""The investigator's state: references and text, never frames."""
 
 from __future__ import annotations
 

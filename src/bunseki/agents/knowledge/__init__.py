@@ -1,4 +1,4 @@
-"""Seed 004's knowledge chat: a ReAct loop over the knowledge base with two tools, then Reflection."""
+"""The knowledge chat: a ReAct loop over the knowledge base with two tools, then Reflection."""
 
 from bunseki.agents.knowledge.context import KnowledgeContext, Searchable, UnansweredLog
 from bunseki.agents.knowledge.graph import MAX_STEPS, build, recursion_limit

@@ -1,4 +1,4 @@
-"""``build()``: seed 004's graph — agent ⇄ tools (at most ``max_steps`` steps) → reflect → finish."""
+"""``build()``: the knowledge chat's graph — agent ⇄ tools (at most ``max_steps`` steps) → reflect → finish."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The nodes of seed 004's loop: ``agent`` (the brain's next step), ``tools``, ``reflect``, ``finish``."""
+"""The nodes of the knowledge chat's loop: ``agent`` (the brain's next step), ``tools``, ``reflect``, ``finish``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 from contextlib import nullcontext
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
@@ -14,7 +14,6 @@ from bunseki.agents.knowledge.context import KnowledgeContext
 from bunseki.agents.knowledge.state import KnowledgeState, ThoughtStep
 from bunseki.agents.knowledge.tools import list_rag_collections, search_mode, search_rag_knowledge_base
 from bunseki.brain.grounding import ungrounded
-from bunseki.brain.knowledge import prompts
 from bunseki.brain.knowledge.contract import (
     LIST_TOOL,
     NO_ANSWER,
@@ -33,6 +32,12 @@ STEP_LIMIT = {
     "ja": "{steps} ステップ以内に回答できませんでした。",
     "en": "No answer within {steps} steps.",
 }
+UNANSWERED = {
+    "ja": "申し訳ありません。選択されたコレクションの資料には、この質問に答える記述が見つかりませんでした。"
+    "未回答の質問として記録しました。",
+    "en": "Sorry, the documents in the selected collections do not answer this question. "
+    "It has been recorded as unanswered.",
+}
 NO_EVIDENCE = {
     "ja": "回答の根拠となる記述がありません。",
     "en": "The answer rests on no passage.",
@@ -48,9 +53,8 @@ def agent(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
     emit = get_stream_writer()
     step = state.steps + 1
     emit({"event": "node_started", "node": "agent", "step": step})
-    prompt: list[BaseMessage] = [prompts.system_instruction(state.collections, state.language), *state.messages]
     try:
-        reply = runtime.context.brain.respond(view(state, prompt, step=step))
+        reply = runtime.context.brain.respond(view(state, step=step))
     except ModelError as exc:
         emit({"event": "error", "node": "agent", "error": str(exc)})
         return {"status": "error", "error": str(exc), "steps": step}
@@ -73,7 +77,7 @@ def agent(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
 
 
 def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
-    """Run the tool calls of the last step; a search that finds nothing logs the question (seed 004)."""
+    """Run the tool calls of the last step; a search that finds nothing logs the question as unanswered."""
     context = runtime.context
     emit = get_stream_writer()
     last = state.messages[-1]
@@ -115,13 +119,12 @@ def tools(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str
 
 
 def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[str, Any]:
-    """Seed 004's Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft.
+    """Reflection: the brain checks the draft; its ``Final Answer:`` replaces the draft.
 
     When someone listens, a streaming model's final answer reaches them as it is written."""
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "reflect", "step": state.steps})
     draft = state.draft or ""
-    prompt = prompts.reflection_messages(state.question, draft, state.passages, state.language)
     shown: list[AnswerEvent] = []
 
     def relay(event: AnswerEvent) -> None:
@@ -130,7 +133,7 @@ def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[s
 
     try:
         with streaming_answer(relay) if runtime.context.stream_answer else nullcontext():
-            reply = runtime.context.brain.reflect(view(state, prompt, step=state.steps, draft=draft))
+            reply = runtime.context.brain.reflect(view(state, step=state.steps, draft=draft))
     except ModelError as exc:
         thought, final = f"The Reflection failed ({exc}); the draft stands.", None
         reply = thought
@@ -175,7 +178,7 @@ def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[st
                 reason = UNSUPPORTED_NUMBERS[language]
     update: dict[str, Any] = {"cited": cited}
     if reason is not None:
-        update |= {"status": "unanswered", "reason": reason, "final": prompts.UNANSWERED[language], "cited": []}
+        update |= {"status": "unanswered", "reason": reason, "final": UNANSWERED[language], "cited": []}
         if not state.unanswered_logged:
             update["unanswered_logged"] = _log(runtime.context, state, reason)
     else:
@@ -191,13 +194,13 @@ def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[st
     return update
 
 
-def view(state: KnowledgeState, prompt: list[BaseMessage], *, step: int, draft: str | None = None) -> KnowledgeView:
+def view(state: KnowledgeState, *, step: int, draft: str | None = None) -> KnowledgeView:
     """What the brain may see at this step."""
     return KnowledgeView(
         question=state.question,
         language=state.language,
         collections=state.collections,
-        prompt=prompt,
+        messages=list(state.messages),
         passages=state.passages,
         searches=state.searches,
         listed_collections=state.listed_collections,

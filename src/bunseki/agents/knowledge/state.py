@@ -17,7 +17,7 @@ ThoughtKind = Literal["thought", "tool_call", "observation", "draft", "reflectio
 
 
 class ThoughtStep(BaseModel):
-    """One record of the thought process (seed 004's thought_log): a thought, a tool call and its
+    """One record of the thought process shown with an answer: a thought, a tool call and its
     arguments, an observation, the draft, or the Reflection. ``step`` is the loop step (from 1)."""
 
     step: int

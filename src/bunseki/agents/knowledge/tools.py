@@ -1,4 +1,5 @@
-"""The two tools of seed 004, run by the graph's ``tools`` node against the knowledge base."""
+"""The knowledge chat's two tools (search the knowledge base, list its collections), run by the graph's
+``tools`` node against the knowledge base."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The chat endpoint of seed 001: one message, one turn; as JSON, or streamed as server-sent events."""
+"""The chat endpoint of an analysis session: one message, one turn; as JSON, or streamed as server-sent events."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def chat(session_id: SessionId, body: ChatRequest, request: Request, servi
 
 
 def answer(service: AnalysisService, session_id: str, result: TurnResult) -> ChatResponse:
-    """A turn's result as seed 001's response: the message, the steps it executed, the report, the files."""
+    """A turn's result as the chat response: the message, the steps it executed, the report, the files."""
     steps = service.turn_steps(session_id, result.turn_id) if result.turn_id else []
     workspace = result.workspace_dir
     artifacts = []

@@ -1,4 +1,4 @@
-"""Seed 004's knowledge chat over HTTP: collections, document uploads, questions, conversations, the
+"""The knowledge chat over HTTP: collections, document uploads, questions, conversations, the
 unanswered log.
 
 Collections (and the unanswered log) are shared by every user of the server, as one knowledge base
@@ -160,7 +160,7 @@ async def send_message(
 
 @router.delete("/conversations/{conversation_id}/messages", status_code=204, responses=responses(404))
 async def clear_conversation(conversation_id: ConversationId, knowledge: Knowledge, user: User) -> Response:
-    """Clear the conversation's history (seed 004's "clear history"); it keeps its collections and model."""
+    """Clear the conversation's history (the UI's "clear history"); it keeps its collections and model."""
     await run_in_threadpool(knowledge.clear_conversation, conversation_id, user_id=user)
     return Response(status_code=204)
 

@@ -24,7 +24,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*")
 
 
 class ReasonOutput(BaseModel):
-    """Seed 000: the ``reason`` node's decision; acting is running code or, for seed 001, a data tool."""
+    """The ``reason`` node's decision: ask, act or finalize; acting is running code or a data tool."""
 
     next_action: NextAction
     instruction: str | None = Field(default=None, description="When acting: what to analyse next.")
@@ -59,7 +59,7 @@ def is_sentence(text: str | None) -> bool:
 
 
 class CodeGenOutput(BaseModel):
-    """Seed 000: the code for one instruction and the outputs it announces."""
+    """The code for one instruction and the outputs it announces."""
 
     code: str
     expected_outputs: list[ExpectedOutput] = Field(default_factory=list)
@@ -112,7 +112,7 @@ class AnalystView(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     workspace_dir: str = ""
     data_state: str | None = Field(default=None, description="The active data state, in a line.")
-    tools: bool = Field(default=False, description="Whether data tools (seed 001) are available.")
+    tools: bool = Field(default=False, description="Whether data tools are available.")
 
     @property
     def last_execution(self) -> ExecutionRecord | None:

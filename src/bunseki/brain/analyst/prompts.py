@@ -1,4 +1,4 @@
-"""Seed 000's prompts for the three roles (reason, code generation, report), built from a view.
+"""The analyst's prompts for the three roles (reason, code generation, report), built from a view.
 
 A model sees the table only through `DataFrameInfo.to_prompt` (bounded, at most three sample
 rows) and earlier runs only as compact summaries, so a prompt stays small however large the

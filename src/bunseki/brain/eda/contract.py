@@ -1,4 +1,4 @@
-"""What the EDA pipeline (seed 003) asks a brain, and the brain's answers.
+"""What the EDA pipeline asks a brain, and the brain's answers.
 
 The EDA graph plans, writes code per step, reads the results and writes the report; the brain
 (offline rules or a chat model) makes each of those judgements from an `EdaView`. A brain
@@ -29,7 +29,7 @@ StepKind = Literal[
 
 
 class PlanStep(BaseModel):
-    """One step of an analysis plan (the issue's contract: id, title, kind, columns, rationale)."""
+    """One step of an analysis plan: id, title, kind, columns, rationale."""
 
     model_config = ConfigDict(frozen=True)
 

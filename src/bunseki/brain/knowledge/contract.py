@@ -21,7 +21,7 @@ from bunseki.domain import Language
 SEARCH_TOOL: Final = "search_rag_knowledge_base"
 LIST_TOOL: Final = "list_rag_collections"
 NO_RAG_RESULT: Final = "[[NO_RAG_RESULT]]"
-"""What a search returns when nothing relevant was found (seed 004)."""
+"""What a search returns when nothing relevant was found; the question is then logged as unanswered."""
 NO_ANSWER: Final = "[[NO_ANSWER]]"
 """How a brain abstains: a draft or final answer that starts with this, followed by the reason."""
 ATTEMPTS: Final = 2  # unreadable tool calls are sent back once; a Reflection stream that broke off is asked again once
@@ -105,8 +105,8 @@ class SearchRecord(BaseModel):
 class KnowledgeView(BaseModel):
     """What the brain may see: the question, the conversation so far, what the searches found.
 
-    ``prompt`` is the whole message list for a chat model (system instruction, earlier turns, this
-    turn's question, tool calls and observations); rule-based brains use the structured fields.
+    ``messages`` is the conversation as a chat model reads it (earlier turns, this turn's question,
+    its tool calls and their observations); rule-based brains use the structured fields.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -114,7 +114,7 @@ class KnowledgeView(BaseModel):
     question: str
     language: Language
     collections: list[str]
-    prompt: list[BaseMessage] = Field(default_factory=list)
+    messages: list[BaseMessage] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
     searches: list[SearchRecord] = Field(default_factory=list)
     listed_collections: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from bunseki.brain.knowledge import prompts
 from bunseki.brain.knowledge.contract import (
     ATTEMPTS,
     NO_ANSWER,
@@ -33,7 +34,8 @@ class LLMKnowledgeBrain:
         return self._name
 
     def respond(self, view: KnowledgeView) -> AIMessage:
-        prompt = view.prompt
+        prompt = prompts.loop_messages(view)
+        first = prompt
         for _ in range(ATTEMPTS):
             reply = self._invoke(prompt, tools=True)
             if not isinstance(reply, AIMessage):
@@ -41,7 +43,7 @@ class LLMKnowledgeBrain:
             if reply.tool_calls or not reply.invalid_tool_calls:
                 return reply
             # A call whose arguments are not JSON would otherwise read as an empty draft answer.
-            prompt = [*view.prompt, HumanMessage(_unreadable_calls(reply))]
+            prompt = [*first, HumanMessage(_unreadable_calls(reply))]
         raise ModelOutputError(
             f"{self._name} called a tool with arguments that are not a JSON object, {ATTEMPTS} times: "
             "try again, or choose another model"
@@ -53,7 +55,7 @@ class LLMKnowledgeBrain:
         attempt = 1
         while True:
             try:
-                return message_text(self._invoke(view.prompt, tools=False, follower=follower))
+                return message_text(self._invoke(prompts.reflection_messages(view), tools=False, follower=follower))
             except Exception as exc:
                 if follower is None:
                     raise

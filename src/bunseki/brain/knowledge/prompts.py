@@ -1,4 +1,4 @@
-"""Seed 004's prompts: the system instruction of the ReAct loop and the Reflection instruction."""
+"""What the knowledge chat's model is told: the instruction of the search loop, and the Reflection's."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Final
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from bunseki.brain.knowledge.contract import LIST_TOOL, NO_ANSWER, NO_RAG_RESULT, SEARCH_TOOL, Passage
+from bunseki.brain.knowledge.contract import LIST_TOOL, NO_ANSWER, NO_RAG_RESULT, SEARCH_TOOL, KnowledgeView
 from bunseki.domain import Language
 
 SYSTEM_INSTRUCTION_TEMPLATE: Final = f"""\
@@ -52,23 +52,20 @@ Final Answer: <the corrected answer, with its [n] citations>
 """
 
 
+def loop_messages(view: KnowledgeView) -> list[BaseMessage]:
+    """The prompt of one step of the loop: the instruction, then the conversation so far."""
+    return [system_instruction(view.collections, view.language), *view.messages]
+
+
 def system_instruction(collections: list[str], language: Language) -> SystemMessage:
     names = ", ".join(collections) if collections else "(none selected)"
     return SystemMessage(SYSTEM_INSTRUCTION_TEMPLATE.format(available_collections=names, style=STYLE[language]))
 
 
-def reflection_messages(question: str, draft: str, passages: list[Passage], language: Language) -> list[BaseMessage]:
+def reflection_messages(view: KnowledgeView) -> list[BaseMessage]:
     """The Reflection prompt: the instruction, then the question, the passages and the draft."""
-    shown = "\n\n".join(f"{passage.label()}\n{passage.text}" for passage in passages) or "(no passages)"
+    shown = "\n\n".join(f"{passage.label()}\n{passage.text}" for passage in view.passages) or "(no passages)"
     return [
-        SystemMessage(REFLECTION_INSTRUCTION.format(style=STYLE[language])),
-        HumanMessage(f"Question:\n{question}\n\nPassages:\n{shown}\n\nDraft answer:\n{draft}"),
+        SystemMessage(REFLECTION_INSTRUCTION.format(style=STYLE[view.language])),
+        HumanMessage(f"Question:\n{view.question}\n\nPassages:\n{shown}\n\nDraft answer:\n{view.draft or ''}"),
     ]
-
-
-UNANSWERED: Final[dict[Language, str]] = {
-    "ja": "申し訳ありません。選択されたコレクションの資料には、この質問に答える記述が見つかりませんでした。"
-    "未回答の質問として記録しました。",
-    "en": "Sorry, the documents in the selected collections do not answer this question. "
-    "It has been recorded as unanswered.",
-}

@@ -1,4 +1,4 @@
-"""The analysis chat page (seed 000)."""
+"""The analysis chat page."""
 
 from bunseki.ui.analysis import show
 

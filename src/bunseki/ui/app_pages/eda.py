@@ -1,4 +1,4 @@
-"""The EDA page (seed 003)."""
+"""The EDA page."""
 
 from bunseki.ui.eda import show
 

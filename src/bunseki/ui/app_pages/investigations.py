@@ -1,4 +1,4 @@
-"""The investigator page (seed 002)."""
+"""The investigator page."""
 
 from bunseki.ui.investigations import show
 

@@ -1,4 +1,4 @@
-"""The knowledge chat page (seed 004)."""
+"""The knowledge chat page."""
 
 from bunseki.ui.knowledge import show
 

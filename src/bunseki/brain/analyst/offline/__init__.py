@@ -35,7 +35,7 @@ PREVIOUS = re.compile(
 
 
 class OfflineAnalystBrain:
-    """Seed 000's reason / code / report roles, answered by rules over the data summary."""
+    """The analyst's reason / code / report roles, answered by rules over the data summary."""
 
     @property
     def name(self) -> str:

@@ -1,4 +1,4 @@
-"""Imperative requests that change the data itself, read as seed 001's data tools.
+"""Imperative requests that change the data itself, read as data tools.
 
 "関東だけにして" becomes filter_data, "売上の高い順に並べて" sort_data, "地域別に集計して"
 aggregate_data, "客単価の列を追加して" add_calculated_column, "元のデータに戻して" a reset. A

@@ -1,9 +1,9 @@
-"""A Ray cluster of several nodes on this machine, for the cluster tests and the benchmark.
+"""A Ray cluster of several nodes on this machine, for the cluster tests and the Ray benchmark.
 
 A head without sandbox slots and sandbox worker nodes (``ray.cluster_utils.Cluster``), run inside a
 private network namespace so that Ray's ports (it listens on every interface of its namespace) stay
-off this machine's interfaces. Health checks are tuned (research/scale.md §4) so that a killed node is
-declared dead in about two seconds, not fifteen. ``ray`` is imported only when a cluster starts.
+off this machine's interfaces. Health checks are tuned so that a killed node is declared dead in
+about two seconds, not fifteen. ``ray`` is imported only when a cluster starts.
 """
 
 from __future__ import annotations

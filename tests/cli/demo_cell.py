@@ -1,4 +1,4 @@
-# 月別・地域別の売上推移 — `make demo` がサンドボックスで実行するセル（df = sales_cp932.csv）
+# 月別・地域別の売上推移 — `bunseki run-code` のテストがサンドボックスで実行するセル（df = sales_cp932.csv）
 monthly = (
     df.assign(月=df["日付"].dt.to_period("M").dt.to_timestamp())
     .groupby(["月", "地域"])["売上金額"]

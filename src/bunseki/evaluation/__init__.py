@@ -1,1 +1,0 @@
-"""Evaluations of the analyst against public benchmarks (for internal measurement only)."""
