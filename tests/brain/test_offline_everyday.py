@@ -15,7 +15,7 @@ from bunseki.brain.analyst.offline import codegen, dates
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.brain.analyst.offline.plan import Plan
-from bunseki.brain.analyst.offline.text import normalize
+from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.service.analysis import AnalysisSession
 from bunseki.settings import Settings

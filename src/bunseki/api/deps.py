@@ -1,10 +1,11 @@
-"""What routes depend on: the service, the caller, the language they read."""
+"""What routes depend on and take: the services, the caller, the language they read, ids, upload fields."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, File, Form, Path, Request, UploadFile
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from bunseki import domain
@@ -15,9 +16,16 @@ ID_PATTERN = r"^[0-9a-f]{32}$"
 _bearer = HTTPBearer(auto_error=False, description="An API key from `bunseki users create NAME`.")
 
 
-def get_service(request: Request) -> AnalysisService:
-    service: AnalysisService = request.app.state.service
+def from_app(attribute: str) -> Callable[[Request], Any]:
+    """A dependency: the service the application keeps as ``app.state.<attribute>``."""
+
+    def service(request: Request) -> Any:
+        return getattr(request.app.state, attribute)
+
     return service
+
+
+get_service = from_app("service")
 
 
 def current_user(
@@ -42,8 +50,20 @@ def language(request: Request) -> domain.Language:
     return "en" if header.startswith("en") else "ja"
 
 
+def hex_id(owner: str) -> Any:
+    """A path parameter holding the id of one ``owner`` (a session, a run…): 32 hex digits."""
+    return Path(pattern=ID_PATTERN, description=f"The {owner}'s id (32 hex digits).")
+
+
+def stripped(text: str | None) -> str | None:
+    """A text field as the services take it: without surrounding blanks, None when nothing is left."""
+    return (text or "").strip() or None
+
+
 Service = Annotated[AnalysisService, Depends(get_service)]
 User = Annotated[str | None, Depends(current_user)]
 Language = Annotated[domain.Language, Depends(language)]
-SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="The session's id (32 hex digits).")]
-SnapshotId = Annotated[str, Path(pattern=ID_PATTERN, description="The snapshot's id (32 hex digits).")]
+SessionId = Annotated[str, hex_id("session")]
+SnapshotId = Annotated[str, hex_id("snapshot")]
+DataFile = Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")]
+ModelSpec = Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")]

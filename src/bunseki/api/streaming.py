@@ -1,4 +1,8 @@
-"""Server-sent events for long work: progress events from a worker thread, then the result or a problem."""
+"""Server-sent events for long work: progress events from a worker thread, then the result or a problem.
+
+`respond` is what a route that runs long work returns: the events as they come when the client
+accepts them, else the result as JSON once the work is done.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from fastapi.sse import EventSourceResponse, format_sse_event
@@ -16,7 +21,8 @@ from bunseki.api.problems import problem, retry_after, status_of
 from bunseki.errors import BunsekiError
 
 Event = dict[str, Any]
-Work = Callable[[Callable[[Event], None]], BaseModel]
+Listener = Callable[[Event], None]
+Work = Callable[[Listener], BaseModel]
 
 
 async def stream(work: Work) -> Response:
@@ -74,3 +80,23 @@ def _sse(event: str, data: str) -> bytes:
 
 def wants_events(accept: str | None) -> bool:
     return "text/event-stream" in (accept or "")
+
+
+async def respond(
+    request: Request, work: Callable[[Listener | None], BaseModel], *, status_code: int = 200
+) -> Response:
+    """``work`` streamed (`stream`) when the client accepts events; else run with no listener (nobody
+    follows it) and its result sent as JSON with ``status_code``."""
+    if wants_events(request.headers.get("accept")):
+        return await stream(work)
+    return json_response(await run_in_threadpool(work, None), status_code=status_code)
+
+
+def json_response(result: BaseModel, *, status_code: int) -> Response:
+    """``result`` as the JSON body of a response with ``status_code``."""
+    return Response(result.model_dump_json(), status_code=status_code, media_type="application/json")
+
+
+def events_response(description: str) -> dict[str, Any]:
+    """The OpenAPI entry of the response a route streams with ``Accept: text/event-stream``."""
+    return {"description": description, "content": {"text/event-stream": {"schema": {"type": "string"}}}}

@@ -2,6 +2,7 @@
 
 `ask` returns the model's answer as a pydantic schema, asking once more with the problem shown when
 it does not fit, and streams one of its fields to whoever listens (`bunseki.brain.streaming`).
+`ChatModelBrain` is what every model-backed brain starts from: its model, its name and `ask` on them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bunseki.brain.grounding import Objection
 from bunseki.brain.streaming import AnswerStream, current_sink, followed
 from bunseki.deadline import check_deadline
 from bunseki.errors import ModelError, ModelOutputError, ModelTimeoutError
-from bunseki.llm import Endpoint, translate_model_errors, within_deadline
+from bunseki.llm import Endpoint, endpoint_of, translate_model_errors, within_deadline
 
 T = TypeVar("T", bound=BaseModel)
 ATTEMPTS = 2  # the first answer, and one more with the validation error shown
@@ -100,6 +101,24 @@ def ask(
         else:
             problem = public = f"the answer contained no {schema.__name__}"
     raise ModelOutputError(f"{name} did not return a usable {schema.__name__} after {ATTEMPTS} attempts: {public}")
+
+
+class ChatModelBrain:
+    """A brain over one chat model: the model, the name the brain goes by, and structured asks of it."""
+
+    def __init__(self, model: BaseChatModel, *, name: str) -> None:
+        self._model = model
+        self._name = name
+        self._endpoint = endpoint_of(model)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _ask(
+        self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None, stream: str | None = None
+    ) -> T:
+        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check, stream=stream)
 
 
 def _invoke(

@@ -11,8 +11,19 @@ import typer
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json, settings_for
-from bunseki.cli.outcomes import failed_run
+from bunseki.cli.app import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Model,
+    app,
+    console,
+    errors,
+    fail_usage,
+    markdown_or_json,
+    print_json,
+    settings_for,
+)
+from bunseki.cli.outcomes import run_json
 from bunseki.cli.progress import turn_progress
 from bunseki.service.analysis import AnalysisSession, TurnResult
 from bunseki.service.batch import read_items, run_batch
@@ -27,9 +38,7 @@ def analyze(
         typer.Argument(exists=True, dir_okay=False, readable=True, help="CSV, TSV, Excel or Parquet."),
     ] = None,
     question: Annotated[str | None, typer.Argument(help="The question, in Japanese or English.")] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")
-    ] = None,
+    model: Model = None,
     workspace_root: Annotated[
         Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces are created.")
     ] = None,
@@ -61,10 +70,7 @@ def analyze(
         return
     if data_file is None or question is None:
         raise fail_usage("DATA_FILE and QUESTION are required (or use --batch)")
-    if output_format not in ("markdown", "json"):
-        raise fail_usage("--format must be markdown or json")
-    fmt: Literal["markdown", "json"] = "json" if output_format == "json" else "markdown"
-    _single(data_file, question, settings, model, fmt, sheet)
+    _single(data_file, question, settings, model, markdown_or_json(output_format), sheet)
 
 
 def _single(
@@ -89,8 +95,7 @@ def _single(
 
 def turn_json(result: TurnResult) -> dict[str, Any]:
     """The turn's JSON; a turn that ended in error carries the error object every failure has."""
-    payload = result.to_json()
-    return failed_run(payload, result.error) if result.status == "error" else payload
+    return run_json(result.to_json(), result.error)
 
 
 def _show(result: TurnResult) -> None:
@@ -117,7 +122,6 @@ def _batch(path: Path, data_dir: Path, settings: Settings, model: str | None) ->
         errors.print(f"[{done}/{total}] {where}: {result['status']} ({result['duration_s']:.1f} s)")
 
     for result in run_batch(items, data_dir=data_dir, settings=settings, model=model, on_progress=progress):
-        if result["status"] == "error":
-            result = failed_run(result, result.get("error"))
+        result = run_json(result, result.get("error"))
         sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
         sys.stdout.flush()

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -76,11 +76,22 @@ app = typer.Typer(
 WorkspaceRoot = Annotated[
     Path | None, typer.Option("--workspace-root", file_okay=False, help="Where workspaces (and bunseki.db) are.")
 ]
+Model = Annotated[str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")]
+OutputFormat = Annotated[str, typer.Option("--format", help="markdown or json.")]
 
 
 def fail_usage(message: str) -> UsageProblem:
     """A usage error to raise: printed as ``Error: message`` (or the JSON error object), exit status 2."""
     return UsageProblem(message)
+
+
+def markdown_or_json(output_format: str) -> Literal["markdown", "json"]:
+    """The ``--format`` given, refused as a usage error unless it is markdown or json."""
+    if output_format == "json":
+        return "json"
+    if output_format != "markdown":
+        raise fail_usage("--format must be markdown or json")
+    return "markdown"
 
 
 def settings_for(workspace_root: Path | None = None) -> Settings:

@@ -20,15 +20,19 @@ from typer.core import TyperGroup
 from bunseki.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
+    Model,
+    OutputFormat,
     WorkspaceRoot,
     app,
     console,
     errors,
     fail_usage,
+    markdown_or_json,
     opened,
     print_json,
 )
-from bunseki.cli.outcomes import failed_run
+from bunseki.cli.outcomes import run_json
+from bunseki.cli.progress import doing, mark
 from bunseki.cli.traces import trace_tree, usage_line
 from bunseki.domain import EdaRunDetails
 from bunseki.service.eda import EdaService
@@ -42,7 +46,6 @@ NODE_WORDS = {
     "generate_report": "レポートを書いています / writing the report",
     "handle_error": "エラーを記録しています / recording the error",
 }
-FORMATS = ("markdown", "json")
 
 
 class _StartByDefault(TyperGroup):
@@ -68,25 +71,21 @@ runs_app = typer.Typer(help="EDA runs: list them, or show one.", no_args_is_help
 eda_app.add_typer(runs_app, name="runs")
 app.add_typer(eda_app, name="eda")
 
-Format = Annotated[str, typer.Option("--format", help="markdown or json.")]
-
 
 @eda_app.command("start", hidden=True)
 def start(
     data_file: Annotated[Path, typer.Argument(dir_okay=False, help="CSV, TSV, Excel or Parquet.")],
     goal: Annotated[str | None, typer.Option("--goal", help="What the analysis is for, in a sentence.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Approve both reviews without asking.")] = False,
-    model: Annotated[
-        str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")
-    ] = None,
+    model: Model = None,
     workspace_root: WorkspaceRoot = None,
-    output_format: Format = "markdown",
+    output_format: OutputFormat = "markdown",
     sheet: Annotated[
         str | None, typer.Option("--sheet", help="The sheet of a workbook (default: the one the goal names).")
     ] = None,
 ) -> None:
     """Validate, profile and plan DATA_FILE, then review the plan and the results (or --yes)."""
-    fmt = _format(output_format)
+    fmt = markdown_or_json(output_format)
     if not data_file.is_file():
         raise fail_usage(f"{data_file} is not a file; give the path of a CSV, TSV, Excel or Parquet file")
     with _service(workspace_root) as service:
@@ -102,10 +101,10 @@ def resume(
     stop: Annotated[bool, typer.Option("--stop", help="End the run with what exists.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Approve any later review too.")] = False,
     workspace_root: WorkspaceRoot = None,
-    output_format: Format = "markdown",
+    output_format: OutputFormat = "markdown",
 ) -> None:
     """Answer the review RUN_ID waits at and continue to its next review or its end."""
-    fmt = _format(output_format)
+    fmt = markdown_or_json(output_format)
     chosen = [
         name for name, given in (("approve", approve), ("feedback", feedback is not None), ("stop", stop)) if given
     ]
@@ -117,9 +116,9 @@ def resume(
 
 
 @runs_app.command("list")
-def list_runs(workspace_root: WorkspaceRoot = None, output_format: Format = "markdown") -> None:
+def list_runs(workspace_root: WorkspaceRoot = None, output_format: OutputFormat = "markdown") -> None:
     """Every EDA run, newest first, with where it stands."""
-    fmt = _format(output_format)
+    fmt = markdown_or_json(output_format)
     with _service(workspace_root) as service:
         runs = service.list()
     if fmt == "json":
@@ -135,13 +134,13 @@ def list_runs(workspace_root: WorkspaceRoot = None, output_format: Format = "mar
 def show_run(
     run_id: str,
     workspace_root: WorkspaceRoot = None,
-    output_format: Format = "markdown",
+    output_format: OutputFormat = "markdown",
     trace: Annotated[
         bool, typer.Option("--trace", help="What each call that advanced it did: nodes, model calls, cells.")
     ] = False,
 ) -> None:
     """One run: its plan, findings, report, the review it waits at, and what its model calls cost."""
-    fmt = _format(output_format)
+    fmt = markdown_or_json(output_format)
     with _service(workspace_root) as service:
         if not trace:
             _print(service.get(run_id), fmt)
@@ -189,8 +188,7 @@ def _ask(run: EdaRunDetails) -> dict[str, Any]:
 
 def _print(run: EdaRunDetails, fmt: str) -> None:
     if fmt == "json":
-        payload = run.model_dump(mode="json")
-        print_json(failed_run(payload, run.error) if run.status == "error" else payload)
+        print_json(run_json(run.model_dump(mode="json"), run.error))
         return
     console.print(f"[bold]{escape(run.source)}[/]  status: [bold]{run.status}[/]  run_id: {run.run_id}")
     if run.problems and run.status == "awaiting_plan_review":
@@ -228,16 +226,9 @@ def _progress(event: dict[str, Any]) -> None:
     kind = event.get("event")
     if kind == "node_started":
         step = f" (step {event['step']})" if event.get("step") else ""
-        errors.print(f"[dim]… {NODE_WORDS.get(str(event.get('node')), str(event.get('node')))}{step}[/]")
+        errors.print(f"[dim]… {doing(NODE_WORDS, event)}{step}[/]")
     elif kind == "execution":
-        mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
-        errors.print(f"[dim]  {mark} step {event.get('step')}[/]")
-
-
-def _format(value: str) -> str:
-    if value not in FORMATS:
-        raise fail_usage("--format must be markdown or json")
-    return value
+        errors.print(f"[dim]  {mark(event.get('success'))} step {event.get('step')}[/]")
 
 
 def _service(workspace_root: Path | None) -> AbstractContextManager[EdaService]:

@@ -9,8 +9,20 @@ import typer
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from bunseki.cli.app import EXIT_FAILED, WorkspaceRoot, app, console, errors, fail_usage, print_json, settings_for
-from bunseki.cli.outcomes import failed_run
+from bunseki.cli.app import (
+    EXIT_FAILED,
+    Model,
+    OutputFormat,
+    WorkspaceRoot,
+    app,
+    console,
+    errors,
+    markdown_or_json,
+    print_json,
+    settings_for,
+)
+from bunseki.cli.outcomes import run_json
+from bunseki.cli.progress import doing
 from bunseki.cli.traces import usage_line
 
 NODE_WORDS = {
@@ -22,29 +34,24 @@ NODE_WORDS = {
     "reporter": "レポートを書いています / writing the report",
     "summarizer": "まとめています / summarizing",
 }
-FORMATS = ("markdown", "json")
 
 
 @app.command("investigate")
 def investigate(
     case_file: Annotated[Path, typer.Argument(dir_okay=False, help="The case manifest (YAML).")],
-    model: Annotated[
-        str | None, typer.Option("--model", help="provider:model (default: BUNSEKI_MODEL or offline).")
-    ] = None,
+    model: Model = None,
     workspace_root: WorkspaceRoot = None,
-    output_format: Annotated[str, typer.Option("--format", help="markdown or json.")] = "markdown",
+    output_format: OutputFormat = "markdown",
 ) -> None:
     """Check each dataset of CASE_FILE against its expectation; find and verify the cause of misses."""
-    if output_format not in FORMATS:
-        raise fail_usage("--format must be markdown or json")
+    fmt = markdown_or_json(output_format)
     from bunseki.service.investigations import InvestigationService  # Qdrant and Sudachi: only when used
 
     service = InvestigationService(settings_for(workspace_root))
     service.check(case_file)  # a refusal reaches the application's one error handler
     view = service.run(case_file, model=model, on_event=_progress)
-    if output_format == "json":
-        payload = view.as_dict()
-        print_json(failed_run(payload, view.error or view.summary) if view.status == "error" else payload)
+    if fmt == "json":
+        print_json(run_json(view.as_dict(), view.error or view.summary))
     else:
         report = Path(view.report_path) if view.report_path else None
         if report is not None and report.is_file():
@@ -63,7 +70,6 @@ def investigate(
 def _progress(event: dict[str, Any]) -> None:
     if event.get("event") != "node_started":
         return
-    node = str(event.get("node"))
     dataset = f"[{event['dataset']}] " if event.get("dataset") else ""
     iteration = f" ({event['iteration']})" if event.get("iteration") else ""
-    errors.print(f"[dim]… {escape(dataset)}{NODE_WORDS.get(node, node)}{iteration}[/]", highlight=False)
+    errors.print(f"[dim]… {escape(dataset)}{doing(NODE_WORDS, event)}{iteration}[/]", highlight=False)

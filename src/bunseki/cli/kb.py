@@ -26,7 +26,7 @@ from bunseki.cli.app import (
     print_json,
     settings_for,
 )
-from bunseki.cli.outcomes import failed_run
+from bunseki.cli.outcomes import run_json
 from bunseki.cli.traces import usage_line
 from bunseki.errors import BunsekiError, InputError
 
@@ -190,8 +190,7 @@ def ask(
     with open_knowledge_service(workspace_root) as service:
         answer = service.ask(question, collection, model)
     if chosen is AnswerFormat.json:
-        payload = answer.model_dump(mode="json")
-        print_json(failed_run(payload, answer.reason or answer.answer) if answer.status == "error" else payload)
+        print_json(run_json(answer.model_dump(mode="json"), answer.reason or answer.answer))
     else:
         print_answer(answer)
     if answer.status == "error":

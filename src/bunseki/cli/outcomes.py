@@ -115,6 +115,11 @@ def failed_run(payload: dict[str, Any], message: str | None) -> dict[str, Any]:
     return payload | {"status": "error", "error": {"type": "RunFailed", "message": text, "exit_code": EXIT_FAILED}}
 
 
+def run_json(payload: dict[str, Any], message: str | None) -> dict[str, Any]:
+    """A run's JSON as a command prints it: as it is, or as `failed_run` when its ``status`` is "error"."""
+    return failed_run(payload, message) if payload.get("status") == "error" else payload
+
+
 def wants_json(args: list[str]) -> bool:
     """Whether a command line asks for JSON (``--json``, ``--format json``, ``--format=jsonl``)."""
     for index, arg in enumerate(args):

@@ -1,8 +1,9 @@
-"""Turn progress on stderr: a spinner on a terminal, one line per step in logs and pipes."""
+"""Progress on stderr: what a node that starts does, how a step ended; for a turn, a spinner on a
+terminal and one line per step in logs and pipes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from rich.markup import escape
@@ -19,6 +20,17 @@ STEP_WORDS = {
 }
 
 
+def doing(words: Mapping[str, str], event: Event) -> str:
+    """What the node a ``node_started`` event names does, in ``words`` (else the node's name)."""
+    node = str(event.get("node"))
+    return words.get(node, node)
+
+
+def mark(success: object) -> str:
+    """A green tick for a step that succeeded, a red cross for one that failed."""
+    return "[green]✓[/]" if success else "[red]✗[/]"
+
+
 class TurnProgress:
     """Turns the service's progress events into what a person watching a terminal needs."""
 
@@ -28,7 +40,7 @@ class TurnProgress:
     def __call__(self, event: Event) -> None:
         kind = event.get("event")
         if kind == "node_started":
-            step = STEP_WORDS.get(str(event.get("node")), str(event.get("node")))
+            step = doing(STEP_WORDS, event)
             if self.status is not None:
                 self.status.update(step)
             else:
@@ -36,11 +48,11 @@ class TurnProgress:
         elif kind == "decision" and event.get("instruction"):
             errors.print(f"[dim]• {escape(str(event['instruction']))}[/]")
         elif kind == "execution":
-            mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
-            errors.print(f"[dim]  {mark} cell ran[/]")
+            errors.print(f"[dim]  {mark(event.get('success'))} cell ran[/]")
         elif kind == "tool":
-            mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
-            errors.print(f"[dim]  {mark} {escape(str(event.get('summary') or event.get('tool')))}[/]")
+            errors.print(
+                f"[dim]  {mark(event.get('success'))} {escape(str(event.get('summary') or event.get('tool')))}[/]"
+            )
 
 
 @contextmanager

@@ -26,10 +26,8 @@ PREVIEW_ROWS = 20
 
 def show() -> None:
     texts = context.texts()
-    try:
-        service = context.get_service()
-    except BunsekiError as error:
-        notices.show(notices.friendly(error, texts))
+    service = notices.attempt(context.get_service, texts)
+    if service is None:
         return
     pending = _pending()
     if pending is not None and pending.done:

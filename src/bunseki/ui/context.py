@@ -1,4 +1,4 @@
-"""What the pages share: the service (one per server process), the language, and the browser
+"""What the pages share: the services (one of each per server process), the language, and the browser
 session's state (the open session, the turn being answered, thought processes seen here).
 
 Streamlit keeps a browser's state in the server process its websocket reached. Behind a load balancer
@@ -16,6 +16,7 @@ from bunseki.errors import NotFound
 from bunseki.service import AnalysisService, TurnResult
 from bunseki.service.eda import EdaService
 from bunseki.service.investigation_runs import InvestigationRuns
+from bunseki.service.knowledge import KnowledgeService
 from bunseki.settings import Settings
 from bunseki.ui.texts import Texts, browser_language
 
@@ -29,8 +30,13 @@ KEY_NEW_MODEL = "new_session_model"
 
 
 def _close(service: Any) -> None:
-    if isinstance(service, AnalysisService):
-        service.close()
+    """Close a service the cache lets go of (each cached opener below keeps one service)."""
+    service.close()
+
+
+def _where(settings: Settings) -> str:
+    """The workspace root and database the settings name: one service of each kind per pair."""
+    return f"{settings.workspace_root.resolve()}|{settings.database}"
 
 
 @st.cache_resource(show_spinner=False, on_release=_close)
@@ -42,15 +48,10 @@ def _open_service(where: str, _settings: Settings) -> AnalysisService:
 def get_service() -> AnalysisService:
     """The service for the settings in force (raises StorageError when the database cannot be used)."""
     settings = Settings()
-    return _open_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
+    return _open_service(_where(settings), settings)
 
 
-def _close_eda(service: Any) -> None:
-    if isinstance(service, EdaService):
-        service.close()
-
-
-@st.cache_resource(show_spinner=False, on_release=_close_eda)
+@st.cache_resource(show_spinner=False, on_release=_close)
 def _open_eda_service(where: str, _settings: Settings) -> EdaService:
     """One EDA service per workspace and database, on the analysis service's store."""
     analysis = _open_service(where, _settings)
@@ -60,15 +61,10 @@ def _open_eda_service(where: str, _settings: Settings) -> EdaService:
 def get_eda_service() -> EdaService:
     """The EDA service for the settings in force (raises StorageError when the database cannot be used)."""
     settings = Settings()
-    return _open_eda_service(f"{settings.workspace_root.resolve()}|{settings.database}", settings)
+    return _open_eda_service(_where(settings), settings)
 
 
-def _close_investigations(runs: Any) -> None:
-    if isinstance(runs, InvestigationRuns):
-        runs.close()
-
-
-@st.cache_resource(show_spinner=False, on_release=_close_investigations)
+@st.cache_resource(show_spinner=False, on_release=_close)
 def _open_investigations(where: str, _settings: Settings) -> InvestigationRuns:
     """One investigation worker per workspace root for the whole server: uploads queue for it."""
     return InvestigationRuns(_settings)
@@ -78,6 +74,18 @@ def get_investigations() -> InvestigationRuns:
     """The investigations of the workspace root in force."""
     settings = Settings()
     return _open_investigations(str(settings.workspace_root.resolve()), settings)
+
+
+@st.cache_resource(show_spinner=False, on_release=_close)
+def _open_knowledge_service(where: str, _settings: Settings) -> KnowledgeService:
+    """One knowledge service per server: embedded Qdrant allows one open instance per folder."""
+    return KnowledgeService(_settings)
+
+
+def get_knowledge_service() -> KnowledgeService:
+    """The knowledge service for the settings in force: its workspace root, Qdrant server and database."""
+    settings = Settings()
+    return _open_knowledge_service(f"{_where(settings)}|{settings.qdrant_url or ''}", settings)
 
 
 def language() -> Language:

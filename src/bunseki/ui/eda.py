@@ -7,17 +7,15 @@ progress drawn node by node in an ``st.status``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import streamlit as st
 
 from bunseki.domain import EdaRunDetails
-from bunseki.errors import BunsekiError
 from bunseki.service import UPLOAD_SUFFIXES
 from bunseki.service.eda import EdaService
-from bunseki.ui import context, notices, render
+from bunseki.ui import context, notices, render, runs
 from bunseki.ui.texts import Texts
 
 KEY_RUN = "eda_run_id"
@@ -26,22 +24,32 @@ KEY_GOAL = "eda_goal"
 KEY_FEEDBACK = "eda_feedback"
 KEY_KEEP = "eda_keep"
 KEY_PICK = "eda_pick"
-REPORT_KINDS = (("md", "text/markdown", "eda_download_md"), ("html", "text/html", "eda_download_html"))
-NOTEBOOK = ("ipynb", "application/x-ipynb+json", "eda_download_ipynb")
+REPORTS: tuple[tuple[Literal["md", "html", "ipynb"], str, str], ...] = (
+    ("md", "text/markdown", "eda_download_md"),
+    ("html", "text/html", "eda_download_html"),
+    ("ipynb", "application/x-ipynb+json", "eda_download_ipynb"),
+)
+PAGE = runs.RunPage(
+    run_key=KEY_RUN,
+    pick_key=KEY_PICK,
+    widgets="eda",
+    title="eda_title",
+    caption="eda_caption",
+    heading="eda_runs",
+    new="eda_new_run",
+    pick="eda_pick_run",
+    open="eda_open_run",
+    empty="eda_no_runs",
+)
 
 
 def show() -> None:
     texts = context.texts()
-    try:
-        eda = context.get_eda_service()
-    except BunsekiError as error:
-        notices.show(notices.friendly(error, texts))
+    eda = notices.attempt(context.get_eda_service, texts)
+    if eda is None:
         return
-    run = _open_run(eda)
-    _sidebar(eda, run, texts)
-    st.title(texts("eda_title"))
-    st.caption(texts("eda_caption"))
-    notices.show_pending()
+    run = PAGE.opened(eda.get)
+    _top(eda, run, texts)
     if run is None:
         _start(eda, texts)
         return
@@ -56,53 +64,18 @@ def show() -> None:
         _report(eda, run, texts)
 
 
-# --- the run this browser has open --------------------------------------------------------------
-
-
-def _open_run(eda: EdaService) -> EdaRunDetails | None:
-    run_id = st.session_state.get(KEY_RUN)
-    if not run_id:
-        return None
-    try:
-        return eda.get(str(run_id))
-    except BunsekiError:
-        st.session_state[KEY_RUN] = None
-        return None
-
-
-def _sidebar(eda: EdaService, run: EdaRunDetails | None, texts: Texts) -> None:
-    with st.sidebar:
-        st.subheader(texts("eda_runs"))
-        st.button(texts("eda_new_run"), key="eda-new", on_click=_open, args=(None,), icon=":material/add:")
-        runs = eda.list()
-        waiting = [item for item in runs if item.status.startswith("awaiting")]
-        if waiting:
-            st.caption(texts("eda_waiting", count=len(waiting)))
-        if not runs:
-            st.caption(texts("eda_no_runs"))
-            return
-        labels = {
-            item.run_id: f"{texts('eda_status_' + item.status)} · {item.source} · "
-            f"{item.updated_at.astimezone():%m/%d %H:%M} · {item.run_id[:8]}"
-            for item in runs
-        }
-        current = run.run_id if run is not None and run.run_id in labels else next(iter(labels))
-        st.selectbox(
-            texts("eda_pick_run"),
-            list(labels),
-            index=list(labels).index(current),
-            format_func=labels.__getitem__,
-            key=KEY_PICK,
+def _top(eda: EdaService, run: EdaRunDetails | None, texts: Texts) -> None:
+    """The runs in the sidebar (how many wait for a review above them), then the page's title."""
+    listed = eda.list()
+    waiting = [item for item in listed if item.status.startswith("awaiting")]
+    labels = {
+        item.run_id: render.list_label(
+            texts("eda_status_" + item.status), item.source, when=item.updated_at, item_id=item.run_id
         )
-        st.button(texts("eda_open_run"), key="eda-open", on_click=_open_picked, icon=":material/history:")
-
-
-def _open(run_id: str | None) -> None:
-    st.session_state[KEY_RUN] = run_id
-
-
-def _open_picked() -> None:
-    _open(st.session_state.get(KEY_PICK))
+        for item in listed
+    }
+    note = texts("eda_waiting", count=len(waiting)) if waiting else None
+    PAGE.top(labels, run.run_id if run is not None else None, texts, note=note)
 
 
 # --- starting a run -------------------------------------------------------------------------------
@@ -130,7 +103,7 @@ def _start(eda: EdaService, texts: Texts) -> None:
         ),
     )
     if view is not None:
-        _open(view.run_id)
+        PAGE.open_run(view.run_id)
         st.rerun()
 
 
@@ -257,12 +230,7 @@ def _findings(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
             mark = "" if finding.success else "❌ "
             st.markdown(f"**{mark}{finding.step_id}. {finding.title}**")
             st.markdown(finding.text)
-            for path in finding.artifacts:
-                try:
-                    with eda.artifact(run.run_id, path) as image:
-                        st.image(image.read(), caption=path)
-                except BunsekiError:
-                    st.caption(texts("eda_missing_file", path=path))
+            runs.charts(finding.artifacts, lambda path: eda.artifact(run.run_id, path), "eda_missing_file", texts)
 
 
 def _report(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
@@ -271,10 +239,7 @@ def _report(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
             st.info(texts("eda_stopped"))
         return
     st.markdown(f"### {texts('eda_report')}")
-    columns = st.columns(3)
-    for column, (kind, media, label) in zip(columns, (*REPORT_KINDS, NOTEBOOK), strict=True):
-        with eda.report_file(run.run_id, kind) as file:  # type: ignore[arg-type]
-            column.download_button(texts(label), file.read(), file_name=file.name, mime=media, key=f"eda-{kind}")
+    runs.report_downloads(REPORTS, lambda kind: eda.report_file(run.run_id, kind), "eda", texts)
     with st.expander(texts("eda_report_markdown"), expanded=False):
         st.markdown(run.report_markdown)
 
@@ -282,28 +247,22 @@ def _report(eda: EdaService, run: EdaRunDetails, texts: Texts) -> None:
 # --- progress ----------------------------------------------------------------------------------------
 
 
-def _with_progress(
-    texts: Texts, work: Callable[[Callable[[dict[str, Any]], None]], EdaRunDetails]
-) -> EdaRunDetails | None:
-    """Run ``work`` with its events drawn node by node; a refusal becomes a notice, not a traceback."""
-    with st.status(texts("eda_working"), expanded=True) as status:
+def _with_progress(texts: Texts, work: runs.Work[EdaRunDetails]) -> EdaRunDetails | None:
+    """Run ``work`` with its steps drawn one by one; a refusal becomes a notice, not a traceback."""
+    return runs.with_progress(texts, "eda_working", work, step=_step, note=_execution)
 
-        def on_event(event: dict[str, Any]) -> None:
-            kind = event.get("event")
-            if kind == "node_started":
-                node = str(event.get("node"))
-                step = f" ({texts('eda_step', step=event['step'])})" if event.get("step") else ""
-                label = texts.get(f"eda_node_{node}", node) + step
-                status.update(label=label)
-                st.write(f"… {label}")
-            elif kind == "execution":
-                st.write(texts("progress_ok") if event.get("success") else texts("eda_step_failed"))
 
-        try:
-            view = work(on_event)
-        except BunsekiError as error:
-            status.update(label=texts("failed"), state="error")
-            notices.show(notices.friendly(error, texts))
-            return None
-        status.update(label=texts("done"), state="complete", expanded=False)
-    return view
+def _step(event: dict[str, Any], texts: Texts) -> str | None:
+    """What a node that starts does (and on which step of the plan); None for other events."""
+    if event.get("event") != "node_started":
+        return None
+    node = str(event.get("node"))
+    step = f" ({texts('eda_step', step=event['step'])})" if event.get("step") else ""
+    return texts.get(f"eda_node_{node}", node) + step
+
+
+def _execution(event: dict[str, Any], texts: Texts) -> str | None:
+    """How a step's code ran; None for other events."""
+    if event.get("event") != "execution":
+        return None
+    return texts("progress_ok") if event.get("success") else texts("eda_step_failed")

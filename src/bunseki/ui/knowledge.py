@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -22,7 +21,6 @@ from bunseki.errors import BunsekiError, NotFound
 from bunseki.rag import SUPPORTED_SUFFIXES
 from bunseki.service import Event
 from bunseki.service.knowledge import KnowledgeService, QaPair
-from bunseki.settings import Settings
 from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 from bunseki.ui.turns import show_streamed
@@ -34,24 +32,6 @@ KEY_TARGET = "knowledge_upload_collection"
 KEY_UPLOADS = "knowledge_uploads"  # bumped to give the file uploader a fresh, empty widget
 KEY_QUESTION = "knowledge_question"
 EXCERPT_CHARS = 300
-
-
-def _close(service: Any) -> None:
-    if isinstance(service, KnowledgeService):
-        service.close()
-
-
-@st.cache_resource(show_spinner=False, on_release=_close)
-def _open_service(where: str, _settings: Settings) -> KnowledgeService:
-    """One knowledge service per server: embedded Qdrant allows one open instance per folder."""
-    return KnowledgeService(_settings)
-
-
-def get_service() -> KnowledgeService:
-    settings = Settings()
-    return _open_service(
-        f"{settings.workspace_root.resolve()}|{settings.qdrant_url or ''}|{settings.database}", settings
-    )
 
 
 def history(service: KnowledgeService) -> list[Answer]:
@@ -71,7 +51,7 @@ def show() -> None:
     st.title(texts("kn_title"))
     st.caption(texts("kn_caption"))
     try:
-        service = get_service()
+        service = context.get_knowledge_service()
         names = service.collection_names()
     except BunsekiError as error:
         notices.show(notices.friendly(error, texts))

@@ -6,12 +6,14 @@ and shown once at the top of the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal, TypeVar, cast
 
 import streamlit as st
 
 from bunseki.errors import (
+    BunsekiError,
     ConfigurationError,
     DataLoadError,
     InputError,
@@ -27,6 +29,7 @@ from bunseki.ui.texts import Texts
 
 Kind = Literal["success", "info", "warning", "error"]
 KEY_NOTICES = "notices"
+T = TypeVar("T")
 
 # Most specific first: DataLoadError is an InputError, SessionBusy a Conflict.
 _HEADLINES: tuple[tuple[type[BaseException], str], ...] = (
@@ -69,6 +72,27 @@ def notify_error(error: BaseException, texts: Texts) -> None:
 def show(notice: Notice) -> None:
     box = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}[notice.kind]
     box(notice.text if notice.detail is None else f"{notice.text}\n\n{notice.detail}")
+
+
+def attempt(work: Callable[[], T], texts: Texts) -> T | None:
+    """``work()``; or, when it is refused (a `BunsekiError`), None with the refusal shown here at once."""
+    try:
+        return work()
+    except BunsekiError as error:
+        show(friendly(error, texts))
+        return None
+
+
+def act(action: Callable[[], object], texts: Texts, *, success: str) -> bool:
+    """Do a widget callback's ``action`` and say at the top of the page how it went: ``success``, or
+    the refusal (a `BunsekiError`). Whether it was done."""
+    try:
+        action()
+    except BunsekiError as error:
+        notify_error(error, texts)
+        return False
+    notify("success", success)
+    return True
 
 
 def show_pending() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -146,6 +147,11 @@ def exchange_thought(exchange: Exchange, known: TurnResult | None, texts: Texts)
         thought_of_result(known, texts)
     elif exchange.steps:
         thought_of_steps(exchange.steps, texts)
+
+
+def list_label(*parts: str, when: datetime, item_id: str) -> str:
+    """How a run or a session reads in a sidebar list: what it is, when, and the start of its id."""
+    return " · ".join([*parts, f"{when.astimezone():%m/%d %H:%M}", item_id[:8]])
 
 
 def usage_caption(usage: TurnUsage | None, texts: Texts) -> str | None:

@@ -11,9 +11,8 @@ import json
 import streamlit as st
 
 from bunseki.domain import Session, Step
-from bunseki.errors import BunsekiError
 from bunseki.service import AnalysisService
-from bunseki.ui import notices
+from bunseki.ui import notices, render
 from bunseki.ui.context import KEY_NEW_MODEL, set_open_session, thoughts
 from bunseki.ui.texts import Texts
 
@@ -47,8 +46,7 @@ def _sessions(service: AnalysisService, session: Session | None, texts: Texts) -
         st.caption(texts("no_sessions"))
         return
     labels = {
-        record.id: f"{record.title} · {record.dataset_name} · {record.updated_at.astimezone():%m/%d %H:%M} · "
-        f"{record.id[:8]}"
+        record.id: render.list_label(record.title, record.dataset_name, when=record.updated_at, item_id=record.id)
         for record in records
     }
     st.selectbox(texts("past_sessions"), list(labels), format_func=labels.__getitem__, key=KEY_RESUME)
@@ -82,25 +80,18 @@ def _model(service: AnalysisService, session: Session | None, texts: Texts, *, b
 
 def _change_model(service: AnalysisService, session: Session, key: str, texts: Texts) -> None:
     chosen = str(st.session_state[key])
-    try:
-        service.set_model(session.id, chosen)
-    except BunsekiError as error:
+    if not notices.act(
+        lambda: service.set_model(session.id, chosen), texts, success=texts("model_changed", model=chosen)
+    ):
         st.session_state[key] = session.model
-        notices.notify_error(error, texts)
-    else:
-        notices.notify("success", texts("model_changed", model=chosen))
 
 
 def _clear_history(service: AnalysisService, session_id: str, texts: Texts) -> None:
-    try:
-        service.clear_history(session_id)
-    except BunsekiError as error:
-        notices.notify_error(error, texts)
+    if not notices.act(lambda: service.clear_history(session_id), texts, success=texts("history_cleared")):
         return
     known = thoughts()
     for key in [key for key in known if key.startswith(f"{session_id}:")]:
         del known[key]
-    notices.notify("success", texts("history_cleared"))
 
 
 def _steps(steps: list[Step], texts: Texts) -> None:
@@ -163,28 +154,13 @@ def _save_snapshot(service: AnalysisService, session_id: str, name_key: str, tex
     if not name:
         notices.notify("warning", texts("snapshot_name_needed"))
         return
-    try:
-        service.snapshot(session_id, name)
-    except BunsekiError as error:
-        notices.notify_error(error, texts)
-        return
-    st.session_state[name_key] = ""
-    notices.notify("success", texts("snapshot_saved", name=name))
+    if notices.act(lambda: service.snapshot(session_id, name), texts, success=texts("snapshot_saved", name=name)):
+        st.session_state[name_key] = ""
 
 
 def _restore(service: AnalysisService, session_id: str, snapshot_id: str, name: str, texts: Texts) -> None:
-    try:
-        service.restore(session_id, snapshot_id)
-    except BunsekiError as error:
-        notices.notify_error(error, texts)
-    else:
-        notices.notify("success", texts("restored", name=name))
+    notices.act(lambda: service.restore(session_id, snapshot_id), texts, success=texts("restored", name=name))
 
 
 def _reset(service: AnalysisService, session_id: str, texts: Texts) -> None:
-    try:
-        service.reset(session_id)
-    except BunsekiError as error:
-        notices.notify_error(error, texts)
-    else:
-        notices.notify("success", texts("reset_done"))
+    notices.act(lambda: service.reset(session_id), texts, success=texts("reset_done"))

@@ -13,19 +13,18 @@ from bunseki.api.deps import Service, SessionId, User
 from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step, Usage
-from bunseki.api.streaming import stream
+from bunseki.api.streaming import events_response, stream, wants_events
 from bunseki.service import AnalysisService, Event, TurnResult
 from bunseki.service.inputs import checked_question
 
 router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 409, 413, 422))
-STREAM = {
-    "description": "With `Accept: text/event-stream`: progress events (turn_started, node_started, decision, "
+STREAM = events_response(
+    "With `Accept: text/event-stream`: progress events (turn_started, node_started, decision, "
     "code, execution, tool, node_finished, report, turn_finished), then one `result` event whose data is the "
     "ChatResponse, or one `error` event whose data is a problem document. While a model that streams writes "
     'the answer, `answer_delta` events carry its text as it comes ({"text": ...}); `answer_reset` means '
-    "the text so far was discarded (the model is asked again). The `result` event's message is the authority.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
-}
+    "the text so far was discarded (the model is asked again). The `result` event's message is the authority."
+)
 
 
 @router.post("/{session_id}/chat", response_model=ChatResponse, responses={200: STREAM})
@@ -34,7 +33,7 @@ async def chat(session_id: SessionId, body: ChatRequest, request: Request, servi
 
     A message longer than BUNSEKI_MAX_QUESTION_CHARS is refused with 413 before any work starts."""
     checked_question(body.message, service.settings.max_question_chars)  # before a stream's 200 goes out
-    if "text/event-stream" in request.headers.get("accept", ""):
+    if wants_events(request.headers.get("accept")):
         return await _stream(service, session_id, body.message, user)
     result = await run_in_threadpool(service.run_turn, session_id, body.message, user_id=user)
     return await run_in_threadpool(answer, service, session_id, result)

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import mimetypes
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
 from bunseki.api.deps import Language, Service, SessionId, SnapshotId, User
-from bunseki.api.downloads import OpenFileResponse
+from bunseki.api.downloads import REPORT_TYPES, OpenFileResponse, ReportFormat, file_responses
 from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import DataStateChange, Snapshot, SnapshotRequest, Step
 
 router = APIRouter(prefix=PREFIX, tags=["data"], responses=responses(401, 404, 422))
-REPORT_TYPES = {
-    "md": "text/markdown; charset=utf-8",
-    "html": "text/html; charset=utf-8",
-    "ipynb": "application/x-ipynb+json",
-}
 DATA_TYPES = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
-
-
-def _file(description: str, *types: str) -> dict[int | str, dict[str, object]]:
-    return {200: {"description": description, "content": {kind: {} for kind in types}}}
 
 
 @router.get("/{session_id}/snapshots")
@@ -60,40 +50,29 @@ def reset(session_id: SessionId, service: Service, user: User, language: Languag
     "/{session_id}/report",
     status_code=200,
     response_class=OpenFileResponse,
-    responses=_file("The report", *REPORT_TYPES.values()),
+    responses=file_responses("The report", *REPORT_TYPES.values()),
 )
-def report(
-    session_id: SessionId,
-    service: Service,
-    user: User,
-    fmt: Annotated[
-        Literal["md", "html", "ipynb"],
-        Query(alias="format", description="Markdown, self-contained HTML, or a notebook."),
-    ] = "md",
-) -> OpenFileResponse:
+def report(session_id: SessionId, service: Service, user: User, fmt: ReportFormat = "md") -> OpenFileResponse:
     """The latest report: Markdown, HTML with its charts inside, or a notebook that re-runs the analysis."""
-    report = service.open_report(session_id, fmt, user_id=user)
-    return OpenFileResponse(report, media_type=REPORT_TYPES[fmt])
+    return OpenFileResponse(service.open_report(session_id, fmt, user_id=user), media_type=REPORT_TYPES[fmt])
 
 
 @router.get(
     "/{session_id}/artifacts/{name:path}",
     status_code=200,
     response_class=OpenFileResponse,
-    responses=_file("The file", "image/png", "application/octet-stream"),
+    responses=file_responses("The file", "image/png", "application/octet-stream"),
 )
 def artifact(session_id: SessionId, name: str, service: Service, user: User) -> OpenFileResponse:
     """A file a turn produced (a chart, a table) or a report file, by its path in the workspace."""
-    file = service.open_artifact(session_id, name, user_id=user)
-    media_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-    return OpenFileResponse(file, media_type=media_type)
+    return OpenFileResponse(service.open_artifact(session_id, name, user_id=user))
 
 
 @router.get(
     "/{session_id}/data",
     status_code=200,
     response_class=OpenFileResponse,
-    responses=_file("The data", *DATA_TYPES.values()),
+    responses=file_responses("The data", *DATA_TYPES.values()),
 )
 def data(
     session_id: SessionId,
@@ -104,5 +83,4 @@ def data(
     ] = "csv",
 ) -> OpenFileResponse:
     """The current data (after the session's filters, sorts and restores)."""
-    data = service.open_data(session_id, fmt, user_id=user)
-    return OpenFileResponse(data, media_type=DATA_TYPES[fmt])
+    return OpenFileResponse(service.open_data(session_id, fmt, user_id=user), media_type=DATA_TYPES[fmt])

@@ -2,40 +2,28 @@
 
 from __future__ import annotations
 
-import mimetypes
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
-from fastapi import Path as PathParameter
+from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from bunseki.api.deps import ID_PATTERN, User
-from bunseki.api.downloads import OpenFileResponse
+from bunseki.api.deps import DataFile, ModelSpec, User, from_app, hex_id, stripped
+from bunseki.api.downloads import REPORT_TYPES, OpenFileResponse, ReportFormat, file_responses, report_links
 from bunseki.api.problems import responses
-from bunseki.api.routes.data import REPORT_TYPES
-from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.api.streaming import Listener, events_response, respond
 from bunseki.domain import EdaRunDetails, EdaRunSummary, Omitted
 from bunseki.service.eda import EdaService
 
 PREFIX = "/api/v1/eda"
 router = APIRouter(prefix=PREFIX, tags=["eda"], responses=responses(401, 422))
-RunId = Annotated[str, PathParameter(pattern=ID_PATTERN, description="The run's id (32 hex digits).")]
-STREAM = {
-    "description": "With `Accept: text/event-stream`: progress events (node_started, validated, plan, code, "
+RunId = Annotated[str, hex_id("run")]
+Eda = Annotated[EdaService, Depends(from_app("eda"))]
+STREAM = events_response(
+    "With `Accept: text/event-stream`: progress events (node_started, validated, plan, code, "
     "execution, finding, report, error), then one `result` event whose data is the EdaRun, or one `error` "
-    "event whose data is a problem document.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
-}
-
-
-def get_eda(request: Request) -> EdaService:
-    service: EdaService = request.app.state.eda
-    return service
-
-
-Eda = Annotated[EdaService, Depends(get_eda)]
+    "event whose data is a problem document."
+)
 
 
 class EdaRun(EdaRunDetails):
@@ -51,7 +39,7 @@ class EdaRun(EdaRunDetails):
         def url_of(path: str) -> str:
             return f"{url}/artifacts/{path.removeprefix(base)}"
 
-        reports = {kind: f"{url}/report?format={kind}" for kind in view.report_files}
+        reports = report_links(url, view.report_files)
         findings = [
             finding.model_copy(update={"artifacts": [url_of(base + path) for path in finding.artifacts]})
             for finding in view.findings
@@ -79,9 +67,9 @@ async def start_run(
     request: Request,
     eda: Eda,
     user: User,
-    file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
+    file: DataFile,
     goal: Annotated[str | None, Form(max_length=2000, description="What the analysis is for.")] = None,
-    model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+    model: ModelSpec = None,
     sheet: Annotated[
         str | None,
         Form(max_length=200, description="For a workbook: the sheet to analyse (default: the one the goal names)."),
@@ -89,19 +77,19 @@ async def start_run(
 ) -> Any:
     """Validate, profile and plan an uploaded table; the run then waits for the plan review."""
 
-    def work(on_event: Callable[[Event], None]) -> EdaRun:
+    def work(on_event: Listener | None) -> EdaRun:
         view = eda.start_from_upload(
             file.filename,
             file.file,
-            goal=(goal or "").strip() or None,
+            goal=stripped(goal),
             model=model,
             user_id=user,
             on_event=on_event,
-            sheet=(sheet or "").strip() or None,
+            sheet=stripped(sheet),
         )
         return EdaRun.public(view)
 
-    return await _run(request, work, status_code=201)
+    return await respond(request, work, status_code=201)
 
 
 @router.get("/runs")
@@ -120,10 +108,10 @@ async def get_run(run_id: RunId, eda: Eda, user: User) -> EdaRun:
 async def resume_run(run_id: RunId, body: ResumeRequest, request: Request, eda: Eda, user: User) -> Any:
     """Answer the review the run waits at (409 when it waits for none) and run to the next review or the end."""
 
-    def work(on_event: Callable[[Event], None]) -> EdaRun:
+    def work(on_event: Listener | None) -> EdaRun:
         return EdaRun.public(eda.resume(run_id, body.model_dump(), user_id=user, on_event=on_event))
 
-    return await _run(request, work, status_code=200)
+    return await respond(request, work)
 
 
 @router.delete("/runs/{run_id}", status_code=204, responses=responses(404))
@@ -137,20 +125,9 @@ async def delete_run(run_id: RunId, eda: Eda, user: User) -> Response:
     "/runs/{run_id}/report",
     status_code=200,
     response_class=OpenFileResponse,
-    responses={
-        **responses(404, 409),
-        200: {"description": "The report.", "content": {media: {} for media in REPORT_TYPES.values()}},
-    },
+    responses={**responses(404, 409), **file_responses("The report.", *REPORT_TYPES.values())},
 )
-async def report(
-    run_id: RunId,
-    eda: Eda,
-    user: User,
-    fmt: Annotated[
-        Literal["md", "html", "ipynb"],
-        Query(alias="format", description="Markdown, self-contained HTML, or a notebook."),
-    ] = "md",
-) -> OpenFileResponse:
+async def report(run_id: RunId, eda: Eda, user: User, fmt: ReportFormat = "md") -> OpenFileResponse:
     """The run's report (409 before it is written)."""
     file = await run_in_threadpool(eda.report_file, run_id, fmt, user_id=user)
     return OpenFileResponse(file, media_type=REPORT_TYPES[fmt])
@@ -161,12 +138,4 @@ async def report(
 )
 async def artifact(run_id: RunId, name: str, eda: Eda, user: User) -> OpenFileResponse:
     """A file one of the run's steps wrote (a chart), by its path in the run's workspace."""
-    file = await run_in_threadpool(eda.artifact, run_id, name, user_id=user)
-    return OpenFileResponse(file, media_type=mimetypes.guess_type(file.name)[0] or "application/octet-stream")
-
-
-async def _run(request: Request, work: Callable[[Callable[[Event], None]], EdaRun], *, status_code: int) -> Any:
-    if wants_events(request.headers.get("accept")):
-        return await stream(work)
-    result = await run_in_threadpool(work, lambda _event: None)
-    return Response(result.model_dump_json(), status_code=status_code, media_type="application/json")
+    return OpenFileResponse(await run_in_threadpool(eda.artifact, run_id, name, user_id=user))

@@ -2,43 +2,30 @@
 
 from __future__ import annotations
 
-import mimetypes
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
-from fastapi import Path as PathParameter
+from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
-from bunseki.api.deps import ID_PATTERN, User
-from bunseki.api.downloads import OpenFileResponse
+from bunseki.api.deps import ModelSpec, User, from_app, hex_id
+from bunseki.api.downloads import OpenFileResponse, file_responses, report_links
 from bunseki.api.problems import responses
-from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.api.streaming import Listener, events_response, json_response, stream, wants_events
 from bunseki.domain import InvestigationRun, InvestigationSummary
 from bunseki.service.investigation_runs import InvestigationRuns
 
 PREFIX = "/api/v1/investigations"
 router = APIRouter(prefix=PREFIX, tags=["investigations"], responses=responses(401, 422))
-InvestigationId = Annotated[
-    str, PathParameter(pattern=ID_PATTERN, description="The investigation's id (32 hex digits).")
-]
+InvestigationId = Annotated[str, hex_id("investigation")]
+Runs = Annotated[InvestigationRuns, Depends(from_app("investigations"))]
 REPORT_TYPES = {"md": "text/markdown; charset=utf-8", "html": "text/html; charset=utf-8"}
-STREAM = {
-    "description": "With `Accept: text/event-stream`: a `status` event, every progress event so far and then "
+STREAM = events_response(
+    "With `Accept: text/event-stream`: a `status` event, every progress event so far and then "
     "as it comes (`node_started` with `node`, `dataset` and `iteration`), then one `result` event whose data is "
-    "the Investigation, or one `error` event whose data is a problem document.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
-}
-
-
-def get_runs(request: Request) -> InvestigationRuns:
-    runs: InvestigationRuns = request.app.state.investigations
-    return runs
-
-
-Runs = Annotated[InvestigationRuns, Depends(get_runs)]
+    "the Investigation, or one `error` event whose data is a problem document."
+)
 
 
 class Investigation(InvestigationRun):
@@ -56,7 +43,7 @@ class Investigation(InvestigationRun):
         if result is not None:
             result = dict(result)
             if result.get("report_path"):
-                reports = {kind: f"{url}/report?format={kind}" for kind in REPORT_TYPES}
+                reports = report_links(url, REPORT_TYPES)
             result["report_path"] = reports.get("md")
             if "report_html_path" in result:
                 result["report_html_path"] = reports.get("html")
@@ -74,13 +61,13 @@ async def start_investigation(
     runs: Runs,
     user: User,
     file: Annotated[UploadFile, File(description="The case: a zip or tar(.gz) archive with its manifest (case.yaml).")],
-    model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+    model: ModelSpec = None,
 ) -> Any:
     """Unpack and check the case (422 naming the problem), then investigate it in the background."""
     view = await run_in_threadpool(runs.start_from_upload, file.filename, file.file, model=model, user_id=user)
     if wants_events(request.headers.get("accept")):
         return await _follow(runs, view.investigation_id, user)
-    return Response(Investigation.public(view).model_dump_json(), status_code=202, media_type="application/json")
+    return json_response(Investigation.public(view), status_code=202)
 
 
 @router.get("")
@@ -109,10 +96,7 @@ async def result(investigation_id: InvestigationId, runs: Runs, user: User) -> d
     "/{investigation_id}/report",
     status_code=200,
     response_class=OpenFileResponse,
-    responses={
-        **responses(404, 409),
-        200: {"description": "The report.", "content": {media: {} for media in REPORT_TYPES.values()}},
-    },
+    responses={**responses(404, 409), **file_responses("The report.", *REPORT_TYPES.values())},
 )
 async def report(
     investigation_id: InvestigationId,
@@ -138,8 +122,7 @@ async def report(
 )
 async def chart(investigation_id: InvestigationId, name: str, runs: Runs, user: User) -> OpenFileResponse:
     """A chart of the result, by the path the result gives."""
-    file = await run_in_threadpool(runs.chart, investigation_id, name, user_id=user)
-    return OpenFileResponse(file, media_type=mimetypes.guess_type(file.name)[0] or "application/octet-stream")
+    return OpenFileResponse(await run_in_threadpool(runs.chart, investigation_id, name, user_id=user))
 
 
 @router.delete("/{investigation_id}", status_code=204, responses=responses(404, 409))
@@ -150,7 +133,7 @@ async def delete_investigation(investigation_id: InvestigationId, runs: Runs, us
 
 
 async def _follow(runs: InvestigationRuns, investigation_id: str, user: str | None) -> Response:
-    def work(on_event: Callable[[Event], None]) -> Investigation:
+    def work(on_event: Listener) -> Investigation:
         return Investigation.public(runs.follow(investigation_id, on_event, user_id=user))
 
     return await stream(work)

@@ -8,7 +8,6 @@ the store, so their history survives a restart of the server.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
@@ -16,36 +15,27 @@ from fastapi import Path as PathParameter
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from bunseki.api.deps import ID_PATTERN, User
+from bunseki.api.deps import User, from_app, hex_id
 from bunseki.api.problems import responses
-from bunseki.api.streaming import Event, stream, wants_events
+from bunseki.api.streaming import Listener, events_response, respond
 from bunseki.domain import Answer, Collection, Conversation, IngestResult, SourceDocument, UnansweredQuestion
 from bunseki.service.knowledge import KnowledgeService
 
 PREFIX = "/api/v1/knowledge"
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], responses=responses(401, 422, 503))
-STREAM = {
-    "description": "With `Accept: text/event-stream`: the thought process as it happens (node_started, thought, "
+STREAM = events_response(
+    "With `Accept: text/event-stream`: the thought process as it happens (node_started, thought, "
     "observation, finished), then one `result` event whose data is the Answer, or one `error` event whose data is "
     "a problem document. While a model that streams writes the Reflection's final answer, `answer_delta` events "
     'carry its text as it comes ({"text": ...}); `answer_reset` means the text so far was discarded (asked again, '
-    "or replaced by the answer kept, which then follows in one piece). The `result` event's answer is the authority.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
-}
+    "or replaced by the answer kept, which then follows in one piece). The `result` event's answer is the authority."
+)
 CollectionName = Annotated[
     str, PathParameter(min_length=1, max_length=64, description="The collection's name (e.g. manuals, 社内FAQ).")
 ]
-ConversationId = Annotated[str, PathParameter(pattern=ID_PATTERN, description="The conversation's id (32 hex digits).")]
-Listener = Callable[[Event], None] | None
+ConversationId = Annotated[str, hex_id("conversation")]
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]], Field(max_length=50)]
-
-
-def get_knowledge(request: Request) -> KnowledgeService:
-    service: KnowledgeService = request.app.state.knowledge
-    return service
-
-
-Knowledge = Annotated[KnowledgeService, Depends(get_knowledge)]
+Knowledge = Annotated[KnowledgeService, Depends(from_app("knowledge"))]
 
 
 class CollectionRequest(BaseModel):
@@ -127,10 +117,10 @@ async def upload_documents(
 async def ask(body: AskRequest, request: Request, knowledge: Knowledge, user: User) -> Any:
     """Answer a question from the collections: the answer, its citations and the thought process."""
 
-    def work(on_event: Listener) -> Answer:
+    def work(on_event: Listener | None) -> Answer:
         return knowledge.ask(body.question, body.collections, body.model, on_event=on_event)
 
-    return await _answer(request, work)
+    return await respond(request, work)
 
 
 @router.post("/conversations", status_code=201, responses=responses(404))
@@ -153,12 +143,12 @@ async def send_message(
 ) -> Any:
     """Ask the conversation's next question; the answer takes its last turns into account."""
 
-    def work(on_event: Listener) -> Answer:
+    def work(on_event: Listener | None) -> Answer:
         return knowledge.ask_in_conversation(
             conversation_id, body.question, collections=body.collections, user_id=user, on_event=on_event
         )
 
-    return await _answer(request, work)
+    return await respond(request, work)
 
 
 @router.delete("/conversations/{conversation_id}/messages", status_code=204, responses=responses(404))
@@ -200,10 +190,3 @@ async def unanswered(
             headers={"content-disposition": 'attachment; filename="unanswered.csv"'},
         )
     return await run_in_threadpool(knowledge.unanswered)
-
-
-async def _answer(request: Request, work: Callable[[Listener], Answer]) -> Any:
-    if wants_events(request.headers.get("accept")):
-        return await stream(work)
-    result = await run_in_threadpool(work, None)  # nobody follows: the answer is not streamed
-    return Response(result.model_dump_json(), media_type="application/json")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Response, UploadFile
+from fastapi import APIRouter, Form, Response
 
-from bunseki.api.deps import Language, Service, SessionId, User
+from bunseki.api.deps import DataFile, Language, ModelSpec, Service, SessionId, User, stripped
 from bunseki.api.problems import responses
 from bunseki.api.schemas import Message, Session, SessionSummary, Step
 
@@ -19,9 +19,9 @@ def create_session(
     service: Service,
     user: User,
     language: Language,
-    file: Annotated[UploadFile, File(description="The data: CSV, TSV, Excel (.xlsx) or Parquet.")],
+    file: DataFile,
     title: Annotated[str | None, Form(max_length=200, description="Defaults to the file's name.")] = None,
-    model: Annotated[str | None, Form(max_length=200, description="e.g. offline, openai:gpt-4.1-mini.")] = None,
+    model: ModelSpec = None,
     sheet: Annotated[
         str | None,
         Form(max_length=200, description="For a workbook: the sheet to analyse (default: the first)."),
@@ -31,11 +31,11 @@ def create_session(
     record = service.create_session_from_upload(
         file.filename,
         file.file,
-        title=(title or "").strip() or None,
+        title=stripped(title),
         user_id=user,
         model=model,
         max_bytes=service.settings.max_upload_mb << 20,
-        sheet=(sheet or "").strip() or None,
+        sheet=stripped(sheet),
     )
     return Session.of(record, service.data_state(record.id, user_id=user, language=language))
 

@@ -4,28 +4,15 @@ from __future__ import annotations
 
 import json
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
-
 from bunseki.brain.analyst import prompts
 from bunseki.brain.analyst.contract import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.brain.grounding import UNGROUNDED, Objection, report_text, ungrounded
-from bunseki.brain.structured import Check, T, ask
-from bunseki.llm import endpoint_of
+from bunseki.brain.structured import ChatModelBrain
 from bunseki.report.models import ReportOutput
 
 
-class LLMAnalystBrain:
+class LLMAnalystBrain(ChatModelBrain):
     """Asks a chat model for each decision, with the answer's schema as structured output."""
-
-    def __init__(self, model: BaseChatModel, *, name: str) -> None:
-        self._model = model
-        self._name = name
-        self._endpoint = endpoint_of(model)
-
-    @property
-    def name(self) -> str:
-        return self._name
 
     def decide(self, view: AnalystView) -> ReasonOutput:
         def grounded(decision: ReasonOutput) -> Objection | None:
@@ -43,11 +30,6 @@ class LLMAnalystBrain:
         report = self._ask(ReportOutput, prompts.report_messages(view), check=grounded, stream="conclusion")
         # The view knows these for certain; the model's copy of them is not trusted.
         return report.model_copy(update={"language": view.language, "assumptions": view.assumptions})
-
-    def _ask(
-        self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None, stream: str | None = None
-    ) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check, stream=stream)
 
 
 def ungrounded_report_numbers(report: ReportOutput, view: AnalystView) -> Objection | None:

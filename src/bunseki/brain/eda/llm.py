@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
-from pydantic import BaseModel
-
 from bunseki.brain.eda import prompts
 from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
 from bunseki.brain.grounding import UNGROUNDED, Objection, report_text, ungrounded
-from bunseki.brain.structured import Check, ask
+from bunseki.brain.structured import ChatModelBrain
 from bunseki.domain import Finding, PlanStep, StepOutcome
-from bunseki.llm import endpoint_of
 from bunseki.report.models import ReportOutput
 
-T = TypeVar("T", bound=BaseModel)
 
-
-class LLMEdaBrain:
+class LLMEdaBrain(ChatModelBrain):
     """Asks a chat model to plan, write each step's code, read its findings and write the report."""
-
-    def __init__(self, model: BaseChatModel, *, name: str) -> None:
-        self._model = model
-        self._name = name
-        self._endpoint = endpoint_of(model)
-
-    @property
-    def name(self) -> str:
-        return self._name
 
     def plan(self, view: EdaView) -> PlanRevision:
         revision = self._ask(PlanRevision, prompts.plan_messages(view))
@@ -63,9 +45,6 @@ class LLMEdaBrain:
 
         report = self._ask(ReportOutput, prompts.report_messages(view), check=grounded)
         return report.model_copy(update={"language": view.language})
-
-    def _ask(self, schema: type[T], messages: list[BaseMessage], check: Check[T] | None = None) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint, check=check)
 
 
 def ungrounded_finding_numbers(finding: Finding, view: EdaView, outcome: StepOutcome) -> Objection | None:

@@ -8,10 +8,6 @@ root cause) are checked by the nodes against executed output before they are use
 
 from __future__ import annotations
 
-from typing import TypeVar
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
 from bunseki.brain.investigator import prompts
@@ -24,10 +20,7 @@ from bunseki.brain.investigator.contract import (
     Hypothesis,
     HypothesisKind,
 )
-from bunseki.brain.structured import ask
-from bunseki.llm import endpoint_of
-
-T = TypeVar("T", bound=BaseModel)
+from bunseki.brain.structured import ChatModelBrain
 
 
 class ProposedHypothesis(BaseModel):
@@ -53,16 +46,7 @@ class RootCause(BaseModel):
     text: str
 
 
-class LLMInvestigatorBrain:
-    def __init__(self, model: BaseChatModel, *, name: str) -> None:
-        self._model = model
-        self._name = name
-        self._endpoint = endpoint_of(model)
-
-    @property
-    def name(self) -> str:
-        return self._name
-
+class LLMInvestigatorBrain(ChatModelBrain):
     def hypotheses(self, view: DatasetView) -> list[Hypothesis]:
         answer = self._ask(HypothesisList, prompts.hypothesis_messages(view))
         return [
@@ -81,6 +65,3 @@ class LLMInvestigatorBrain:
 
     def root_cause(self, view: FactsView) -> str | None:
         return self._ask(RootCause, prompts.root_cause_messages(view)).text
-
-    def _ask(self, schema: type[T], messages: list[BaseMessage]) -> T:
-        return ask(self._model, schema, messages, name=self._name, endpoint=self._endpoint)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from bunseki.brain.knowledge import prompts
@@ -16,22 +15,14 @@ from bunseki.brain.knowledge.contract import (
     parse_reflection,
 )
 from bunseki.brain.streaming import AnswerStream, current_sink, followed
+from bunseki.brain.structured import ChatModelBrain
 from bunseki.deadline import check_deadline
 from bunseki.errors import ModelError, ModelOutputError, ModelTimeoutError
-from bunseki.llm import endpoint_of, translate_model_errors, within_deadline
+from bunseki.llm import translate_model_errors, within_deadline
 
 
-class LLMKnowledgeBrain:
+class LLMKnowledgeBrain(ChatModelBrain):
     """The loop and the Reflection as calls to a chat model with the two tools bound."""
-
-    def __init__(self, model: BaseChatModel, *, name: str) -> None:
-        self._model = model
-        self._name = name
-        self._endpoint = endpoint_of(model)
-
-    @property
-    def name(self) -> str:
-        return self._name
 
     def respond(self, view: KnowledgeView) -> AIMessage:
         prompt = prompts.loop_messages(view)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from bunseki.brain.analyst.offline.text import fold
+from bunseki.brain.text import fold
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 OPTION = "age_bands"  # plan.options key: [band column, age column] the code must add

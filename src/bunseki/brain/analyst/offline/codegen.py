@@ -12,9 +12,9 @@ import re
 
 from bunseki.brain.analyst.offline import bands, catalog, measures, years
 from bunseki.brain.analyst.offline.filters import condition, rows
-from bunseki.brain.analyst.offline.lexicon import weekday_of
 from bunseki.brain.analyst.offline.plan import Filter, Plan
 from bunseki.brain.analyst.offline.text import format_number
+from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data.summary import DataFrameInfo
 
@@ -565,14 +565,11 @@ def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
-CORRELATION_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
-
-
 def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The coefficient the question asks for (Pearson unless it names Spearman or Kendall), with its own test."""
     a, b = plan.target, plan.second
     method = str(plan.options.get("method", "pearson"))
-    test = CORRELATION_TESTS.get(method, "pearsonr")
+    test = measures.CORRELATION_TESTS.get(method, "pearsonr")
     lines = [
         "from scipy import stats",
         f"pair = data[[{a!r}, {b!r}]].apply(pd.to_numeric, errors='coerce').dropna()",

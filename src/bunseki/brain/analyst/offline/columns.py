@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bunseki.brain.analyst.offline.lexicon import concepts_for, value_forms
-from bunseki.brain.analyst.offline.text import Spans, fold, normalize
+from bunseki.brain.analyst.offline.text import Spans
+from bunseki.brain.lexicon import concepts_for, value_forms
+from bunseki.brain.text import fold, normalize
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
@@ -187,8 +188,8 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
             add(normal[:size], 0.7)
-    for synonyms, score in concepts_for(name, identifier=identifier):  # payment method → 支払方法, 人口 → population
-        for synonym in synonyms:
+    for concept, score in concepts_for(name, identifier=identifier):  # payment method → 支払方法, 人口 → population
+        for synonym in concept.words:
             add(synonym, score)
             if _ASCII.match(synonym) and not _is_plural(synonym):
                 add(_plural(synonym), score - 0.05)  # "products", "countries"

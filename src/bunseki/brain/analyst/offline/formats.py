@@ -16,7 +16,7 @@ from typing import Any
 from bunseki.brain.analyst.offline import catalog, measures
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.plan import Clarification, Plan, Slot
-from bunseki.brain.analyst.offline.text import normalize
+from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 

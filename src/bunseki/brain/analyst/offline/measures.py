@@ -615,11 +615,12 @@ def _corr(slot: Slot, options: dict[str, Any]) -> list[str]:
     ]
 
 
-_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
+# The scipy.stats test of each correlation coefficient: its p-value comes with the coefficient.
+CORRELATION_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
 
 
 def _pvalue(slot: Slot, options: dict[str, Any]) -> list[str]:
-    test = _TESTS[options["corr"]]
+    test = CORRELATION_TESTS[options["corr"]]
     return [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"value = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[1]",
@@ -630,7 +631,7 @@ def _relationship(slot: Slot, options: dict[str, Any]) -> list[str]:
     linear, nonlinear, none = _relationship_choices(slot.choices)
     return [
         *_pvalue(slot, options)[:1],
-        f"r, p = stats.{_TESTS[options['corr']]}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
+        f"r, p = stats.{CORRELATION_TESTS[options['corr']]}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
         f"strong = abs(r) >= {options['r_threshold']}",
         f"value = {none!r} if p >= {options['alpha']} else ({linear!r} if strong else {nonlinear!r})",
     ]
@@ -650,7 +651,7 @@ STRENGTH = re.compile(r"strong|moderate|weak|medium")
 
 def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
     """A correlation described by the format's own words: sign, strength or significance."""
-    test = _TESTS[options["corr"]]
+    test = CORRELATION_TESTS[options["corr"]]
     lines = [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"r, p = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",

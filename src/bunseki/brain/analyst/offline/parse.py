@@ -32,11 +32,10 @@ from bunseki.brain.analyst.offline.intent import (
     unit_price,
     yes_no,
 )
-from bunseki.brain.analyst.offline.lexicon import weekday_of
 from bunseki.brain.analyst.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.analyst.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
 from bunseki.brain.analyst.offline.relations import column_comparisons, equalities
-from bunseki.brain.analyst.offline.text import kanji_number, normalize
+from bunseki.brain.analyst.offline.text import kanji_number
 from bunseki.brain.analyst.offline.vocab import (
     ADDITIVE,
     ASCENDING,
@@ -53,6 +52,8 @@ from bunseki.brain.analyst.offline.vocab import (
     WINDOW_UNITS,
     Stat,
 )
+from bunseki.brain.lexicon import weekday_of
+from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 

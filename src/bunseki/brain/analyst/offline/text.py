@@ -1,9 +1,8 @@
-"""Text normalisation and number reading for Japanese and English questions."""
+"""Numbers as people write them in questions (1.2万, 三, 10k), the analyst's one way of writing one, and spans."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_left
 
 _UNITS = {"兆": 1e12, "億": 1e8, "万": 1e4, "千": 1e3, "百": 1e2}
@@ -16,19 +15,6 @@ NUMBER = re.compile(
     r"(?<![0-9A-Za-z.])(?P<sign>[-−+]?)(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<units>(?:\s?[兆億万千百])*)(?P<suffix>[kKmMbB](?![a-zA-Z]))?(?P<percent>\s?[%％])?"
 )
-
-
-def normalize(text: str) -> str:
-    """NFKC (full-width digits and Latin to half-width, half-width kana to full-width), trimmed."""
-    text = unicodedata.normalize("NFKC", text)
-    text = text.replace("〜", "~").replace("～", "~").replace("−", "-")
-    return re.sub(r"[ \t]+", " ", text).strip()
-
-
-def fold(text: str) -> str:
-    """Case- and separator-insensitive form for matching names: 'Close_Price' ~ 'close price'."""
-    text = normalize(text).casefold()
-    return re.sub(r"[\s_\-./()\[\]（）「」『』\"'`:]+", " ", text).strip()
 
 
 def kanji_number(text: str) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.analyst.offline.text import fold
+from bunseki.brain.text import fold
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 _YEAR_NAME = re.compile(r"^(?:year|yr|fy|fiscal year|calendar year|年|年度|西暦|会計年度|暦年)$|(?:^|\s)year$|年度?$")

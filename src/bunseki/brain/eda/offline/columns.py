@@ -2,8 +2,8 @@
 
 Names match exactly (case- and width-insensitive), as contained words ("sales" in "add sales by
 region", "売上" in "売上に絞って"), by a word of the name ("amount" for ``sales_amount``), or
-through a small Japanese–English vocabulary (売上 ↔ sales). A phrase that names no column, or
-several equally, resolves to nothing: the brain then says so instead of guessing.
+through the plain words of a concept of the shared lexicon (売上 ↔ sales). A phrase that names
+no column, or several equally, resolves to nothing: the brain then says so instead of guessing.
 """
 
 from __future__ import annotations
@@ -12,51 +12,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from bunseki.brain.lexicon import CONCEPTS, TIME_WORDS
 from bunseki.data.profile import ColumnProfile, TableProfile
 
 MAX_LISTED = 6  # columns a step looks at, at most
-SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("売上", "売り上げ", "売上高", "sales", "revenue"),
-    ("利益", "profit", "margin"),
-    ("価格", "単価", "price"),
-    ("数量", "個数", "quantity", "qty"),
-    ("金額", "amount"),
-    ("地域", "エリア", "region", "area"),
-    ("店舗", "store", "shop"),
-    ("顧客", "customer"),
-    ("年齢", "age"),
-    ("満足度", "satisfaction"),
-    ("カテゴリ", "カテゴリー", "category"),
-    ("日付", "date"),
-)
-TIME_WORDS = frozenset(
-    [
-        "月",
-        "月次",
-        "月ごと",
-        "日",
-        "日次",
-        "週",
-        "週次",
-        "年",
-        "年次",
-        "時間",
-        "時期",
-        "期間",
-        "時系列",
-        "month",
-        "monthly",
-        "week",
-        "weekly",
-        "day",
-        "daily",
-        "year",
-        "yearly",
-        "time",
-        "date",
-        "period",
-    ]
-)
+# The concepts' plain words: the ones safe to look for anywhere in a goal or a piece of feedback.
+SYNONYMS = tuple(concept.plain for concept in CONCEPTS if concept.plain)
+# Measures a trend sums per period (others it averages), and the money-like ones a breakdown reports.
 ADDITIVE = re.compile(
     r"(?i)売上|売り上げ|金額|数量|個数|件数|利益|販売|sales|revenue|amount|quantity|qty|count|profit|units"
 )
