@@ -1,5 +1,5 @@
 """A run paused while its state's types lived in their former modules (the plan's steps, outcomes and
-findings in the EDA brain's contract, the profile in bunseki.data.profile.models) resumes after they
+findings in the EDA brain's module, the profile in bunseki.data.profile.models) resumes after they
 moved to bunseki.domain: its checkpoints name the former modules, and they are read as they were written."""
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ STATE_TYPES: Final = (EdaState, PlanStep, StepOutcome, Finding, TableProfile, Co
 # Where some of them were defined before they moved to bunseki.domain: checkpoints of runs paused
 # then name those modules, which still give each class under its name.
 FORMER_HOMES: Final = {
-    "bunseki.brain.eda.contract": (PlanStep, StepOutcome, Finding),
+    "bunseki.brain.eda": (PlanStep, StepOutcome, Finding),
     "bunseki.data.profile.models": (TableProfile, ColumnProfile, Correlation, TopValue),
 }
 FORMER_NAMES: Final = [(module, kind.__name__) for module, kinds in FORMER_HOMES.items() for kind in kinds]
