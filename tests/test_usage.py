@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bunseki.domain import TurnUsage, total
+from bunseki.domain.usage import describe
 from bunseki.errors import ConfigurationError
 from bunseki.settings import ModelPrice, Settings
-from bunseki.usage import cost_of, describe
+from bunseki.tracing import cost_of
 
 PRICES = {
     "openai:gpt-4o-mini": ModelPrice(prompt=0.15, completion=0.6),

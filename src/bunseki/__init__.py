@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bunseki.data import LoadedTable, load_table
+    from bunseki.domain import ExecutionResult
     from bunseki.errors import BunsekiError
-    from bunseki.sandbox import ExecutionResult, Limits, Sandbox
+    from bunseki.sandbox import Limits, Sandbox
     from bunseki.service.analysis import AnalysisSession
     from bunseki.service.runtime import TurnResult
     from bunseki.service.sessions import AnalysisService
@@ -31,7 +32,7 @@ _HOMES = {
     "AnalysisSession": "bunseki.service.analysis",
     "BunsekiError": "bunseki.errors",
     "DataState": "bunseki.state",
-    "ExecutionResult": "bunseki.sandbox",
+    "ExecutionResult": "bunseki.domain",
     "Limits": "bunseki.sandbox",
     "LoadedTable": "bunseki.data",
     "Sandbox": "bunseki.sandbox",

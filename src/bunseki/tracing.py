@@ -23,13 +23,24 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from langchain_core.runnables import RunnableConfig
 
-from bunseki.domain import TurnUsage
+from bunseki.domain import Event, TurnUsage
 from bunseki.settings import ModelPrice
-from bunseki.usage import cost_of
 
-Event = dict[str, Any]
 TRACE_VERSION = 1
 ERROR_CHARS = 500
+
+
+def price_of(model: str, prices: Mapping[str, ModelPrice]) -> ModelPrice | None:
+    """The price of ``model`` ("provider:model"), listed under its full spec or its bare model name."""
+    return prices.get(model) or prices.get(model.partition(":")[2] or model)
+
+
+def cost_of(model: str, prompt_tokens: int, completion_tokens: int, prices: Mapping[str, ModelPrice]) -> float | None:
+    """USD for the tokens, or None when the model is not in the price table."""
+    price = price_of(model, prices)
+    if price is None:
+        return None
+    return (prompt_tokens * price.prompt + completion_tokens * price.completion) / 1_000_000
 
 
 class TurnRecorder(BaseCallbackHandler):

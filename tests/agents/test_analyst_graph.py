@@ -11,7 +11,7 @@ from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursio
 from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
 from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.deadline import turn_deadline
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import ReportOutput, ReportSection
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
 from tests.agents.conftest import FRAME

@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from bunseki.agents.analyst import AnalystContext, AnalystState, build, recursion_limit
 from bunseki.brain.analyst.contract import ReasonOutput
 from bunseki.brain.analyst.llm import LLMAnalystBrain
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import ReportOutput, ReportSection
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.state import DataState
 from tests.agents.conftest import FRAME

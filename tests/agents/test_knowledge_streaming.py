@@ -17,7 +17,8 @@ from bunseki.agents.knowledge import KnowledgeContext, build, recursion_limit
 from bunseki.brain.knowledge.contract import KnowledgeBrain, KnowledgeView
 from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
 from bunseki.brain.knowledge.offline import OfflineKnowledgeBrain
-from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
+from bunseki.brain.streaming import streaming_answer
+from bunseki.domain import Event, streamed_answer
 from bunseki.tracing import TurnRecorder, turn_config
 from tests.agents.test_knowledge_graph import FakeKnowledgeBase
 from tests.fakes.chat import ScriptedChatModel, tool_call
@@ -40,11 +41,11 @@ def reflection_model(*reflections: str, draft: str = DRAFT, breaks: int = 0) -> 
 
 def run(
     brain: KnowledgeBrain, *, listened: bool = True, recorder: TurnRecorder | None = None
-) -> tuple[dict[str, Any], list[AnswerEvent]]:
+) -> tuple[dict[str, Any], list[Event]]:
     """The graph's final state, and every event it sent while the model wrote."""
     context = KnowledgeContext(knowledge_base=FakeKnowledgeBase(), brain=brain, stream_answer=listened)
     inputs = {"messages": [HumanMessage(QUESTION)], "question": QUESTION, "collections": ["manuals"]}
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     state: dict[str, Any] = {}
     config: Any = {"recursion_limit": recursion_limit(), **(turn_config(recorder) if recorder else {})}
     for mode, value in build().stream(inputs, config, context=context, stream_mode=["custom", "values"]):
@@ -59,15 +60,15 @@ def llm(model: ScriptedChatModel) -> LLMKnowledgeBrain:
     return LLMKnowledgeBrain(model, name="fake:model")
 
 
-def kinds(events: list[AnswerEvent]) -> list[str]:
+def kinds(events: list[Event]) -> list[str]:
     return [str(event["event"]) for event in events]
 
 
-def deltas(events: list[AnswerEvent]) -> list[str]:
+def deltas(events: list[Event]) -> list[str]:
     return [str(event["text"]) for event in events if event["event"] == "answer_delta"]
 
 
-def index_of(events: list[AnswerEvent], name: str, **fields: Any) -> int:
+def index_of(events: list[Event], name: str, **fields: Any) -> int:
     return next(i for i, e in enumerate(events) if e["event"] == name and all(e.get(k) == v for k, v in fields.items()))
 
 
@@ -199,7 +200,7 @@ class BreaksOff(ScriptedChatModel):
 class Logged(ScriptedChatModel):
     """Writes into ``log`` when its stream has ended, in the thread the deltas are sent from."""
 
-    log: list[AnswerEvent] = Field(default_factory=list)
+    log: list[Event] = Field(default_factory=list)
 
     def _stream(
         self,

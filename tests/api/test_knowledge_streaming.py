@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from bunseki.api import create_app
 from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
-from bunseki.brain.streaming import streamed_answer
+from bunseki.domain import streamed_answer
 from bunseki.service import AnalysisService
 from bunseki.service.knowledge import KnowledgeService
 from tests.agents.test_knowledge_graph import FakeKnowledgeBase

@@ -8,10 +8,10 @@ import pytest
 from langchain_core.messages import AIMessageChunk, HumanMessage
 from langchain_core.outputs import ChatGenerationChunk
 
-from bunseki.brain.streaming import AnswerEvent, AnswerStream, current_sink, streaming_answer
+from bunseki.brain.streaming import AnswerStream, current_sink, streaming_answer
 from bunseki.brain.structured import ask
+from bunseki.domain import Event, ReportOutput, ReportSection
 from bunseki.errors import ModelOutputError
-from bunseki.report.models import ReportOutput, ReportSection
 from tests.fakes.chat import scripted, tool_call, tool_reply
 
 REPORT = ReportOutput(
@@ -21,7 +21,7 @@ REPORT = ReportOutput(
 )
 
 
-def joined_after_last_reset(events: list[AnswerEvent]) -> str:
+def joined_after_last_reset(events: list[Event]) -> str:
     resets = [i for i, event in enumerate(events) if event["event"] == "answer_reset"]
     start = resets[-1] + 1 if resets else 0
     return "".join(event["text"] for event in events[start:] if event["event"] == "answer_delta")
@@ -37,7 +37,7 @@ def feed(stream: AnswerStream, raw: str, size: int) -> None:
 def test_the_field_text_arrives_in_pieces_that_join_to_the_stripped_answer(size: int) -> None:
     value = '  改行\nと引用符 "x" と \\ と é を含む答え。  '
     raw = json.dumps({"title": "t", "conclusion": value, "sections": []}, ensure_ascii=size != 3)
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     feed(AnswerStream("conclusion", events.append), raw, size)
     texts = [event["text"] for event in events]
     assert all(event["event"] == "answer_delta" for event in events)
@@ -46,7 +46,7 @@ def test_the_field_text_arrives_in_pieces_that_join_to_the_stripped_answer(size:
 
 
 def test_tool_call_arguments_are_followed_like_content() -> None:
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     stream = AnswerStream("conclusion", events.append)
     for piece in ['{"concl', 'usion": "二つ', "の部分", '"}']:
         chunk = AIMessageChunk(content="", tool_call_chunks=[{"name": None, "args": piece, "id": None, "index": 0}])
@@ -55,7 +55,7 @@ def test_tool_call_arguments_are_followed_like_content() -> None:
 
 
 def test_settle_replaces_what_was_streamed_when_the_kept_answer_differs() -> None:
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     stream = AnswerStream("conclusion", events.append)
     feed(stream, '{"conclusion": "途中ま', 4)
     stream.settle("別の答え。")
@@ -65,7 +65,7 @@ def test_settle_replaces_what_was_streamed_when_the_kept_answer_differs() -> Non
 
 def test_a_streamed_report_reaches_the_sink_in_order() -> None:
     model = scripted(tool_reply(REPORT))
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     with streaming_answer(events.append):
         report = ask(model, ReportOutput, [HumanMessage("売上は？")], name="fake", endpoint=None, stream="conclusion")
     assert report.conclusion == REPORT.conclusion
@@ -77,7 +77,7 @@ def test_a_streamed_report_reaches_the_sink_in_order() -> None:
 def test_a_discarded_answer_is_reset_before_the_corrected_one_streams() -> None:
     wrong = tool_call("ReportOutput", {"title": "x", "conclusion": "使えない答えです。", "sections": []})
     model = scripted(wrong, tool_reply(REPORT))
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     with streaming_answer(events.append):
         report = ask(model, ReportOutput, [HumanMessage("売上は？")], name="fake", endpoint=None, stream="conclusion")
     kinds = [event["event"] for event in events]
@@ -88,7 +88,7 @@ def test_a_discarded_answer_is_reset_before_the_corrected_one_streams() -> None:
 
 def test_an_answer_that_fails_twice_ends_reset() -> None:
     wrong = tool_call("ReportOutput", {"title": "x", "conclusion": "使えない答えです。", "sections": []})
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     with streaming_answer(events.append), pytest.raises(ModelOutputError):
         ask(scripted(wrong, wrong), ReportOutput, [HumanMessage("?")], name="fake", endpoint=None, stream="conclusion")
     assert events and events[-1] == {"event": "answer_reset"}

@@ -9,9 +9,8 @@ import pytest
 from bunseki.brain.eda.contract import EdaBrain, EdaView, PlanRevision, StepCode
 from bunseki.brain.eda.llm import LLMEdaBrain
 from bunseki.data.profile import profile_table
-from bunseki.domain import Finding, PlanStep, StepOutcome
+from bunseki.domain import Finding, PlanStep, ReportOutput, ReportSection, StepOutcome
 from bunseki.errors import ModelOutputError
-from bunseki.report.models import ReportOutput, ReportSection
 from tests.fakes.chat import scripted, tool_call, tool_reply
 
 FRAME = pd.DataFrame(

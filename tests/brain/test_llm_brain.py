@@ -20,10 +20,9 @@ from bunseki.brain.analyst.contract import (
 )
 from bunseki.brain.analyst.llm import LLMAnalystBrain
 from bunseki.data.summary import summarize
+from bunseki.domain import ExpectedOutput, ReportOutput, ReportSection, TableResult
 from bunseki.errors import ModelOutputError, ModelRequestError
 from bunseki.llm import create_chat_model
-from bunseki.report.models import ReportOutput, ReportSection
-from bunseki.sandbox.models import ExpectedOutput, TableResult
 from bunseki.settings import Settings
 from tests.fakes.chat import scripted, tool_call, tool_reply
 from tests.fakes.openai_server import FakeOpenAIServer, fake_openai_server

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from bunseki.brain.eda.contract import PlanRevision, StepCode
 from bunseki.brain.eda.llm import LLMEdaBrain
-from bunseki.domain import Finding, PlanStep
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Finding, PlanStep, ReportOutput, ReportSection
 from bunseki.service.eda import EdaService
 from bunseki.settings import Settings
 from tests.fakes.chat import scripted, tool_reply

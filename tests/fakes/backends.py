@@ -14,7 +14,7 @@ from bunseki.settings import Settings
 if TYPE_CHECKING:
     import pandas as pd
 
-    from bunseki.sandbox.models import ExecutionResult
+    from bunseki.domain import ExecutionResult
 
 
 class LosingBackend:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
-from bunseki.domain import Finding, PlanStep, StepOutcome
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Finding, PlanStep, ReportOutput, ReportSection, StepOutcome
 
 
 class ScriptedEdaBrain:

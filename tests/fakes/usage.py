@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import ReportOutput, ReportSection
 from bunseki.settings import ModelPrice
 from tests.fakes.chat import tool_call, tool_reply
 

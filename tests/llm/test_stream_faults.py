@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from bunseki.brain.analyst.contract import ReasonOutput
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Event, ReportOutput, ReportSection
 from bunseki.samples import SALES_CSV
-from bunseki.service import AnalysisService, Event, TurnResult
+from bunseki.service import AnalysisService, TurnResult
 from bunseki.settings import Settings
 from tests.fakes.openai_server import FakeOpenAIServer, fake_openai_server
 from tests.service.test_streamed_answer import deltas_after_last_reset

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
+from bunseki.domain import IngestProgress
 from bunseki.errors import InputError, KnowledgeBaseError, NotFound
-from bunseki.rag import EmbeddingCache, IngestProgress, KnowledgeBase, Lexicon
+from bunseki.rag import EmbeddingCache, KnowledgeBase, Lexicon
 from bunseki.rag.store import VectorStore
 from bunseki.settings import Settings
 from tests.rag.conftest import BigramEmbedder

@@ -18,11 +18,10 @@ from typer.testing import CliRunner
 
 from bunseki.brain.analyst.contract import is_sentence
 from bunseki.brain.grounding import ungrounded
-from bunseki.brain.streaming import streamed_answer
 from bunseki.cli import app
 from bunseki.data.load import load_table
 from bunseki.data.summary import summarize
-from bunseki.domain import CollectionInfo, SearchHit
+from bunseki.domain import CollectionInfo, SearchHit, streamed_answer
 from bunseki.rag.models import SearchMode
 from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService

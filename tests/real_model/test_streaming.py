@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from bunseki.brain.streaming import AnswerEvent, streamed_answer, streaming_answer
+from bunseki.brain.streaming import streaming_answer
 from bunseki.brain.structured import ask
+from bunseki.domain import Event, ReportOutput, streamed_answer
 from bunseki.errors import ModelError
 from bunseki.llm import create_chat_model, endpoint_of
-from bunseki.report.models import ReportOutput
 from bunseki.settings import Settings
 from tests.real_model.test_real_model import LIMITS
 
@@ -38,7 +38,7 @@ def real(settings: Settings, real_model_url: str) -> Settings:
 
 def test_the_conclusion_arrives_in_pieces_before_the_report(real: Settings) -> None:
     model = create_chat_model("openai:local", real)
-    events: list[AnswerEvent] = []
+    events: list[Event] = []
     report: ReportOutput | None = None
     with streaming_answer(events.append):
         try:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from bunseki.report import ReportOutput, ReportSection, read_workspace_file, render_html
+from bunseki.domain import ReportOutput, ReportSection
+from bunseki.report import read_workspace_file, render_html
 
 SCRIPT = "<script>alert('x')</script>"
 

@@ -11,8 +11,8 @@ import pytest
 from markdown_it import MarkdownIt
 from matplotlib.figure import Figure
 
-from bunseki.domain import Language
-from bunseki.report import ReportOutput, ReportSection, render_markdown
+from bunseki.domain import Language, ReportOutput, ReportSection
+from bunseki.report import render_markdown
 
 HEADINGS = {
     "ja": ["## 結論", "## 根拠", "## 前提", "## 追加の分析案", "## 実行したコード"],

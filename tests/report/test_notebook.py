@@ -14,7 +14,8 @@ from nbclient import NotebookClient
 from nbformat import NotebookNode
 
 from bunseki.data import load_table
-from bunseki.report import DataSource, ReportOutput, ReportSection, build_notebook, save_report
+from bunseki.domain import ReportOutput, ReportSection
+from bunseki.report import DataSource, build_notebook, save_report
 from bunseki.report.notebook import data_cell_code
 from bunseki.sandbox.workspace import add_data_file
 

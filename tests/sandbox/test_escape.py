@@ -22,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bunseki.sandbox import ExecutionResult, Limits, Sandbox, add_data_file, isolation, new_workspace, remove_workspace
+from bunseki.domain import ExecutionResult
+from bunseki.sandbox import Limits, Sandbox, add_data_file, isolation, new_workspace, remove_workspace
 from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 from bunseki.state import DataState

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bunseki.domain import ExecutionResult
 from bunseki.sandbox import Limits, Sandbox, add_data_file, epochs, new_workspace, remove_workspace
 from bunseki.sandbox.inside import snapshot
-from bunseki.sandbox.models import ExecutionResult
 from bunseki.sandbox.session import _terminate
 from bunseki.sandbox.workspace import internal
 from bunseki.settings import Settings

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from bunseki.domain import ExecutionResult
 from bunseki.errors import SandboxFenced, SandboxLost
-from bunseki.sandbox.models import ExecutionResult
 from bunseki.settings import Settings
 
 ray_backend = pytest.importorskip("bunseki.sandbox.ray_backend", reason="Ray is not installed")

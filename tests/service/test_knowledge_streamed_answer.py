@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bunseki.brain.knowledge.llm import LLMKnowledgeBrain
-from bunseki.brain.streaming import streamed_answer
-from bunseki.service import Event
+from bunseki.domain import Event, streamed_answer
 from bunseki.service.knowledge import KnowledgeService
 from bunseki.settings import Settings
 from tests.agents.test_knowledge_graph import FakeKnowledgeBase

@@ -6,9 +6,8 @@ from typing import Any
 
 from bunseki.brain.analyst.contract import CodeGenOutput, ReasonOutput
 from bunseki.brain.analyst.llm import LLMAnalystBrain
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Event, ReportOutput, ReportSection
 from bunseki.samples import SALES_CSV
-from bunseki.service import Event
 from tests.conftest import ServiceFactory
 from tests.fakes.chat import scripted, tool_reply
 

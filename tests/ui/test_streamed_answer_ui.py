@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from bunseki.brain.streaming import streamed_answer
-from bunseki.service import Event
+from bunseki.domain import Event, streamed_answer
 
 EVENTS: list[Event] = [
     {"event": "node_started", "node": "report", "loop": 1},

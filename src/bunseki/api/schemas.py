@@ -11,8 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from bunseki import domain
-from bunseki.domain import Omitted
-from bunseki.report.models import ReportOutput
+from bunseki.domain import Omitted, ReportOutput
 
 TurnStatus = Literal["finalized", "asked", "limit_reached", "error"]
 

@@ -18,10 +18,9 @@ from fastapi.sse import EventSourceResponse, format_sse_event
 from pydantic import BaseModel
 
 from bunseki.api.problems import problem, retry_after, status_of
+from bunseki.domain import Event, Listener
 from bunseki.errors import BunsekiError
 
-Event = dict[str, Any]
-Listener = Callable[[Event], None]
 Work = Callable[[Listener], BaseModel]
 
 

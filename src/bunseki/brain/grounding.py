@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from bunseki.report.models import ReportOutput
+from bunseki.domain import ReportOutput
 
 SMALL_COUNT = 10
 # ASCII-only look-arounds: in "平均は3.5です" the number touches kana, which \w would count as a word.

@@ -27,19 +27,18 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs
 from langchain_core.utils.json import parse_partial_json
 
+from bunseki.domain.events import Listener, corrections
 from bunseki.errors import ModelError, ModelRequestError, ModelTimeoutError
 
-AnswerEvent = dict[str, Any]
-Sink = Callable[[AnswerEvent], None]
 TextOf = Callable[[str], str | None]
 """The answer written so far in a model's raw output (stripped), or None while there is none yet."""
 T = TypeVar("T")
 
-_sink: ContextVar[Sink | None] = ContextVar("bunseki_answer_sink", default=None)
+_sink: ContextVar[Listener | None] = ContextVar("bunseki_answer_sink", default=None)
 
 
 @contextmanager
-def streaming_answer(sink: Sink) -> Iterator[None]:
+def streaming_answer(sink: Listener) -> Iterator[None]:
     """Within the block, an LLM brain writing a streamable answer sends its text to ``sink``."""
     token = _sink.set(sink)
     try:
@@ -48,28 +47,9 @@ def streaming_answer(sink: Sink) -> Iterator[None]:
         _sink.reset(token)
 
 
-def current_sink() -> Sink | None:
+def current_sink() -> Listener | None:
     """The sink of the enclosing `streaming_answer`, or None when nobody listens."""
     return _sink.get()
-
-
-def streamed_answer(events: list[AnswerEvent]) -> str:
-    """The answer text streamed so far: the ``answer_delta`` texts since the last ``answer_reset``."""
-    text: list[str] = []
-    for event in events:
-        if event.get("event") == "answer_reset":
-            text.clear()
-        elif event.get("event") == "answer_delta":
-            text.append(str(event.get("text", "")))
-    return "".join(text)
-
-
-def corrections(streamed: str, final: str) -> list[AnswerEvent]:
-    """What makes listeners who were shown ``streamed`` end with ``final``: nothing when it is the
-    same or nothing was shown, else a reset and the final text in one piece."""
-    if not streamed or streamed == final:
-        return []
-    return [{"event": "answer_reset"}, *([{"event": "answer_delta", "text": final}] if final else [])]
 
 
 def json_field(field: str) -> TextOf:
@@ -107,7 +87,7 @@ class AnswerStream(BaseCallbackHandler):
 
     run_inline = True  # deltas must reach the sink in the order the model wrote them
 
-    def __init__(self, text_of: TextOf | str, sink: Sink) -> None:
+    def __init__(self, text_of: TextOf | str, sink: Listener) -> None:
         self.text_of = json_field(text_of) if isinstance(text_of, str) else text_of
         self.sink = sink
         self.tokens = 0  # pieces received in this attempt: a failure after the first is a broken stream

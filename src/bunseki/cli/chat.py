@@ -16,7 +16,6 @@ from bunseki.cli.outcomes import UsageProblem, error_object
 from bunseki.cli.progress import turn_progress
 from bunseki.cli.render import copy_export, data_table, snapshots_table, steps_table
 from bunseki.domain import Session
-from bunseki.report.markdown import render_markdown
 from bunseki.service import AnalysisService, TurnResult
 
 HELP = """\
@@ -145,8 +144,8 @@ def _turn(service: AnalysisService, record: Session, question: str) -> None:
 
 
 def _show(result: TurnResult) -> None:
-    if result.report is not None:  # the code is in the saved report; the terminal shows the answer
-        console.print(Markdown(render_markdown(result.report)))
+    if result.report_text is not None:  # the code is in the saved report; the terminal shows the answer
+        console.print(Markdown(result.report_text))
     elif result.question:
         console.print(result.question)
     if result.error:

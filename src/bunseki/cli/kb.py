@@ -31,8 +31,7 @@ from bunseki.cli.traces import usage_line
 from bunseki.errors import BunsekiError, InputError
 
 if TYPE_CHECKING:
-    from bunseki.domain import Answer, IngestReport
-    from bunseki.rag import IngestProgress, KnowledgeBase, ProgressCallback
+    from bunseki.domain import Answer, IngestProgress, IngestReport, ProgressCallback
     from bunseki.service.knowledge import KnowledgeService
 
 kb_app = typer.Typer(
@@ -44,16 +43,12 @@ app.add_typer(kb_app, name="kb")
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
-@contextmanager
-def open_knowledge_base(workspace_root: Path | None) -> Iterator[KnowledgeBase]:
-    """The knowledge base, closed after; a refusal reaches the application's one error handler."""
-    from bunseki.rag import KnowledgeBase  # on use: Qdrant's client alone takes about a second to import
+def open_knowledge_service(workspace_root: Path | None) -> AbstractContextManager[KnowledgeService]:
+    """The knowledge service, closed after; a refusal reaches the application's one error handler."""
+    # on use: Qdrant's client alone takes about a second to import
+    from bunseki.service.knowledge import KnowledgeService
 
-    kb = KnowledgeBase.open(settings_for(workspace_root))
-    try:
-        yield kb
-    finally:
-        kb.close()
+    return opened(KnowledgeService, workspace_root)
 
 
 @contextmanager
@@ -84,8 +79,8 @@ def ingest(
     as_json: AsJson = False,
 ) -> None:
     """Ingest documents into a collection; unchanged files are skipped, removed ones deleted."""
-    with open_knowledge_base(workspace_root) as kb, ingest_progress() as progress:
-        report = kb.ingest(paths, collection, progress=progress)
+    with open_knowledge_service(workspace_root) as service, ingest_progress() as progress:
+        report = service.ingest(paths, collection, progress=progress)
     if as_json:
         print_json(report.model_dump(mode="json"))
     else:
@@ -105,8 +100,8 @@ def print_report(report: IngestReport) -> None:
 @kb_app.command("collections")
 def collections(workspace_root: WorkspaceRoot = None, as_json: AsJson = False) -> None:
     """The collections, with their document and chunk counts."""
-    with open_knowledge_base(workspace_root) as kb:
-        found = kb.collections()
+    with open_knowledge_service(workspace_root) as service:
+        found = service.collection_details()
     if as_json:
         print_json([info.model_dump(mode="json") for info in found])
         return
@@ -125,8 +120,8 @@ def delete(
     name: Annotated[str, typer.Argument(help="The collection to delete.")], workspace_root: WorkspaceRoot = None
 ) -> None:
     """Delete a collection and everything ingested into it."""
-    with open_knowledge_base(workspace_root) as kb:
-        kb.delete(name)
+    with open_knowledge_service(workspace_root) as service:
+        service.delete_collection(name)
     console.print(f"deleted collection [bold]{escape(name)}[/]", highlight=False)
 
 
@@ -145,13 +140,6 @@ Collections = Annotated[
 Model = Annotated[
     str | None, typer.Option("--model", help="offline or provider:model (default: BUNSEKI_MODEL, else offline).")
 ]
-
-
-def open_knowledge_service(workspace_root: Path | None) -> AbstractContextManager[KnowledgeService]:
-    """The knowledge service, closed after; a refusal reaches the application's one error handler."""
-    from bunseki.service.knowledge import KnowledgeService  # on use: it loads Qdrant and the graph
-
-    return opened(KnowledgeService, workspace_root)
 
 
 @kb_app.command("ask")

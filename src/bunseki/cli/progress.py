@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.status import Status
 
 from bunseki.cli.app import errors
-from bunseki.service import Event
+from bunseki.domain import Event
 
 STEP_WORDS = {
     "reason": "考えています / reasoning",

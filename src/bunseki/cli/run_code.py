@@ -11,8 +11,8 @@ from rich.panel import Panel
 
 from bunseki.cli.app import EXIT_FAILED, EXIT_OK, app, console, errors, fail_usage, print_json
 from bunseki.cli.outcomes import EXIT_UNAVAILABLE
+from bunseki.domain import ExecutionResult
 from bunseki.errors import DataLoadError, SandboxError, SandboxLost
-from bunseki.sandbox import ExecutionResult
 from bunseki.service import run_cell
 from bunseki.settings import Settings
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from bunseki.domain import Turn, TurnUsage, total
-from bunseki.usage import describe
+from bunseki.domain.usage import describe
 
 
 def usage_table(turns: list[Turn]) -> Table:

@@ -4,12 +4,16 @@ A bottom package: it imports nothing of Bunseki but itself. The store reads thes
 rows, the services build them, and the CLI, the API and the UI show them; where an interface shows
 less of a model, it derives a form of it (`Omitted`) rather than declaring its fields again.
 One module per area: ``sessions`` (the analyst's sessions and what happens in them, users, the
-unanswered log), ``usage`` (what a turn cost), ``profiles`` (a table's profile), ``eda`` (EDA
-runs), ``investigations`` and ``knowledge`` (collections, ingests, search hits, answers, conversations).
+unanswered log), ``cells`` (code run once in a sandbox, and what came of it), ``events`` (what a running
+turn tells its listeners), ``usage`` (what a
+turn cost), ``reports`` (the report every agent writes),
+``profiles`` (a table's profile), ``eda`` (EDA runs), ``investigations``, ``knowledge``
+(collections, ingests, search hits, answers, conversations) and ``language``.
 """
 
 from __future__ import annotations
 
+from bunseki.domain.cells import ExecutionResult, ExpectedOutput, LimitName, TableResult
 from bunseki.domain.eda import (
     EdaReview,
     EdaRun,
@@ -21,6 +25,7 @@ from bunseki.domain.eda import (
     StepKind,
     StepOutcome,
 )
+from bunseki.domain.events import Event, Listener, corrections, streamed_answer
 from bunseki.domain.forms import Entity, Omitted
 from bunseki.domain.investigations import (
     FINISHED,
@@ -39,10 +44,12 @@ from bunseki.domain.knowledge import (
     ConversationTurn,
     DocumentInfo,
     IngestProblem,
+    IngestProgress,
     IngestReport,
     IngestResult,
     KnowledgeConversation,
     KnowledgeTurn,
+    ProgressCallback,
     Reflection,
     SearchHit,
     SourceDocument,
@@ -51,6 +58,7 @@ from bunseki.domain.knowledge import (
 )
 from bunseki.domain.language import LANGUAGES, Language
 from bunseki.domain.profiles import ColumnProfile, Correlation, ProfileKind, TableProfile, TopValue
+from bunseki.domain.reports import LABELS, Labels, ReportOutput, ReportSection
 from bunseki.domain.sessions import (
     Artifact,
     ArtifactKind,
@@ -66,10 +74,11 @@ from bunseki.domain.sessions import (
     Unanswered,
     User,
 )
-from bunseki.domain.usage import OFFLINE, TurnUsage, format_cost, total
+from bunseki.domain.usage import OFFLINE, TurnUsage, describe, format_cost, total
 
 __all__ = [
     "FINISHED",
+    "LABELS",
     "LANGUAGES",
     "OFFLINE",
     "Answer",
@@ -91,9 +100,13 @@ __all__ = [
     "EdaRunSummary",
     "EdaStatus",
     "Entity",
+    "Event",
+    "ExecutionResult",
+    "ExpectedOutput",
     "Finding",
     "FinishedStatus",
     "IngestProblem",
+    "IngestProgress",
     "IngestReport",
     "IngestResult",
     "InvestigationRun",
@@ -101,13 +114,19 @@ __all__ = [
     "InvestigationSummary",
     "KnowledgeConversation",
     "KnowledgeTurn",
+    "Labels",
     "Language",
+    "LimitName",
+    "Listener",
     "Message",
     "Omitted",
     "PlanStep",
     "ProfileKind",
+    "ProgressCallback",
     "Reflection",
     "Report",
+    "ReportOutput",
+    "ReportSection",
     "Role",
     "SearchHit",
     "Session",
@@ -117,6 +136,7 @@ __all__ = [
     "StepKind",
     "StepOutcome",
     "TableProfile",
+    "TableResult",
     "Thought",
     "TopValue",
     "Turn",
@@ -125,6 +145,9 @@ __all__ = [
     "Unanswered",
     "UnansweredQuestion",
     "User",
+    "corrections",
+    "describe",
     "format_cost",
+    "streamed_answer",
     "total",
 ]

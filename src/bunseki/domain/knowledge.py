@@ -2,7 +2,8 @@
 the answer to a question, and the conversations kept.
 
 The knowledge base describes a collection (`CollectionInfo`), its files (`DocumentInfo`) and an
-ingest (`IngestReport`); the service shows them as `Collection`, `SourceDocument` and `IngestResult`.
+ingest (`IngestReport`, and `IngestProgress` after each file); the service shows them as
+`Collection`, `SourceDocument` and `IngestResult`.
 A `SearchHit` is a chunk a search found; the chat numbers the hits of a turn as passages to cite,
 and an `Answer` cites them (`Citation`). `Answer` is the JSON contract of ``bunseki kb ask`` and of
 ``/api/v1/knowledge``. A `KnowledgeConversation` and its `KnowledgeTurn` rows are kept by the
@@ -11,6 +12,8 @@ store; `Conversation` is one as the interfaces show it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -198,3 +201,15 @@ class UnansweredQuestion(Unanswered):
     id: Omitted = None
     session_id: Omitted = None
     source: Omitted = None
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Reported after each file of an ingest: how many are done of how many, and which one was last."""
+
+    files_done: int
+    files_total: int
+    source: str
+
+
+ProgressCallback = Callable[[IngestProgress], None]

@@ -125,7 +125,7 @@ class Artifact(Entity):
 
 
 class Report(Entity):
-    """A report: its content (a `bunseki.report.ReportOutput` as JSON) and the workspace paths of
+    """A report: its content (a `ReportOutput` as JSON) and the workspace paths of
     the files rendered from it."""
 
     id: str

@@ -1,4 +1,5 @@
-"""What a turn cost: model calls, tokens, seconds waiting for the model, and dollars when priced.
+"""What a turn cost: model calls, tokens, seconds waiting for the model, and dollars when priced;
+and how that reads in one line.
 
 A `TurnUsage` is summed by `bunseki.tracing.TurnRecorder` from every model call of a turn (an
 analyst's question, an EDA run's start or resume, a knowledge answer, an investigation) and kept
@@ -62,3 +63,19 @@ def total(usages: Iterable[TurnUsage]) -> TurnUsage | None:
 def format_cost(cost: float) -> str:
     """Dollars with enough digits that a small turn does not read as $0.00."""
     return f"${cost:.4f}" if cost < 1 else f"${cost:,.2f}"
+
+
+def describe(usage: TurnUsage | None, *, calls_word: str = "calls") -> str:
+    """One line: "123 + 45 tokens · 2 calls · 3.1 s · $0.0004", or "offline"; "" when unknown."""
+    if usage is None:
+        return ""
+    if usage.offline:
+        return OFFLINE
+    parts = [
+        f"{usage.prompt_tokens:,} + {usage.completion_tokens:,} tokens",
+        f"{usage.calls} {calls_word}",
+        f"{usage.seconds:.1f} s",
+    ]
+    if usage.cost_text is not None:
+        parts.append(usage.cost_text)
+    return " · ".join(parts)

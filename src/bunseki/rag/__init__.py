@@ -11,8 +11,6 @@ from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache
 from bunseki.rag.knowledge_base import KnowledgeBase
 from bunseki.rag.lexical import Lexicon
 from bunseki.rag.models import (
-    IngestProgress,
-    ProgressCallback,
     SearchMode,
 )
 from bunseki.rag.readers import SUPPORTED_SUFFIXES
@@ -24,10 +22,8 @@ __all__ = [
     "E5Embedder",
     "Embedder",
     "EmbeddingCache",
-    "IngestProgress",
     "KnowledgeBase",
     "Lexicon",
-    "ProgressCallback",
     "SearchMode",
     "VectorStore",
 ]

@@ -15,12 +15,20 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from bunseki.domain import CollectionInfo, DocumentInfo, IngestProblem, IngestReport, SearchHit
+from bunseki.domain import (
+    CollectionInfo,
+    DocumentInfo,
+    IngestProblem,
+    IngestProgress,
+    IngestReport,
+    ProgressCallback,
+    SearchHit,
+)
 from bunseki.errors import DocumentReadError, InputError, KnowledgeBaseError
 from bunseki.rag.chunking import ChunkingOptions, chunk_document
 from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache, embed_passages
 from bunseki.rag.lexical import LEXICON_ID, Lexicon
-from bunseki.rag.models import Chunk, DocumentKind, IngestProgress, ProgressCallback, SearchMode
+from bunseki.rag.models import Chunk, DocumentKind, SearchMode
 from bunseki.rag.readers import document_kind, read_document
 from bunseki.rag.store import FileRecord, StoredChunk, VectorStore, validate_collection_name
 from bunseki.settings import Settings

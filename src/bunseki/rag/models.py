@@ -6,7 +6,6 @@ What it reports about its collections, their documents, an ingest and a search a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,15 +57,3 @@ def embedded_text(title: str, heading: str, text: str) -> str:
     """What is embedded for a chunk: title, heading (when it adds anything) and the text."""
     context = title if not heading or heading == title else f"{title} / {heading}"
     return f"{context}\n{text}"
-
-
-@dataclass(frozen=True)
-class IngestProgress:
-    """Reported after each file of an ingest: how many are done of how many, and which one was last."""
-
-    files_done: int
-    files_total: int
-    source: str
-
-
-ProgressCallback = Callable[[IngestProgress], None]

@@ -14,9 +14,9 @@ from typing import Final
 
 from markdown_it import MarkdownIt
 
+from bunseki.domain import LABELS, Labels, ReportOutput, ReportSection
 from bunseki.report.files import read_workspace_file
-from bunseki.report.markdown import LABELS, Labels, parse_table
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.report.markdown import parse_table
 
 MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 HTML_TABLE_ROWS: Final = 200

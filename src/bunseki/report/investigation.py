@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
-from bunseki.domain import Language
+from bunseki.domain import Language, ReportOutput, ReportSection
 from bunseki.report.html import render_html
-from bunseki.report.models import ReportOutput, ReportSection
 from bunseki.report.save import write_atomically
 
 _PUNCTUATION: Final = re.compile(r"([!-/:-@\[-`{-~])")  # CommonMark lets a backslash escape any of these

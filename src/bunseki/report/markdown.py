@@ -12,51 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bunseki.domain import Language
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import LABELS, Labels, ReportOutput, ReportSection
 
 MARKDOWN_TABLE_ROWS: Final = 50
-
-
-@dataclass(frozen=True)
-class Labels:
-    """The fixed wording of a report in one language; ``{…}`` fields are filled in by callers."""
-
-    conclusion: str
-    evidence: str
-    assumptions: str
-    suggestions: str
-    code: str
-    rows_left_out: str  # {shown}, {total}, {left_out}
-    empty_table: str
-    unreadable_table: str
-    image_unavailable: str  # {path}
-
-
-LABELS: Final[dict[Language, Labels]] = {
-    "ja": Labels(
-        conclusion="結論",
-        evidence="根拠",
-        assumptions="前提",
-        suggestions="追加の分析案",
-        code="実行したコード",
-        rows_left_out="全 {total:,} 行のうち先頭 {shown:,} 行を表示しています（{left_out:,} 行は省略）。",
-        empty_table="（表は空です）",
-        unreadable_table="表のデータを読み取れなかったため、そのまま表示します。",
-        image_unavailable="画像を表示できません: {path}",
-    ),
-    "en": Labels(
-        conclusion="Conclusion",
-        evidence="Evidence",
-        assumptions="Assumptions",
-        suggestions="Suggestions for deeper analysis",
-        code="Code that was run",
-        rows_left_out="Showing the first {shown:,} of {total:,} rows ({left_out:,} left out).",
-        empty_table="(The table is empty.)",
-        unreadable_table="The table data could not be read, so it is shown as is.",
-        image_unavailable="Image not available: {path}",
-    ),
-}
 
 
 @dataclass(frozen=True)

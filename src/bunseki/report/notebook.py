@@ -15,8 +15,8 @@ import nbformat
 from nbformat import NotebookNode  # nbformat has no annotations: its calls need type: ignore
 
 from bunseki.data.load import LoadedTable, TableFormat
-from bunseki.report.markdown import LABELS, bullet_list
-from bunseki.report.models import ReportOutput
+from bunseki.domain import LABELS, ReportOutput
+from bunseki.report.markdown import bullet_list
 
 _SETUP: Final = """\
 import matplotlib.pyplot as plt

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import nbformat
 
+from bunseki.domain import ReportOutput
 from bunseki.report.html import render_html
 from bunseki.report.markdown import render_markdown
-from bunseki.report.models import ReportOutput
 from bunseki.report.notebook import DataSource, build_notebook
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import pandas as pd
 
-    from bunseki.sandbox.models import ExecutionResult
+    from bunseki.domain import ExecutionResult
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from bunseki.settings import Settings
 if TYPE_CHECKING:
     import pandas as pd
 
-    from bunseki.sandbox.models import ExecutionResult
+    from bunseki.domain import ExecutionResult
 
 REAP_EVERY_MAX_S = 30.0  # the reaper looks at least this often (more often for short idle limits)
 

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 import ray
 from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
 
+from bunseki.domain import ExecutionResult
 from bunseki.errors import ConfigurationError, SandboxError, SandboxFenced, SandboxLost, SandboxStartError
 from bunseki.owners import process_of, process_owner
 from bunseki.sandbox.backend import BackendHealth
-from bunseki.sandbox.models import ExecutionResult
 from bunseki.sandbox.ray_actor import actor_class, call_timeout
 from bunseki.sandbox.workspace import new_workspace
 from bunseki.settings import Settings

@@ -21,10 +21,11 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bunseki.domain import ExecutionResult, TableResult
 from bunseki.errors import SandboxError, SandboxStartError
 from bunseki.sandbox import isolation, policy, staging, workspace
 from bunseki.sandbox.inside import procs, protocol
-from bunseki.sandbox.models import ExecutionResult, IsolationReport, Limits, TableResult
+from bunseki.sandbox.models import IsolationReport, Limits
 from bunseki.sandbox.zygote import WorkerProcess, Zygote
 from bunseki.settings import Settings
 

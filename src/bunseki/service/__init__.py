@@ -7,7 +7,7 @@ from bunseki.service.conversation import Exchange
 from bunseki.service.datastates import DataFormat, ReportFormat
 from bunseki.service.files import OpenFile
 from bunseki.service.inputs import UPLOAD_SUFFIXES
-from bunseki.service.runtime import Event, TurnResult
+from bunseki.service.runtime import TurnResult
 from bunseki.service.sessions import AnalysisService
 from bunseki.service.users import Accounts
 
@@ -17,7 +17,6 @@ __all__ = [
     "AnalysisService",
     "AnalysisSession",
     "DataFormat",
-    "Event",
     "Exchange",
     "OpenFile",
     "ReportFormat",

@@ -13,10 +13,11 @@ from langchain_core.messages import AnyMessage
 from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.brain.factory import create_analyst_brain
 from bunseki.data import LoadedTable, load_table
+from bunseki.domain import Event
 from bunseki.sandbox import add_data_file, backends
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.service.inputs import checked_question
-from bunseki.service.runtime import Event, SessionRuntime, TurnResult
+from bunseki.service.runtime import SessionRuntime, TurnResult
 from bunseki.settings import Settings
 from bunseki.state import DataState
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config

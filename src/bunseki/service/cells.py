@@ -6,7 +6,8 @@ import uuid
 from pathlib import Path
 
 from bunseki.data import load_table
-from bunseki.sandbox import ExecutionResult, add_data_file, backends
+from bunseki.domain import ExecutionResult
+from bunseki.sandbox import add_data_file, backends
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.settings import Settings
 

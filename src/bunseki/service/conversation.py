@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bunseki.domain import Message, Report, Step, Turn
-from bunseki.report import ReportOutput
+from bunseki.domain import Message, Report, ReportOutput, Step, Turn
 from bunseki.service.datastates import ReportFormat
 
 

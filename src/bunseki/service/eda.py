@@ -23,7 +23,7 @@ from bunseki.brain.eda.contract import EdaBrain
 from bunseki.brain.factory import create_eda_brain
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
-from bunseki.domain import EdaReview, EdaRun, EdaRunDetails, EdaRunSummary, EdaStatus
+from bunseki.domain import EdaReview, EdaRun, EdaRunDetails, EdaRunSummary, EdaStatus, Event
 from bunseki.errors import BunsekiError, Conflict, InputError, NotFound
 from bunseki.llm import available_models
 from bunseki.sandbox import add_data_file, backends, new_workspace
@@ -36,7 +36,6 @@ from bunseki.store import Store
 from bunseki.store.checkpoints import open_checkpointer
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
-Event = dict[str, Any]
 ReportFormat = Literal["md", "html", "ipynb"]
 WAITING: dict[str, EdaStatus] = {"plan": "awaiting_plan_review", "results": "awaiting_results_review"}
 

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from bunseki.errors import NotFound
-from bunseki.report import open_workspace_file
+from bunseki.report import open_workspace_file, read_workspace_file
 
 CHUNK_BYTES = 1 << 16
 
@@ -71,3 +71,9 @@ def open_in_workspace(workspace: str, relative: str, *, missing: str) -> OpenFil
     except BaseException:
         handle.close()
         raise
+
+
+def read_in_workspace(workspace: Path, relative: str, *, max_bytes: int) -> bytes | None:
+    """The bytes of a workspace's file to show in place (a report's chart), read as `open_in_workspace`
+    opens it; None when it is missing, refused, or larger than ``max_bytes``."""
+    return read_workspace_file(workspace, relative, max_bytes=max_bytes)

@@ -28,6 +28,7 @@ from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.domain import (
     FINISHED,
     DatasetProgress,
+    Event,
     InvestigationRun,
     InvestigationStatus,
     InvestigationSummary,
@@ -44,7 +45,6 @@ from bunseki.service.investigations import InvestigationService
 from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder
 
-Event = dict[str, Any]
 ReportFormat = Literal["md", "html"]
 POLL_SECONDS = 0.2
 INTERRUPTED = "the server stopped before this investigation finished; upload the case again"

@@ -14,7 +14,7 @@ from bunseki.brain.factory import create_investigator_brain
 from bunseki.brain.investigator.contract import InvestigatorBrain
 from bunseki.brain.language import detect_language
 from bunseki.deadline import turn_deadline
-from bunseki.domain import TurnUsage
+from bunseki.domain import Event, TurnUsage
 from bunseki.errors import BunsekiError
 from bunseki.investigation.case import Case, load_case
 from bunseki.rag import Embedder
@@ -23,8 +23,6 @@ from bunseki.sandbox import backends, new_workspace
 from bunseki.sandbox.backend import SandboxBackend, SessionSandbox
 from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
-
-Event = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import csv
 import io
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, Final
@@ -32,10 +32,14 @@ from bunseki.domain import (
     AnswerStatus,
     Citation,
     Collection,
+    CollectionInfo,
     Conversation,
     ConversationTurn,
+    IngestReport,
     IngestResult,
     KnowledgeConversation,
+    Listener,
+    ProgressCallback,
     Reflection,
     SourceDocument,
     Thought,
@@ -47,6 +51,8 @@ from bunseki.settings import Settings
 from bunseki.tracing import TurnRecorder, flush_tracers, turn_config
 
 if TYPE_CHECKING:
+    from langgraph.graph.state import CompiledStateGraph
+
     from bunseki.agents.knowledge import Searchable
     from bunseki.brain.knowledge.contract import KnowledgeBrain
     from bunseki.rag import KnowledgeBase
@@ -57,8 +63,6 @@ HISTORY_TURNS: Final = 5
 CSV_COLUMNS: Final = ("created_at", "question", "collections", "reason")
 MAX_TURNS: Final = 100  # a conversation shows its latest turns (the model sees the last HISTORY_TURNS)
 QA_PREVIEW: Final = 50
-
-EventCallback = Callable[[dict[str, Any]], None]
 
 
 class QaPair(BaseModel):
@@ -81,15 +85,13 @@ class KnowledgeService:
         store: Store | None = None,
         brains: dict[str, KnowledgeBrain] | None = None,
     ) -> None:
-        from bunseki.agents.knowledge import build
-
         self.settings = settings
         self._knowledge_base = knowledge_base
         self._owns_knowledge_base = knowledge_base is None
         self._store = store
         self._owns_store = store is None
         self._brains: dict[str, KnowledgeBrain] = dict(brains or {})
-        self._graph = build()
+        self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
 
     # --- resources, opened on first use ---
 
@@ -100,6 +102,14 @@ class KnowledgeService:
 
             self._knowledge_base = KnowledgeBase.open(self.settings)
         return self._knowledge_base
+
+    @property
+    def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
+        if self._graph is None:
+            from bunseki.agents.knowledge import build
+
+            self._graph = build()
+        return self._graph
 
     @property
     def store(self) -> Store:
@@ -136,6 +146,10 @@ class KnowledgeService:
         """Every collection with its counts, by name."""
         return [Collection.model_validate(info, from_attributes=True) for info in self.knowledge_base.collections()]
 
+    def collection_details(self) -> list[CollectionInfo]:
+        """Every collection with its counts and where it is kept (a folder, or the Qdrant server's URL)."""
+        return list(self._managed().collections())
+
     def create_collection(self, name: str) -> Collection:
         """A new, empty collection: InputError for a name that cannot be one, Conflict if it exists."""
         base = self._managed()
@@ -165,6 +179,13 @@ class KnowledgeService:
             if len(pairs) >= limit:
                 break
         return pairs
+
+    def ingest(
+        self, paths: Sequence[Path], collection: str, *, progress: ProgressCallback | None = None
+    ) -> IngestReport:
+        """Bring ``collection`` (created if missing) up to date with ``paths``: files, or directories
+        walked recursively; unchanged files are skipped and files gone from a directory removed."""
+        return self._managed().ingest(paths, collection, progress=progress)
 
     def ingest_uploads(
         self, collection: str, files: Sequence[tuple[str | None, BinaryIO]], *, max_bytes: int | None = None
@@ -224,7 +245,7 @@ class KnowledgeService:
         model: str | None = None,
         *,
         history: Sequence[tuple[str, str]] = (),
-        on_event: EventCallback | None = None,
+        on_event: Listener | None = None,
         recorder: TurnRecorder | None = None,
     ) -> Answer:
         """Answer ``question`` from ``collections``; ``history`` holds earlier (question, answer) turns.
@@ -272,7 +293,7 @@ class KnowledgeService:
         config: Any = {"recursion_limit": recursion_limit(MAX_STEPS), **turn_config(recorder, bunseki_knowledge=SOURCE)}
         state: dict[str, Any] = {}
         with turn_deadline(self.settings.turn_deadline_s):
-            for mode, value in self._graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
+            for mode, value in self.graph.stream(inputs, config, context=context, stream_mode=["custom", "values"]):
                 if mode == "custom" and isinstance(value, dict) and on_event is not None:
                     on_event(value)
                 elif mode == "values" and isinstance(value, dict):
@@ -321,7 +342,7 @@ class KnowledgeService:
         collections: Sequence[str] | None = None,
         model: str | None = None,
         user_id: str | None = None,
-        on_event: EventCallback | None = None,
+        on_event: Listener | None = None,
     ) -> Answer:
         """Answer ``question`` with the conversation's earlier turns; ``collections`` replace its own,
         ``model`` (when given) answers this question instead of the conversation's."""
@@ -411,17 +432,22 @@ class KnowledgeChat:
         return self.service.clear_conversation(self.conversation_id)
 
 
+def document_suffixes() -> tuple[str, ...]:
+    """The file types a collection takes in (``.md``, ``.pdf``, ``.csv``…), lower case with the dot."""
+    from bunseki.rag import SUPPORTED_SUFFIXES  # on use: Qdrant's client alone takes about a second to import
+
+    return SUPPORTED_SUFFIXES
+
+
 def document_name(file_name: str | None) -> str:
     """An uploaded document's own name, without directories or characters file systems refuse."""
-    from bunseki.rag import SUPPORTED_SUFFIXES
-
     given = (file_name or "").encode("utf-8", "replace").decode("utf-8")  # no lone surrogates in a file name
     name = UNSAFE_NAME.sub("_", PurePosixPath(given.replace("\\", "/")).name).strip(" .")
     suffix = PurePosixPath(name).suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
+    if suffix not in (suffixes := document_suffixes()):
         raise UnsupportedFileType(
             f"'{given}' is not a document type the knowledge base reads ({suffix or 'no extension'}); "
-            f"send one of: {', '.join(SUPPORTED_SUFFIXES)}"
+            f"send one of: {', '.join(suffixes)}"
         )
     stem = PurePosixPath(name).stem[:150]
     while len(stem.encode()) > 150:  # file systems count bytes (255 at most)

@@ -17,13 +17,11 @@ from bunseki.brain.analyst.contract import AnalystBrain, ExecutionRecord
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable
 from bunseki.deadline import turn_deadline
-from bunseki.domain import TurnUsage
-from bunseki.report import DataSource, ReportOutput, SavedReport, save_report
+from bunseki.domain import Event, ReportOutput, TurnUsage
+from bunseki.report import DataSource, SavedReport, render_markdown, save_report
 from bunseki.sandbox.backend import SessionSandbox
 from bunseki.settings import Settings
 from bunseki.state import DataState
-
-Event = dict[str, Any]
 
 
 @dataclass
@@ -52,7 +50,13 @@ class TurnResult:
 
     @property
     def report_markdown(self) -> str | None:
+        """The saved report.md: the report with the code it ran."""
         return self.saved.markdown if self.saved else None
+
+    @property
+    def report_text(self) -> str | None:
+        """The report as Markdown without its code (the saved report.md keeps that): what a chat shows."""
+        return render_markdown(self.report) if self.report is not None else None
 
     @property
     def artifacts(self) -> list[Path]:

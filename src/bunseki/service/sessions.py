@@ -27,7 +27,7 @@ from bunseki.brain.analyst.contract import AnalystBrain
 from bunseki.brain.factory import create_analyst_brain
 from bunseki.brain.language import detect_language
 from bunseki.data import LoadedTable, load_table
-from bunseki.domain import ArtifactKind, FinishedStatus, Message, Session, Turn
+from bunseki.domain import ArtifactKind, Event, FinishedStatus, Message, Session, Turn
 from bunseki.errors import (
     BunsekiError,
     Conflict,
@@ -47,7 +47,7 @@ from bunseki.service.heartbeat import HEARTBEAT
 from bunseki.service.history import as_messages, trim_history
 from bunseki.service.inputs import checked_question, checked_text, upload_name, write_limited
 from bunseki.service.replicas import Mark, beat_ages, behind, mark_of, may_still_run
-from bunseki.service.runtime import Event, SessionRuntime, TurnResult
+from bunseki.service.runtime import SessionRuntime, TurnResult
 from bunseki.service.users import Accounts
 from bunseki.settings import Settings
 from bunseki.state import AppliedStep, DataState

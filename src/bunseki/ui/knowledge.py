@@ -16,11 +16,9 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bunseki.domain import Answer, SourceDocument
+from bunseki.domain import Answer, Event, SourceDocument
 from bunseki.errors import BunsekiError, NotFound
-from bunseki.rag import SUPPORTED_SUFFIXES
-from bunseki.service import Event
-from bunseki.service.knowledge import KnowledgeService, QaPair
+from bunseki.service.knowledge import KnowledgeService, QaPair, document_suffixes
 from bunseki.ui import context, notices, render
 from bunseki.ui.texts import Texts
 from bunseki.ui.turns import show_streamed
@@ -184,7 +182,7 @@ def _upload(service: KnowledgeService, names: list[str], texts: Texts) -> None:
     key = f"knowledge-upload-{st.session_state.get(KEY_UPLOADS, 0)}"
     st.file_uploader(
         texts("kn_upload_files"),
-        type=[suffix.lstrip(".") for suffix in SUPPORTED_SUFFIXES],
+        type=[suffix.lstrip(".") for suffix in document_suffixes()],
         accept_multiple_files=True,
         key=key,
         help=texts("kn_upload_help"),

@@ -2,7 +2,7 @@
 
 `report` draws a report in order: text sections as Markdown, images with their
 captions, tables as interactive data frames, then the suggestions. Images are read with
-`read_workspace_file`, which never follows a link out of the session's workspace.
+`read_in_workspace`, which never follows a link out of the session's workspace.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bunseki.domain import Session, Step, TurnUsage
-from bunseki.report import ReportOutput, read_workspace_file
-from bunseki.report.markdown import LABELS
+from bunseki.domain import LABELS, ReportOutput, Session, Step, TurnUsage
 from bunseki.service import Exchange, OpenFile, ReportFormat, TurnResult
+from bunseki.service.files import read_in_workspace
 from bunseki.ui.texts import Texts
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -40,7 +39,7 @@ def report(content: ReportOutput, workspace: Path) -> None:
         if section.section_type == "text":
             st.markdown(section.content)
         elif section.section_type == "image":
-            data = read_workspace_file(workspace, section.content, max_bytes=MAX_IMAGE_BYTES)
+            data = read_in_workspace(workspace, section.content, max_bytes=MAX_IMAGE_BYTES)
             if data is None:
                 st.warning(labels.image_unavailable.format(path=section.content))
             else:

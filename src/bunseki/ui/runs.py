@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import streamlit as st
 
+from bunseki.domain import Event, Listener
 from bunseki.errors import BunsekiError
 from bunseki.service import OpenFile
 from bunseki.ui import notices
@@ -21,8 +22,6 @@ from bunseki.ui.texts import Texts
 
 Run = TypeVar("Run")
 Kind = TypeVar("Kind", bound=str)
-Event = dict[str, Any]
-Listener = Callable[[Event], None]
 Work = Callable[[Listener], Run]  # a run's work: called with the listener of its progress events
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from bunseki.brain.streaming import streamed_answer
-from bunseki.service import AnalysisService, Event, TurnResult
+from bunseki.domain import Event, streamed_answer
+from bunseki.service import AnalysisService, TurnResult
 from bunseki.ui.texts import Texts
 
 POLL_S = 0.2

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bunseki.domain import ExecutionResult
 from bunseki.owners import process_owner
 from bunseki.sandbox import new_workspace
-from bunseki.sandbox.models import ExecutionResult
 from bunseki.sandbox.ray_backend import RayBackend
 from tests.scale.cluster.conftest import LocalCluster, wait_until
 

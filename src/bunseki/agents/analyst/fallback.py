@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bunseki.brain.analyst.contract import AnalystView
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import ReportOutput, ReportSection
 
 
 def fallback_report(view: AnalystView, *, problem: str) -> ReportOutput:

@@ -16,8 +16,8 @@ from bunseki.agents.analyst.fallback import fallback_report
 from bunseki.agents.analyst.state import AnalystState, ReasonStep
 from bunseki.brain.analyst.contract import AnalystView, ChatTurn, ExecutionRecord
 from bunseki.brain.streaming import streaming_answer
+from bunseki.domain import ExecutionResult
 from bunseki.errors import ModelError, ToolRetry
-from bunseki.sandbox import ExecutionResult
 from bunseki.state import RESET
 
 HISTORY_TURNS = 10

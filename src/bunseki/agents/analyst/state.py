@@ -10,8 +10,7 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
 from bunseki.brain.analyst.contract import ExecutionRecord, NextAction
-from bunseki.domain import Language
-from bunseki.report.models import ReportOutput
+from bunseki.domain import Language, ReportOutput
 
 Status = Literal["running", "finalized", "asked", "limit_reached", "error"]
 

@@ -24,8 +24,8 @@ from bunseki.brain.knowledge.contract import (
     message_text,
     parse_reflection,
 )
-from bunseki.brain.streaming import AnswerEvent, corrections, streamed_answer, streaming_answer
-from bunseki.domain import Thought
+from bunseki.brain.streaming import streaming_answer
+from bunseki.domain import Event, Thought, corrections, streamed_answer
 from bunseki.errors import ModelError
 
 _CITATION = re.compile(r"\[(\d{1,3})\]")
@@ -126,9 +126,9 @@ def reflect(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[s
     emit = get_stream_writer()
     emit({"event": "node_started", "node": "reflect", "step": state.steps})
     draft = state.draft or ""
-    shown: list[AnswerEvent] = []
+    shown: list[Event] = []
 
-    def relay(event: AnswerEvent) -> None:
+    def relay(event: Event) -> None:
         shown.append(event)
         emit(event)
 

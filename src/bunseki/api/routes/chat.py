@@ -14,7 +14,8 @@ from bunseki.api.problems import responses
 from bunseki.api.routes.sessions import PREFIX
 from bunseki.api.schemas import Artifact, ChatRequest, ChatResponse, Step, Usage
 from bunseki.api.streaming import events_response, stream, wants_events
-from bunseki.service import AnalysisService, Event, TurnResult
+from bunseki.domain import Event
+from bunseki.service import AnalysisService, TurnResult
 from bunseki.service.inputs import checked_question
 
 router = APIRouter(prefix=PREFIX, tags=["chat"], responses=responses(401, 404, 409, 413, 422))

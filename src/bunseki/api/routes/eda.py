@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 from bunseki.api.deps import DataFile, ModelSpec, User, from_app, hex_id, stripped
 from bunseki.api.downloads import REPORT_TYPES, OpenFileResponse, ReportFormat, file_responses, report_links
 from bunseki.api.problems import responses
-from bunseki.api.streaming import Listener, events_response, respond
-from bunseki.domain import EdaRunDetails, EdaRunSummary, Omitted
+from bunseki.api.streaming import events_response, respond
+from bunseki.domain import EdaRunDetails, EdaRunSummary, Listener, Omitted
 from bunseki.service.eda import EdaService
 
 PREFIX = "/api/v1/eda"

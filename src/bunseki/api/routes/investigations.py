@@ -12,8 +12,8 @@ from pydantic import Field
 from bunseki.api.deps import ModelSpec, User, from_app, hex_id
 from bunseki.api.downloads import OpenFileResponse, file_responses, report_links
 from bunseki.api.problems import responses
-from bunseki.api.streaming import Listener, events_response, json_response, stream, wants_events
-from bunseki.domain import InvestigationRun, InvestigationSummary
+from bunseki.api.streaming import events_response, json_response, stream, wants_events
+from bunseki.domain import InvestigationRun, InvestigationSummary, Listener
 from bunseki.service.investigation_runs import InvestigationRuns
 
 PREFIX = "/api/v1/investigations"

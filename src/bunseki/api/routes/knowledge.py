@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 
 from bunseki.api.deps import User, from_app, hex_id
 from bunseki.api.problems import responses
-from bunseki.api.streaming import Listener, events_response, respond
-from bunseki.domain import Answer, Collection, Conversation, IngestResult, SourceDocument, UnansweredQuestion
+from bunseki.api.streaming import events_response, respond
+from bunseki.domain import Answer, Collection, Conversation, IngestResult, Listener, SourceDocument, UnansweredQuestion
 from bunseki.service.knowledge import KnowledgeService
 
 PREFIX = "/api/v1/knowledge"

@@ -13,9 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bunseki.brain.results import without_results
 from bunseki.data.summary import DataFrameInfo
-from bunseki.domain import Language
-from bunseki.report.models import ReportOutput
-from bunseki.sandbox.models import ExpectedOutput, TableResult
+from bunseki.domain import ExpectedOutput, Language, ReportOutput, TableResult
 
 NextAction = Literal["ask", "act", "finalize"]
 # A bare identifier ("ask_action", "null", "question") is the name of something, not a sentence:

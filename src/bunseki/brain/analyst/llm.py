@@ -8,7 +8,7 @@ from bunseki.brain.analyst import prompts
 from bunseki.brain.analyst.contract import AnalystView, CodeGenOutput, ReasonOutput
 from bunseki.brain.grounding import UNGROUNDED, Objection, report_text, ungrounded
 from bunseki.brain.structured import ChatModelBrain
-from bunseki.report.models import ReportOutput
+from bunseki.domain import ReportOutput
 
 
 class LLMAnalystBrain(ChatModelBrain):

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from bunseki.brain.analyst.contract import AnalystView, ExecutionRecord
 from bunseki.brain.language import LANGUAGE_RULES, OTHER_LATIN, foreign_language
-from bunseki.sandbox.models import TableResult
+from bunseki.domain import TableResult
 from bunseki.tools import describe_tools
 
 OUTPUT_CHARS = 600  # of a run's printed output, for deciding and for writing code

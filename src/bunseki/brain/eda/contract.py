@@ -15,8 +15,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from bunseki.domain import Finding, Language, PlanStep, StepOutcome, TableProfile
-from bunseki.report.models import ReportOutput
+from bunseki.domain import Finding, Language, PlanStep, ReportOutput, StepOutcome, TableProfile
 
 
 class PlanRevision(BaseModel):

@@ -6,8 +6,7 @@ from bunseki.brain.eda import prompts
 from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
 from bunseki.brain.grounding import UNGROUNDED, Objection, report_text, ungrounded
 from bunseki.brain.structured import ChatModelBrain
-from bunseki.domain import Finding, PlanStep, StepOutcome
-from bunseki.report.models import ReportOutput
+from bunseki.domain import Finding, PlanStep, ReportOutput, StepOutcome
 
 
 class LLMEdaBrain(ChatModelBrain):

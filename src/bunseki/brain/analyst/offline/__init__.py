@@ -22,8 +22,7 @@ from bunseki.brain.analyst.offline import answer, codegen, commands, selfcheck
 from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.brain.language import UNDERSTOOD, foreign_language
-from bunseki.report.models import ReportOutput
-from bunseki.sandbox.models import ExpectedOutput
+from bunseki.domain import ExpectedOutput, ReportOutput
 
 MAX_ATTEMPTS = 2
 MAX_QUESTION_CHARS = 4000

@@ -16,8 +16,7 @@ from bunseki.brain.analyst.offline.codegen import GRAIN, STAT_NAMES, describe, g
 from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
-from bunseki.domain import Language
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Language, ReportOutput, ReportSection
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 from bunseki.brain.eda.contract import EdaView, PlanRevision, StepCode
 from bunseki.brain.eda.offline import code, feedback, findings, report
 from bunseki.brain.eda.offline.plan import first_plan
-from bunseki.domain import Finding, PlanStep, StepOutcome
-from bunseki.report.models import ReportOutput
+from bunseki.domain import Finding, PlanStep, ReportOutput, StepOutcome
 
 __all__ = ["OfflineEdaBrain"]
 

@@ -7,8 +7,7 @@ import re
 
 from bunseki.brain.eda.contract import EdaView
 from bunseki.brain.eda.offline.columns import Kinds, goal_target
-from bunseki.domain import Finding
-from bunseki.report.models import ReportOutput, ReportSection
+from bunseki.domain import Finding, ReportOutput, ReportSection
 
 CONCLUSION_FINDINGS = 3
 MAX_SUGGESTIONS = 3
