@@ -82,9 +82,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(tryfirst=True)  # before xdist sends the collection to the controller
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Under ``--dist loadgroup``: work units with a slow test go out first, then groups by size, then
-    single tests in their order, so that the longest ones overlap the rest instead of trailing it.
-    xdist hands units out in collection order when started with ``--no-loadscope-reorder``."""
+    """Under ``--dist loadgroup``: work units that declare a longer time bound than the suite's go out
+    first (longest first), then units with a slow test, then groups by size, then single tests in their
+    order, so that the longest ones overlap the rest instead of trailing it. xdist hands units out in
+    collection order when started with ``--no-loadscope-reorder``."""
     if not _distributed(session.config):
         return
     units: dict[str, list[pytest.Item]] = {}
@@ -92,9 +93,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         units.setdefault(_xdist_unit(item.nodeid), []).append(item)
     ranked = sorted(
         enumerate(units.values()),
-        key=lambda pair: (not _slow(pair[1]), -len(pair[1]), pair[0]),
+        key=lambda pair: (-_time_bound(pair[1]), not _slow(pair[1]), -len(pair[1]), pair[0]),
     )
     session.items[:] = [item for _, unit in ranked for item in unit]
+
+
+def _time_bound(unit: list[pytest.Item]) -> float:
+    """The longest time bound (``pytest.mark.timeout``) a test of the unit declares; 0 for none."""
+    bounds = [0.0]
+    for item in unit:
+        mark = item.get_closest_marker("timeout")
+        if mark is not None:
+            bounds.append(float(mark.args[0] if mark.args else mark.kwargs.get("timeout", 0)))
+    return max(bounds)
 
 
 def _slow(unit: list[pytest.Item]) -> bool:
