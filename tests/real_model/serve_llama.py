@@ -22,6 +22,9 @@ def main(gguf: str, port: int) -> None:
     params.n_parallel = 1  # one slot gets the whole context; requests are serial anyway
     params.cpuparams.n_threads = 2
     params.cpuparams_batch.n_threads = 2
+    # Threads wait for work asleep, not spinning: the tests run in parallel workers on the same cores.
+    params.cpuparams.poll = 0
+    params.cpuparams_batch.poll = 0
     params.sampling.seed = 7  # same answers from run to run, as far as the server allows
     params.verbosity = 0
     server = xllamacpp.Server(params)  # serves until this process ends
