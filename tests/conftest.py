@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import tempfile
@@ -29,8 +30,9 @@ SHARED_ON_ONE_WORKER = ("real_model_url", "warm_cache", "warm_embeddings")
 
 def _xdist_group(item: pytest.Item) -> str | None:
     """The worker group of ``item``: the slow session fixture it uses (by where that is defined), else
-    its module (with the parameters of its module-scoped fixtures) when it uses a fixture set up once
-    per module or class; None for a test that shares nothing."""
+    its module (with the parameters of its module-scoped fixtures) when it uses a module- or class-scoped
+    fixture that holds something until torn down (a generator: a sandbox, a service, replicas); None for
+    a test that shares nothing costly, which may then run on any worker."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
@@ -42,7 +44,9 @@ def _xdist_group(item: pytest.Item) -> str | None:
             continue
         if name in SHARED_ON_ONE_WORKER:
             return _group_name(f"{definitions[-1].baseid}-{name}")
-        if definitions[-1].scope in ("package", "module", "class"):
+        if definitions[-1].scope in ("package", "module", "class") and inspect.isgeneratorfunction(
+            definitions[-1].func
+        ):
             value = params.get(name, "")
             shared.append("-".join(map(str, value)) if isinstance(value, tuple) else str(value))
     if not shared:
