@@ -65,17 +65,24 @@ demo: setup
 	@echo "    $(BIN)/bunseki ui        (or: bunseki ui, with .venv activated; --host/--port to change)"
 	@echo "    then open http://127.0.0.1:8501 and upload src/bunseki/samples/sales_cp932.csv"
 
+# The suite runs in parallel workers (pytest-xdist): most of its time is waiting on sandboxes, servers
+# and subprocesses, so there are more workers than cores. Tests that share a module fixture or a slow
+# server stay on one worker (--dist loadgroup, groups made in tests/conftest.py), which also sends the
+# slow ones out first (hence --no-loadscope-reorder). The 20 slowest tests are listed at the end.
+TEST_WORKERS ?= 4
+PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=20
+
 # The store's tests also run on a private PostgreSQL server (scripts/postgres.sh), stopped
 # afterwards whatever pytest's outcome; without one, they run on SQLite only.
 test: setup
 	@url=$$(scripts/postgres.sh start) || { echo "PostgreSQL did not start: its tests are skipped"; url=; }; \
 	if [ -n "$$url" ]; then trap 'scripts/postgres.sh stop >/dev/null' EXIT; fi; \
-	echo "BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest"; \
-	BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest
-	@scripts/test_unprivileged.sh
+	echo "BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest $(PYTEST_PARALLEL)"; \
+	BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest $(PYTEST_PARALLEL)
+	@scripts/test_unprivileged.sh $(PYTEST_PARALLEL)
 
 test-unprivileged: setup
-	@scripts/test_unprivileged.sh
+	@scripts/test_unprivileged.sh $(PYTEST_PARALLEL)
 
 bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py

@@ -2,6 +2,7 @@
 # Run the sandbox and session tests again as an unprivileged user (uid 65534), when we are root.
 # As root the sandbox drops to that uid itself; this run checks the path a regular desktop user
 # takes: bubblewrap started without privileges, paths bound by name, RLIMIT_NPROC in force.
+# Arguments go to pytest; make test passes its parallel options (-n 4 --dist loadgroup ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 uid=65534

@@ -3,8 +3,8 @@
 A question of repeated words ("sales " × 20,000) used to keep a core at 100 % for minutes: lazy
 runs in regular expressions were retried from every position, and spans were compared with
 every earlier span. The cases below are the worst found while fixing it (each took 14 s to
-minutes on 20,000 characters before; well under a second after). The bound is generous on
-purpose: the machines running the tests are shared.
+minutes on 20,000 characters before; well under a second after). The bound is on the parsing
+thread's CPU time, and generous: the machines running the tests are shared, in parallel workers.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from bunseki.data.summary import DataFrameInfo, summarize
 from bunseki.samples import SALES_CSV
 
 LENGTH = 20_000
-BOUND = 5.0  # seconds per call; each takes well under one on an idle machine
+# CPU seconds per call (the parsing thread's own time, which other work on the machine does not
+# stretch); each takes well under one.
+BOUND = 5.0
 
 JAPANESE = summarize(load_table(SALES_CSV).frame)
 ENGLISH = summarize(
@@ -96,10 +98,10 @@ def parsers() -> list[tuple[str, Callable[[str, DataFrameInfo], object]]]:
 def assert_fast(text: str) -> None:
     for info in (JAPANESE, ENGLISH):
         for name, parse in parsers():
-            started = time.perf_counter()
+            started = time.thread_time()
             parse(text, info)
-            elapsed = time.perf_counter() - started
-            assert elapsed < BOUND, f"{name} took {elapsed:.1f} s on {text[:40]!r}… ({len(text)} characters)"
+            elapsed = time.thread_time() - started
+            assert elapsed < BOUND, f"{name} took {elapsed:.1f} s of CPU on {text[:40]!r}… ({len(text)} characters)"
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

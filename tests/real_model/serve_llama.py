@@ -20,8 +20,12 @@ def main(gguf: str, port: int) -> None:
     params.model_alias = {"local"}
     params.n_ctx = 8192  # the analyst's prompts (system, data summary, results) run to a few thousand tokens
     params.n_parallel = 1  # one slot gets the whole context; requests are serial anyway
-    params.cpuparams.n_threads = 2
-    params.cpuparams_batch.n_threads = 2
+    # One thread, which never spins: the tests run in parallel workers on the same two cores, where
+    # two threads meeting at a barrier after every operation made a 24 s turn take over 300 s.
+    params.cpuparams.n_threads = 1
+    params.cpuparams_batch.n_threads = 1
+    params.cpuparams.poll = 0
+    params.cpuparams_batch.poll = 0
     params.sampling.seed = 7  # same answers from run to run, as far as the server allows
     params.verbosity = 0
     server = xllamacpp.Server(params)  # serves until this process ends

@@ -239,18 +239,23 @@ def test_a_sandbox_killed_outright_restores_the_last_saved_cell(sandbox: Sandbox
 
 
 def test_a_slow_save_neither_delays_the_next_cell_nor_replaces_a_newer_one(sandbox: Sandbox) -> None:
-    sandbox.run(
+    release = sandbox.work_dir / "release"
+    assert sandbox.run(
         "class Slow:\n"
-        "    def __reduce__(self):  # pickling it takes 3 s\n"
-        "        import time\n"
-        "        time.sleep(3)\n"
+        "    def __reduce__(self):  # pickling it lasts until the test releases it\n"
+        "        import pathlib, time\n"
+        "        deadline = time.monotonic() + 60\n"
+        "        while not pathlib.Path('release').exists() and time.monotonic() < deadline:\n"
+        "            time.sleep(0.02)\n"
         "        return (int, ())\n"
         "slow = Slow()"
-    )
-    began = time.monotonic()
+    ).success
     for number in range(3):
         assert sandbox.run(f"step = {number}").success
-    assert time.monotonic() - began < 2.5  # the old design waited for each save before the next cell
+    # The cells ran while the save of the first was still held up (the old design waited for each
+    # save before the next cell): no save can have completed yet.
+    assert saved_cell(sandbox) < 1
+    release.touch()
     sandbox.run("del slow")
     wait_until_saved(sandbox, 5)
     sandbox.close()

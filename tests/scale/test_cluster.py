@@ -46,6 +46,7 @@ def test_the_inner_counting_sees_every_cluster_test() -> None:
     assert inner_test_count() >= 8
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(INNER_BOUND_S + 120)  # the suite's 300 s per test is too short for the whole inner run
 def test_the_ray_cluster_tests_pass_inside_a_private_network_namespace() -> None:
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'bunseki[ray]' (make setup does)")

@@ -59,7 +59,6 @@ class SessionActor:
         self.own = epochs.open_epoch(self.workspace, self.epoch)
         epochs.prune(self.workspace, self.epoch, keep=() if self.own.source is None else (self.own.source,))
         self.closing: str | None = None
-        self.last_call = time.monotonic()
         self.lock = threading.RLock()
         self.running: str | None = None  # the process whose cell runs now
         self.running_lock = threading.Lock()  # so that abandon() never stops the next caller's cell
@@ -71,6 +70,7 @@ class SessionActor:
                 f"The sandbox user cannot reach {workspace}, so its state would stay on this node "
                 "and be lost with it: put BUNSEKI_WORKSPACE_ROOT on shared storage the sandbox user can reach."
             )
+        self.last_call = time.monotonic()  # idle from when the sandbox is up: a slow start is not idleness
         threading.Thread(target=self._evict_when_idle, name="idle-eviction", daemon=True).start()
 
     # --- calls ---
