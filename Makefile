@@ -68,21 +68,26 @@ demo: setup
 # The suite runs in parallel workers (pytest-xdist): most of its time is waiting on sandboxes, servers
 # and subprocesses, so there are more workers than cores. Tests that share a module fixture or a slow
 # server stay on one worker (--dist loadgroup, groups made in tests/conftest.py), which also sends the
-# slow ones out first (hence --no-loadscope-reorder). The 20 slowest tests are listed at the end.
+# slow ones out first (hence --no-loadscope-reorder). The store's tests also run on a private
+# PostgreSQL server (scripts/postgres.sh), stopped afterwards whatever pytest's outcome; without
+# one, they run on SQLite only. Then the sandbox and session tests run again as unprivileged users,
+# and the 20 slowest tests of both passes are listed at the end.
 TEST_WORKERS ?= 4
-PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=20
+PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
-# The store's tests also run on a private PostgreSQL server (scripts/postgres.sh), stopped
-# afterwards whatever pytest's outcome; without one, they run on SQLite only.
 test: setup
-	@url=$$(scripts/postgres.sh start) || { echo "PostgreSQL did not start: its tests are skipped"; url=; }; \
-	if [ -n "$$url" ]; then trap 'scripts/postgres.sh stop >/dev/null' EXIT; fi; \
+	@reports=$$(mktemp -d /tmp/bunseki-test-reports-XXXXXX) && chmod 1777 "$$reports"; \
+	url=$$(scripts/postgres.sh start) || { echo "PostgreSQL did not start: its tests are skipped"; url=; }; \
+	trap 'if [ -n "$$url" ]; then scripts/postgres.sh stop >/dev/null; fi; rm -rf "$$reports"' EXIT; \
 	echo "BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest $(PYTEST_PARALLEL)"; \
-	BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest $(PYTEST_PARALLEL)
-	@scripts/test_unprivileged.sh $(PYTEST_PARALLEL)
+	BUNSEKI_TEST_POSTGRES_URL=$$url $(BIN)/python -m pytest $(PYTEST_PARALLEL) --junitxml="$$reports/root.xml" \
+		&& JUNIT_DIR="$$reports" scripts/test_unprivileged.sh; \
+	status=$$?; \
+	$(BIN)/python scripts/slowest.py 20 "$$reports"/*.xml; \
+	exit $$status
 
 test-unprivileged: setup
-	@scripts/test_unprivileged.sh $(PYTEST_PARALLEL)
+	@scripts/test_unprivileged.sh
 
 bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py

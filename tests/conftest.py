@@ -124,6 +124,18 @@ def _xdist_unit(nodeid: str) -> str:
     return nodeid.rsplit("@", 1)[-1] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
 
 
+def worker_sandbox_uid() -> int | None:
+    """The sandbox uid of this parallel worker when we are root: nobody's (65534) for the first, the
+    uids below it for the others. RLIMIT_NPROC counts every task of a uid on the machine, so sandboxes
+    of several processes sharing one uid (outside a user namespace of their own) take from each
+    other's allowance: a fork bomb in one worker's test would starve another's sandbox. Several
+    servers on one machine are in the same position; the README says to give each its own uid."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if os.geteuid() != 0 or not worker.startswith("gw"):
+        return None
+    return 65534 - int(worker.removeprefix("gw"))
+
+
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """No setting leaks in from the machine running the tests."""
@@ -132,6 +144,8 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
     # Servers keep warm sandboxes for new sessions; tests that are about that ask for them.
     monkeypatch.setenv("BUNSEKI_SANDBOX_POOL_SIZE", "0")
+    if (uid := worker_sandbox_uid()) is not None:
+        monkeypatch.setenv("BUNSEKI_SANDBOX_UID", str(uid))
     monkeypatch.chdir(tempfile.gettempdir())  # so no .env file of the repository is read
 
 
