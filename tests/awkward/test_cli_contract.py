@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,20 +51,15 @@ from bunseki.errors import (
     StorageError,
     UnsupportedFileType,
 )
+from tests import commandline
 
 TABLE = "region,sales\nEast,10\nWest,20\nEast,30\n"
 SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 
 
 def bunseki(*args: str | Path, stdin: str = "", **environment: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE, **environment},
-    )
+    env = {"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **environment}
+    return commandline.bunseki(*args, input=stdin, env=env)
 
 
 @dataclass

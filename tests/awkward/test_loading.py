@@ -8,10 +8,8 @@ the report's assumptions, and no traceback or 5xx anywhere.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,13 +20,13 @@ import streamlit as st
 from fastapi.testclient import TestClient
 from streamlit.testing.v1 import AppTest
 
-import bunseki as bunseki_package
 from bunseki.api import create_app
 from bunseki.brain.language import detect_language
 from bunseki.data import load_table, validate_data
 from bunseki.errors import DataLoadError
 from bunseki.service import AnalysisService
 from bunseki.ui import APP
+from tests import commandline
 from tests.awkward.corpus import CASES, ROWS, Case
 
 PREFIX = "/api/v1/analysis/sessions"
@@ -76,15 +74,7 @@ def check_overview(case: Case, overview: dict[str, Any]) -> None:
 
 def bunseki(*args: str | Path) -> subprocess.CompletedProcess[str]:
     """The CLI in a new process, importing the same bunseki as these tests (whatever the working directory)."""
-    source = str(Path(bunseki_package.__file__).parents[1])
-    path = os.pathsep.join([source, *filter(None, [os.environ.get("PYTHONPATH")])])
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": path},
-    )
+    return commandline.bunseki(*args)
 
 
 # The service ------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from bunseki.errors import QuestionTooLong
 from bunseki.service.runtime import TurnResult
 from bunseki.service.sessions import AnalysisService
 from bunseki.settings import Settings
+from tests import commandline
 
 TABLE = pd.DataFrame(
     {
@@ -152,13 +153,7 @@ def test_another_language_gets_english_with_the_languages_understood(service: An
 
 
 def test_the_cli_refuses_a_long_question_with_one_json_error(data_file: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bunseki", "analyze", str(data_file), LONG, "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([SOURCE, os.environ.get("PYTHONPATH", "")])},
-    )
+    done = commandline.bunseki("analyze", data_file, LONG, "--format", "json")
     assert done.returncode == 3, done.stderr  # input, as the exit-code table says
     error = json.loads(done.stdout)["error"]
     assert error["type"] == "QuestionTooLong" and f"{MAX_QUESTION_CHARS:,}" in error["message"]

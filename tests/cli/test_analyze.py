@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -14,6 +13,7 @@ from nbclient import NotebookClient
 
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.samples import SALES_CSV
+from tests import commandline
 
 CONTRACT = {
     "status",
@@ -29,9 +29,7 @@ CONTRACT = {
 
 
 def bunseki(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)], capture_output=True, text=True, timeout=timeout
-    )
+    return commandline.bunseki(*args, timeout=timeout)
 
 
 def test_json_answer_with_report_and_chart(workspace_root: Path) -> None:

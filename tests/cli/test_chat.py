@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -13,6 +12,7 @@ import pytest
 
 import bunseki as package
 from bunseki.samples import SALES_CSV
+from tests import commandline
 
 SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 
@@ -20,14 +20,8 @@ SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test
 def bunseki(
     *args: str | Path, stdin: str = "", timeout: float = 300, **environment: str
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE, **environment},
-    )
+    env = {"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **environment}
+    return commandline.bunseki(*args, input=stdin, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")

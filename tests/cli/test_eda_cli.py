@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -16,6 +15,7 @@ from nbclient import NotebookClient
 
 import bunseki as package
 from bunseki.samples import SALES_CSV
+from tests import commandline
 
 CONTRACT = {
     "status",
@@ -34,17 +34,10 @@ SOURCE = str(Path(package.__file__).resolve().parents[1])
 
 
 def bunseki(*args: str | Path, database_url: str | None = None) -> subprocess.CompletedProcess[str]:
-    environment = dict(os.environ, PYTHONPATH=SOURCE)  # the code under test, not an installed copy
+    environment = dict(os.environ)
     if database_url is not None:
         environment["BUNSEKI_DATABASE_URL"] = database_url
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        stdin=subprocess.DEVNULL,
-        env=environment,
-    )
+    return commandline.bunseki(*args, timeout=600, env=environment)
 
 
 def as_json(done: subprocess.CompletedProcess[str]) -> dict[str, object]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pandas as pd
 import pytest
 
 from bunseki.samples import SALES_CSV
+from tests import commandline
 from tests.support import available_tiers
 
 DEMO_CELL = Path(__file__).with_name("demo_cell.py")  # a cell as a person writes one: df and plt predefined
@@ -21,9 +21,7 @@ TABLE = "地域,売上,日付\n関東,1200,2024/01/05\n近畿,800,2024/01/06\n�
 
 
 def bunseki(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bunseki", *map(str, args)], capture_output=True, text=True, timeout=timeout
-    )
+    return commandline.bunseki(*args, timeout=timeout)
 
 
 @pytest.fixture
@@ -176,26 +174,15 @@ def test_a_project_in_a_private_home_runs_with_the_default_workspace(tier: str, 
     project.parent.chmod(0o700)
     (project / "tips.csv").write_text("total_bill,tip\n16.99,1.01\n10.34,1.66\n21.01,3.5\n", encoding="utf-8")
     environment = {**os.environ, "BUNSEKI_SANDBOX_ISOLATION": tier}
-    done = subprocess.run(
-        [sys.executable, "-m", "bunseki", "analyze", "tips.csv", "What is the average tip?", "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=project,
-        env=environment,
+    done = commandline.bunseki(
+        "analyze", "tips.csv", "What is the average tip?", "--format", "json", timeout=120, cwd=project, env=environment
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["status"] == "finalized", result
     assert "2.06" in result["answer"]
     assert Path(result["workspace_dir"]).parent == project / "workspace"
-    doctor = subprocess.run(
-        [sys.executable, "-m", "bunseki", "doctor", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=environment,
-    )
+    doctor = commandline.bunseki("doctor", "--json", cwd=project, env=environment)
     staging = json.loads(doctor.stdout)["workspace_staging"]
     if tier == "landlock":  # no mount namespace: doctor says where the sessions really run, and why
         assert "cannot reach" in staging and "/sessions" in staging

@@ -15,14 +15,14 @@ import pytest
 
 import bunseki as package
 from bunseki.samples import SALES_CSV
+from tests import commandline
 
 SOURCE = str(Path(package.__file__).resolve().parents[1])  # the code under test, not an installed copy
 ENV = {"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE}
 
 
 def bunseki(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bunseki", *map(str, args)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=ENV)
+    return commandline.bunseki(*args, timeout=120, env=ENV)
 
 
 def free_port() -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import bunseki
+from tests import commandline
 
 HOLD = """
 import sys
@@ -33,8 +34,7 @@ def environment() -> dict[str, str]:
 
 
 def run_bunseki(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bunseki", *map(str, args)]
-    return subprocess.run(command, capture_output=True, text=True, env=environment(), timeout=120, check=False)
+    return commandline.bunseki(*args, env=environment(), timeout=120)
 
 
 @pytest.fixture
