@@ -17,6 +17,7 @@ ones that have not started writing to give up.
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import resource
@@ -24,6 +25,7 @@ import select
 import selectors
 import signal
 import socket
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -52,8 +54,9 @@ def fresh_namespace() -> tuple[dict[str, Any], set[str]]:
     import matplotlib.pyplot as plt
     import numpy as np
     import pandas as pd
-    import seaborn as sns
 
+    # As imported by preload: perhaps a module that runs its code on first use (``import`` would run it).
+    sns = sys.modules.get("seaborn") or importlib.import_module("seaborn")
     namespace: dict[str, Any] = {
         "__name__": "__main__",
         "__builtins__": builtins,

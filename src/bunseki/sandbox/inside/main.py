@@ -37,7 +37,7 @@ def main() -> NoReturn:
         zygote.serve(config)
     try:
         applied = confine.apply(config)
-        versions = preload.warm_up()
+        versions = preload.warm_up(everything=False)  # started on its own: see preload
     except BaseException as exc:  # report why we could not start, then give up
         protocol.send(config["resp_fd"], {"event": "failed", "error": f"{type(exc).__name__}: {exc}"})
         os._exit(2)
