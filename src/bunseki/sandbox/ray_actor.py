@@ -17,7 +17,6 @@ Only `bunseki.sandbox.ray_backend` imports this module (it imports ray).
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import stat
@@ -140,12 +139,8 @@ class SessionActor:
 
     def saved_cell(self) -> int:
         """The cell the newest committed state snapshot was taken after (-1: none yet)."""
-        state = str(epochs.state_dir(self.own.directory))
-        generation = snapshot.current_generation(state)
-        if generation < 0:
-            return -1
-        with open(os.path.join(state, str(generation), "manifest.json"), encoding="utf-8") as handle:
-            return int(json.load(handle)["cell"])
+        found = snapshot.current_manifest(str(epochs.state_dir(self.own.directory)))
+        return -1 if found is None else int(found[1]["cell"])
 
     def shutdown(self) -> None:
         """End this session's actor for good, after any cell under way (its state stays)."""

@@ -91,15 +91,28 @@ def save(
         return lost
 
 
+def current_manifest(state_dir: str) -> tuple[int, dict[str, Any]] | None:
+    """The generation CURRENT names and its manifest; None when there is no snapshot yet.
+
+    A saver that commits a newer generation removes the older one: if ours went while we read it,
+    CURRENT has moved on, and we read the new one."""
+    while True:
+        generation = current_generation(state_dir)
+        try:
+            with open(os.path.join(state_dir, str(generation), "manifest.json"), encoding="utf-8") as handle:
+                return generation, json.load(handle)
+        except (OSError, ValueError):
+            if current_generation(state_dir) == generation:
+                return None
+
+
 def load(state_dir: str) -> tuple[dict[str, Any], int, int, list[str]]:
     """The newest complete snapshot: (variables, cell, generation, names that could not be restored)."""
-    generation = current_generation(state_dir)
-    try:
-        directory = os.path.join(state_dir, str(generation))
-        with open(os.path.join(directory, "manifest.json"), encoding="utf-8") as handle:
-            manifest = json.load(handle)
-    except (OSError, ValueError):
+    found = current_manifest(state_dir)
+    if found is None:
         return {}, 0, 0, []
+    generation, manifest = found
+    directory = os.path.join(state_dir, str(generation))
     variables: dict[str, Any] = {}
     lost = list(manifest.get("lost", []))
     for name, filename in manifest.get("names", {}).items():
