@@ -42,8 +42,13 @@ def bunseki(
     """``python -m bunseki ARGS`` as ``subprocess.run(..., capture_output=True, text=True)`` would run it.
 
     ``env``: the command's whole environment (default: this process's); ``PYTHONPATH`` is set to the
-    source under test either way. ``cwd``: its working directory (default: this process's)."""
+    source under test either way, and in a parallel run as root the worker's sandbox user
+    (tests/workers.py) unless ``env`` names one. ``cwd``: its working directory (default: this process's)."""
     environment = {**(os.environ if env is None else env), "PYTHONPATH": SOURCE}
+    from tests.workers import worker_sandbox_uid  # not at the top: the server runs this file alone
+
+    if (uid := worker_sandbox_uid()) is not None:  # this worker's sandbox user, not another's
+        environment.setdefault("BUNSEKI_SANDBOX_UID", str(uid))
     argv = [str(arg) for arg in args]
     if os.environ.get("BUNSEKI_TEST_FRESH_CLI") == "1":
         return subprocess.run(

@@ -20,6 +20,7 @@ from bunseki.samples import SALES_CSV
 from bunseki.service import AnalysisService
 from bunseki.settings import Settings
 from bunseki.store import make_engine
+from tests.workers import worker_sandbox_uid
 
 # --- parallel runs (pytest-xdist, make test): what must share a worker, and what starts first ---
 
@@ -122,18 +123,6 @@ def _slow(unit: list[pytest.Item]) -> bool:
 def _xdist_unit(nodeid: str) -> str:
     """The work unit xdist's loadgroup scheduler makes of a test: its group, or the test alone."""
     return nodeid.rsplit("@", 1)[-1] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
-
-
-def worker_sandbox_uid() -> int | None:
-    """The sandbox uid of this parallel worker when we are root: nobody's (65534) for the first, the
-    uids below it for the others. RLIMIT_NPROC counts every task of a uid on the machine, so sandboxes
-    of several processes sharing one uid (outside a user namespace of their own) take from each
-    other's allowance: a fork bomb in one worker's test would starve another's sandbox. Several
-    servers on one machine are in the same position; the README says to give each its own uid."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if os.geteuid() != 0 or not worker.startswith("gw"):
-        return None
-    return 65534 - int(worker.removeprefix("gw"))
 
 
 @pytest.fixture(autouse=True)
