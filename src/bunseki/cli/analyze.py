@@ -104,7 +104,7 @@ def _show(result: TurnResult) -> None:
             errors.print(f"[dim]・{escape(note)}[/]")
     if result.report_markdown:
         console.print(Markdown(result.report_markdown))
-        console.print(f"\n[dim]report: {escape(str(result.report_path))}[/]")
+        console.print(f"\n[dim]report: {escape(str(result.report_path))}[/]", soft_wrap=True)
     elif result.question:
         console.print(result.question)
     if result.error:

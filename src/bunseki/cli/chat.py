@@ -151,9 +151,9 @@ def _show(result: TurnResult) -> None:
     if result.error:
         errors.print(f"[red]{escape(result.error)}[/]")
     for path in result.artifacts:
-        console.print(f"[dim]  file: {escape(str(path))}[/]")
+        console.print(f"[dim]  file: {escape(str(path))}[/]", soft_wrap=True)
     if result.report_path:
-        console.print(f"[dim]  report: {escape(str(result.report_path))}[/]")
+        console.print(f"[dim]  report: {escape(str(result.report_path))}[/]", soft_wrap=True)
     if result.data_state:
         console.print(f"[dim]データ / data: {escape(result.data_state)}[/]")
 
@@ -208,7 +208,7 @@ class Commands:
         target = Path(words[1]).expanduser() if len(words) > 1 else None
         written = copy_export(self.service, self.record, words[0], target, force=force)
         if written is not None:
-            console.print(f"書き出しました / written: {escape(str(written))}")
+            console.print(f"書き出しました / written: {escape(str(written))}", soft_wrap=True)
 
     def do_history(self, _: list[str]) -> None:
         for message in self.service.messages(self.id):

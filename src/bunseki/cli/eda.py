@@ -211,7 +211,7 @@ def _print(run: EdaRunDetails, fmt: str) -> None:
         console.print(f"[yellow]{escape(run.review.note)}[/]")
     if run.report_markdown and run.status == "completed":
         console.print(Markdown(run.report_markdown))
-        console.print(f"\n[dim]report: {escape(str(run.report_path))}[/]")
+        console.print(f"\n[dim]report: {escape(str(run.report_path))}[/]", soft_wrap=True)
     if run.review is not None and not (sys.stdin.isatty() and console.is_terminal):
         console.print(
             f"[dim]続けるには / to continue: bunseki eda resume {run.run_id} --approve | --feedback TEXT | --stop[/]"

@@ -73,7 +73,7 @@ def run_code(
 
 def show(result: ExecutionResult, workspace: Path) -> None:
     status = "[green]✓ succeeded[/]" if result.success else "[red]✗ failed[/]"
-    console.print(f"{status} in {result.duration_s:.2f} s  [dim]workspace: {escape(str(workspace))}[/]")
+    console.print(f"{status} in {result.duration_s:.2f} s  [dim]workspace: {escape(str(workspace))}[/]", soft_wrap=True)
     if result.stdout:
         console.print(Panel(escape(result.stdout.rstrip()), title="stdout", title_align="left"))
     if result.stderr:
@@ -81,6 +81,6 @@ def show(result: ExecutionResult, workspace: Path) -> None:
     if result.error:
         console.print(Panel(escape(result.error.rstrip()), title="error", title_align="left", style="red"))
     for path in result.artifacts:
-        console.print(f"[bold]artifact:[/] {escape(str(path))}")
+        console.print(f"[bold]artifact:[/] {escape(str(path))}", soft_wrap=True)
     for note in result.notes:
         console.print(f"[dim]note: {escape(note)}[/]")

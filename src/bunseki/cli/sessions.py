@@ -71,7 +71,7 @@ def show(session: SessionId, workspace_root: WorkspaceRoot = None, as_json: AsJs
     for snapshot in details["snapshots"]:
         console.print(f"snapshot [cyan]{snapshot['id'][:8]}[/] {escape(snapshot['name'])} ({snapshot['rows']:,} 行)")
     for report in details["reports"]:
-        console.print(f"report: {escape(report['title'])} → {escape(str(report['markdown_path']))}")
+        console.print(f"report: {escape(report['title'])} → {escape(str(report['markdown_path']))}", soft_wrap=True)
     if turns:
         console.print(usage_table(turns))
 
@@ -130,4 +130,4 @@ def export(
         except NotFound as exc:
             raise NotFound(f"session {record.id[:8]}: {exc}") from exc
     if written is not None:
-        errors.print(f"written: {escape(str(written))}")
+        errors.print(f"written: {escape(str(written))}", soft_wrap=True)
