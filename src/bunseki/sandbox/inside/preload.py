@@ -15,7 +15,7 @@ CORE_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot")
 # Heavy modules that generated code imports less often. The zygote imports them too: it pays once for
 # all the workers it forks (a cell's imports are lost when it fails and rolls back, so a fork that has
 # them never pays again). A worker started on its own imports them when a cell first uses them: its
-# start is what the person waits for (0.9 s of CPU less here), and most sessions never need them.
+# start is what the person waits for (about 0.8 s of CPU less here), and most sessions never need them.
 WARM_MODULES = (
     *CORE_MODULES,
     "seaborn",
