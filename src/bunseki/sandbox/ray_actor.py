@@ -27,6 +27,7 @@ from typing import Any
 
 import ray
 
+from bunseki.domain import ExecutionResult
 from bunseki.errors import ConfigurationError, SandboxError
 from bunseki.sandbox import epochs
 from bunseki.sandbox.inside import snapshot
@@ -37,6 +38,7 @@ from bunseki.store import Store
 LEAVE_DELAY_S = 0.5  # lets the refusing reply reach the caller before the actor ends itself
 CONTROL = "control"  # the concurrency group of calls that must not wait behind a cell
 CONCURRENCY_GROUPS = {CONTROL: 1}
+ABANDON_WINDOW_S = 60.0  # how long a cell sent by an abandoned caller may still arrive and be refused
 
 
 class SessionActor:
@@ -61,6 +63,10 @@ class SessionActor:
         self.lock = threading.RLock()
         self.running: str | None = None  # the process whose cell runs now
         self.running_lock = threading.Lock()  # so that abandon() never stops the next caller's cell
+        # Callers abandoned before their cell began (caller -> when): a call sent just before its
+        # process died can reach this actor after the abandon, and would otherwise run in full,
+        # holding the session for the whole time limit.
+        self.abandoned: dict[str, float] = {}
         self.sandbox = Sandbox(self.workspace, settings=self.settings, own_dir=self.own.directory)
         self.sandbox.start()  # restores the state saved after the last committed cell
         if self.sandbox.work_dir != self.sandbox.workspace:
@@ -98,6 +104,8 @@ class SessionActor:
             if refused is not None:
                 return refused
             with self.running_lock:
+                if caller and time.monotonic() - self.abandoned.pop(caller, -ABANDON_WINDOW_S) < ABANDON_WINDOW_S:
+                    return {"result": _abandoned_result(code).model_dump(mode="json")}
                 self.running = caller or None
             try:
                 result = self.sandbox.run(code, timeout=timeout, check_policy=check_policy)
@@ -110,8 +118,15 @@ class SessionActor:
     @ray.method(concurrency_group=CONTROL)
     def abandon(self, caller: str) -> bool:
         """Stop the cell under way if ``caller`` (a process now gone) asked for it; True if one was."""
+        if not caller:
+            return False
         with self.running_lock:
-            return bool(caller) and self.running == caller and self.sandbox.interrupt()
+            if self.running == caller:
+                return self.sandbox.interrupt()
+            now = time.monotonic()  # its cell, should it arrive in the next moments, is not run
+            self.abandoned = {name: at for name, at in self.abandoned.items() if now - at < ABANDON_WINDOW_S}
+            self.abandoned[caller] = now
+            return False
 
     def load_frame(self, path: str, name: str) -> dict[str, Any]:
         """Bind the frame the backend left at ``path`` (outside every workspace) to ``name``."""
@@ -201,6 +216,15 @@ def actor_class() -> Any:
 def _leave(delay: float) -> None:
     time.sleep(delay)
     ray.kill(ray.get_runtime_context().current_actor, no_restart=True)
+
+
+def _abandoned_result(code: str) -> ExecutionResult:
+    return ExecutionResult(
+        success=False,
+        code=code,
+        error="Interrupted: The cell was not run: the question it was sent for had been abandoned.\n",
+        error_type="Interrupted",
+    )
 
 
 def _read_transfer(path: Path) -> Any:

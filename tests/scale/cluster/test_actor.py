@@ -140,4 +140,44 @@ def test_abandon_stops_only_the_cell_of_the_process_named(
     assert not running.is_alive(), "the abandoned cell kept running"
     assert outcome[0].error_type == "Interrupted"
     assert backend.execute(session_id, "print(kept)").stdout == "7\n"
-    assert not backend.abandon(session_id, process_owner())  # nothing runs now
+    assert not backend.abandon(session_id, "another-host:1:1:service")  # nothing runs now
+
+
+def test_a_cell_that_arrives_after_its_caller_was_abandoned_is_not_run(
+    ray_cluster: LocalCluster, session: tuple[RayBackend, str]
+) -> None:
+    """A replica killed just after sending a cell: the cell can reach the actor after another replica
+    abandoned the turn. Run, it would hold the session for its whole time limit."""
+    backend, session_id = session
+    script = (
+        "import sys\n"
+        "from bunseki.owners import process_owner\n"
+        "from bunseki.sandbox.ray_backend import RayBackend\n"
+        "from bunseki.settings import Settings\n"
+        "backend = RayBackend(Settings(workspace_root=sys.argv[1], ray_address=sys.argv[2], sandbox_backend='ray'))\n"
+        "print(process_owner(), flush=True)\n"
+        "sys.stdin.readline()\n"  # the cell is sent only once the test abandoned this process
+        "print(backend.execute(sys.argv[3], 'late = 1').error_type, flush=True)\n"
+        "print(backend.execute(sys.argv[3], 'later = 2').success)\n"  # the refusal was for one cell
+    )
+    environment = {**os.environ, "PYTHONPATH": str(SRC)}
+    environment.pop("RAY_AUTH_MODE")
+    arguments = [str(ray_cluster.root), ray_cluster.cluster.address, session_id]
+    late = subprocess.Popen(
+        [sys.executable, "-c", script, *arguments],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    assert late.stdout is not None
+    owner = late.stdout.readline().strip()
+    assert owner, late.stderr.read() if late.stderr else ""
+
+    assert not backend.abandon(session_id, f"{owner}:service")  # nothing of it runs yet
+    stdout, stderr = late.communicate("go\n", timeout=300)
+
+    assert late.returncode == 0, stderr[-2000:]
+    assert stdout.split() == ["Interrupted", "True"]
+    assert backend.execute(session_id, "print(globals().get('late'), later)").stdout == "None 2\n"
