@@ -10,7 +10,10 @@ answer only when it states the asked quantity in the asked form:
 - a name ("which"): the first of the column's values the answer mentions is the winner;
 - N names ("top 3"): the first N of the column's values it mentions are exactly the expected ones;
 - a period: the first date it mentions (other than the data's own first and last date) falls in it;
-- a direction: it says up (増加, increasing…) and not down, or the reverse.
+- a direction: it says up (増加, increasing…) and not down, or the reverse;
+- a date: the first full date it mentions (other than the data's own first and last date, unless
+  that is the answer) is the expected day;
+- yes or no: it says yes (はい, あります, いる…) and not no, or the reverse.
 """
 
 from __future__ import annotations
@@ -23,17 +26,25 @@ from typing import Any, Literal
 
 import pandas as pd
 
-Form = Literal["count", "number", "percent", "name", "names", "period", "direction"]
+Form = Literal["count", "number", "percent", "name", "names", "period", "direction", "date", "yesno"]
 
 _NUMBER = re.compile(
     r"(?<![0-9A-Za-z.])(?P<sign>[-−]?)(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
     r"(?P<units>[万億]?)(?P<percent>\s?[%％]|\s?percent|\s?ポイント)?"
 )
 _DATE = re.compile(
-    r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})(?:\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?|\s*月)?(?!\d)"
+    r"(?P<y>(?:18|19|20)\d{2})\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})(?:\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?|\s*月)?(?!\d)"
 )
 _QUARTER = re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:年\s*)?(?:度\s*)?-?\s*(?:Q|第)\s*(?P<q>[1-4])", re.I)
 _UP = re.compile(r"増加|上昇|伸び|右肩上がり|増えて|増えた|増え|高まって|increas|upward|rising|grow|going up", re.I)
+_YES = re.compile(
+    r"(?<![A-Za-z])yes(?![A-Za-z])|はい|あります|あった|います|いた|存在します|存在する|該当します|該当する", re.I
+)
+_NO = re.compile(
+    r"(?<![A-Za-z])no(?![A-Za-z])|(?<![A-Za-z])none(?![A-Za-z])|いいえ|ありません|なかった|いません|いなかった"
+    r"|存在しません|存在しない|該当しません|該当なし|該当する.{0,6}(?:は|が)0|(?<![A-Za-z])not(?![A-Za-z])",
+    re.I,
+)
 _DOWN = re.compile(r"減少|下降|低下|右肩下がり|減って|減った|減り|decreas|downward|declin|falling|going down", re.I)
 
 
@@ -110,15 +121,33 @@ def direction(fn: Callable[[pd.DataFrame], float]) -> Compute:
     return lambda df: Expected("direction", "up" if fn(df) > 0 else "down")
 
 
+def date(fn: Callable[[pd.DataFrame], Any], column: str) -> Compute:
+    """One day (the date of a row, say), among the days of ``column``."""
+
+    def compute(df: pd.DataFrame) -> Expected:
+        days = pd.to_datetime(df[column])
+        return Expected(
+            "date", pd.Timestamp(fn(df)).normalize(), candidates=(str(days.min().date()), str(days.max().date()))
+        )
+
+    return compute
+
+
+def yesno(fn: Callable[[pd.DataFrame], Any]) -> Compute:
+    return lambda df: Expected("yesno", "yes" if bool(fn(df)) else "no")
+
+
 def _values(df: pd.DataFrame, column: str) -> tuple[str, ...]:
-    return tuple(str(v) for v in df[column].dropna().unique())
+    """The column's values an answer may name; "-" or "2" in a name column would match any dash or digit."""
+    values = (str(v) for v in df[column].dropna().unique())
+    return tuple(v for v in values if any(c.isalnum() for c in v) and not (len(v) == 1 and v.isdigit()))
 
 
 # --- checking --------------------------------------------------------------------------------
 
 
 def check(expected: Expected, answer: str | None) -> bool:
-    text = unicodedata.normalize("NFKC", answer or "")
+    text = _english_dates(unicodedata.normalize("NFKC", answer or ""))
     if expected.form == "count":
         return any(not pct and value == expected.value for value, pct in _numbers(text))
     if expected.form == "number":
@@ -138,6 +167,12 @@ def check(expected: Expected, answer: str | None) -> bool:
     if expected.form == "direction":
         up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
         return (up and not down) if expected.value == "up" else (down and not up)
+    if expected.form == "date":
+        return _first_day(text, expected) == expected.value
+    if expected.form == "yesno":
+        no = bool(_NO.search(text))
+        yes = bool(_YES.search(_NO.sub(" ", text)))  # "該当する行は0件" says no, though it holds 該当する
+        return (yes and not no) if expected.value == "yes" else (no and not yes)
     raise ValueError(expected.form)
 
 
@@ -189,9 +224,57 @@ def _mentions(text: str, candidates: tuple[str, ...]) -> list[str]:
     return sorted(first, key=first.__getitem__)
 
 
+def _first_day(text: str, expected: Expected) -> pd.Timestamp | None:
+    ends = {pd.Timestamp(c) for c in expected.candidates} - {expected.value}
+    for match in _DATE.finditer(text):
+        if match.group("d") is None:
+            continue
+        try:
+            when = pd.Timestamp(year=int(match.group("y")), month=int(match.group("m")), day=int(match.group("d")))
+        except ValueError:
+            continue
+        if when not in ends:
+            return when
+    return None
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_EN_MONTH = re.compile(
+    r"\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+)?"
+    r"(?P<y>(?:19|20)\d{2})\b",
+    re.IGNORECASE,
+)
+_YEAR_FIRST = re.compile(
+    r"(?<![\d.])(?P<y>(?:18|19|20)\d{2})(?!\d)(?:\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})(?:\s*(?:[-/.]|月)\s*(?P<d>\d{1,2}))?)?"
+)
+
+
+def _english_dates(text: str) -> str:
+    """"September 2001" and "Sep 11, 2001" as 2001-09 and 2001-09-11."""
+
+    def numeric(match: re.Match[str]) -> str:
+        month = _MONTHS.index(match.group("m").lower()[:3]) + 1
+        day = f"-{int(match.group('d')):02d}" if match.group("d") else ""
+        return f"{match.group('y')}-{month:02d}{day}"
+
+    return _EN_MONTH.sub(numeric, text)
+
+
 def _first_period_ok(text: str, expected: Expected) -> bool:
     assert expected.bounds is not None
     low, high = expected.bounds
+    if (high - low).days >= 360:  # a year: the first year named decides (2003, 2003年, 2003-05)
+        ends = {pd.Timestamp(c).normalize() for c in expected.candidates}
+        for match in _YEAR_FIRST.finditer(text):
+            if match.group("d") and match.group("m"):
+                try:
+                    when = pd.Timestamp(int(match.group("y")), int(match.group("m")), int(match.group("d")))
+                except ValueError:
+                    continue
+                if when in ends:
+                    continue  # the data's own range, not an answer
+            return bool(low.year <= int(match.group("y")) <= high.year)
+        return False
     ends = {pd.Timestamp(c).normalize() for c in expected.candidates}
     quarter = _QUARTER.search(text)
     if quarter and (high - low).days > 80:  # 2024Q2 / 2024年第2四半期 names a quarter
