@@ -138,9 +138,9 @@ def yesno(fn: Callable[[pd.DataFrame], Any]) -> Compute:
 
 
 def _values(df: pd.DataFrame, column: str) -> tuple[str, ...]:
-    """The column's values an answer may name; "-" or "2" in a name column would match any dash or digit."""
+    """The column's values an answer may name; a "-" in a name column would match any dash."""
     values = (str(v) for v in df[column].dropna().unique())
-    return tuple(v for v in values if any(c.isalnum() for c in v) and not (len(v) == 1 and v.isdigit()))
+    return tuple(v for v in values if any(c.isalnum() for c in v))
 
 
 # --- checking --------------------------------------------------------------------------------

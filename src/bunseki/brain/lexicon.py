@@ -54,7 +54,24 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("送料", "配送料", "shipping", "shipping fee", "shipping cost", "delivery fee")),
     Concept(wider=("チップ", "心付け", "tip", "gratuity")),
     Concept(wider=("会計", "会計額", "請求額", "伝票", "bill", "total bill", "check amount")),
-    Concept(wider=("給与", "給料", "年収", "月給", "salary", "income", "annual income", "pay", "wage")),
+    Concept(
+        wider=(
+            "給与",
+            "給料",
+            "賃金",
+            "年収",
+            "月給",
+            "時給",
+            "報酬",
+            "salary",
+            "income",
+            "annual income",
+            "pay",
+            "wage",
+        )
+    ),
+    # how long someone has been with an employer
+    Concept(wider=("勤続年数", "勤続", "在職年数", "勤務年数", "在籍年数", "tenure", "years of service", "service")),
     Concept(
         wider=("支払方法", "支払い方法", "決済方法", "支払い", "決済", "payment method", "payment", "payment type")
     ),
@@ -85,6 +102,8 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("クラス", "学級", "class", "homeroom")),
     Concept(wider=("部活", "部活動", "club")),
     Concept(("年齢", "age"), ("歳",)),
+    Concept(wider=("身長", "背丈", "height")),
+    Concept(wider=("体重", "重さ", "重量", "weight", "mass", "body mass")),
     Concept(wider=("性別", "男女", "gender", "sex")),
     # things and kinds
     Concept(wider=("商品", "製品", "品目", "product", "item", "goods")),
@@ -134,6 +153,17 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("国語", "japanese")),
     Concept(wider=("数学", "math", "mathematics", "maths")),
     Concept(wider=("英語", "english")),
+)
+
+# Adjectives that name the extreme of a measure without naming it: the youngest (age, smallest), 最も重い
+# (weight, largest). Each: the words, a word of the concept the measure is, and whether largest.
+EXTREMES: Final[tuple[tuple[tuple[str, ...], str, bool], ...]] = (
+    (("youngest", "最年少", "一番若い", "最も若い", "いちばん若い", "もっとも若い"), "age", False),
+    (("oldest", "最年長", "最高齢", "一番年上", "最も年上", "いちばん年上", "一番高齢", "最も高齢"), "age", True),
+    (("tallest", "最も背が高い", "一番背が高い", "いちばん背が高い"), "height", True),
+    (("最も背が低い", "一番背が低い", "いちばん背が低い"), "height", False),
+    (("heaviest", "最も重い", "一番重い", "いちばん重い", "もっとも重い"), "weight", True),
+    (("lightest", "最も軽い", "一番軽い", "いちばん軽い", "もっとも軽い"), "weight", False),
 )
 
 # Words that name time itself or a period of it: "by month" means by the table's date column.

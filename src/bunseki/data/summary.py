@@ -20,6 +20,8 @@ ColumnKind = Literal["number", "datetime", "category", "text", "boolean"]
 SAMPLE_ROWS = 3
 TOP_VALUES = 5
 MAX_VALUES = 60  # distinct values kept for mapping words to values
+MAX_NAMES = 3000  # distinct short values of a text column kept for finding names in questions
+NAME_CHARS = 60  # longer values are sentences, not names
 CELL_CHARS = 40
 CODE_VALUES = 12  # a numeric column with this few values is also listed by value (Pclass 1, 2, 3)
 DEFAULT_BUDGET = 6000  # characters, about 2,000-3,000 tokens for mixed Japanese and English
@@ -40,6 +42,11 @@ class ColumnInfo(BaseModel):
     mean: float | None = None
     top: list[tuple[str, int]] = Field(default_factory=list, description="Most frequent values, with counts.")
     values: list[str] | None = Field(default=None, description=f"All distinct values, if ≤ {MAX_VALUES}.")
+    names: list[str] | None = Field(
+        default=None,
+        description=f"A text column's distinct short values, if ≤ {MAX_NAMES} (names of people, countries, "
+        "titles): for finding the names a question mentions. Never shown to a model.",
+    )
 
 
 class DataFrameInfo(BaseModel):
@@ -116,6 +123,8 @@ def _column_info(name: str, column: pd.Series, missing: int) -> ColumnInfo:
             facts["top"] = [(_truncate(str(value)), int(count)) for value, count in counts.head(TOP_VALUES).items()]
         if unique <= MAX_VALUES:
             facts["values"] = [str(value) for value in counts.index]
+        elif unique <= MAX_NAMES and kind != "boolean":
+            facts["names"] = [str(value) for value in counts.index if len(str(value)) <= NAME_CHARS]
     elif kind == "number" and 0 < unique <= CODE_VALUES:  # class 1/2/3, ratings: values people filter on
         facts["values"] = [_code(value) for value in sorted(filled.unique())]
     return ColumnInfo(name=name, dtype=str(column.dtype), kind=kind, missing=missing, unique=unique, **facts)

@@ -12,7 +12,7 @@ from typing import Any
 from bunseki.brain import results
 from bunseki.brain.analyst.contract import ExecutionRecord
 from bunseki.brain.analyst.offline import catalog, formats, measures
-from bunseki.brain.analyst.offline.codegen import GRAIN, STAT_NAMES, describe, group_label, smoothed_name
+from bunseki.brain.analyst.offline.codegen import GRAIN, describe, group_label, smoothed_name, stat_name
 from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
@@ -104,7 +104,7 @@ def _join(items: list[str], language: Language) -> str:
 
 
 def _stat_word(plan: Plan, language: Language) -> str:
-    return STAT_NAMES[language].get(str(plan.stat), str(plan.stat))
+    return stat_name(plan, language)
 
 
 def _measure(plan: Plan, language: Language) -> str:
@@ -155,17 +155,43 @@ def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     value, total = _n(result["value"]), _n(result.get("total"))
+    if plan.form == "yesno":  # is there any …: whether a row meets the conditions, and how many do
+        key = "exists_yes" if result["value"] else "exists_no"
+        return catalog.say(key, language, value=value, conditions=_conditions(plan, language), total=total)
     if plan.options.get("shape"):  # 何行何列, how many columns: the table's shape
         return catalog.say("shape", language, rows=value, columns=_n(result.get("columns")))
     return catalog.say("count", language, value=value, conditions=_conditions(plan, language), total=total)
 
 
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    values = result.get("values") or []
+    if plan.form in ("difference", "times") and len(values) == 2:
+        return _two_groups(plan, values, language)
     tied = result.get("tied") or []
     if not tied:
         return _group_text(plan, result, language)
     names = ("、" if language == "ja" else ", ").join(map(str, tied))
     return _group_text(plan, result, language) + catalog.say("group_tied", language, names=names)
+
+
+def _two_groups(plan: Plan, values: list[list[Any]], language: Language) -> str:
+    """The difference (or ratio) of two groups, the first as the question named them first."""
+    named = next((f.value for f in plan.filters if f.column == plan.group_by and f.op == "in"), None)
+    by_name = {str(name): float(value) for name, value in values}
+    order = [str(v) for v in named] if named and all(str(v) in by_name for v in named) else list(by_name)
+    (first, first_value), (second, second_value) = [(name, by_name[name]) for name in order[:2]]
+    words = {
+        "measure": _measure(plan, language),
+        "first": first,
+        "second": second,
+        "first_value": _n(first_value),
+        "second_value": _n(second_value),
+        "conditions": _conditions(plan, language),
+    }
+    if plan.form == "times":
+        times = first_value / second_value if second_value else float("nan")
+        return catalog.say("group_times", language, times=_n(times), **words)
+    return catalog.say("group_difference", language, difference=_n(first_value - second_value), **words)
 
 
 def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -356,6 +382,18 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     rate = result.get("rate")
     change = result["change"]  # the sign and the word say the same thing
     word = catalog.say("change_down" if change < 0 else "change_up" if change > 0 else "change_none", language)
+    if plan.form == "times" and first_value:
+        return catalog.say(
+            "growth_times",
+            language,
+            target=plan.target,
+            stat=_stat_word(plan, language),
+            first=first_label,
+            first_value=_n(first_value),
+            second=second_label,
+            second_value=_n(second_value),
+            times=_n(second_value / first_value),
+        )
     return catalog.say(
         "growth",
         language,

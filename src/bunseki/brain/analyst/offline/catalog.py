@@ -85,6 +85,28 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "条件に合う行は {value} 件です{conditions}（全 {total} 件中）。",
         "en": "{value} rows match{conditions}, out of {total}.",
     },
+    "growth_times": {
+        "ja": "{second} の{target}の{stat}（{second_value}）は {first}（{first_value}）の {times} 倍です。",
+        "en": "The {stat} of {target} in {second} ({second_value}) is {times} times that in {first} ({first_value}).",
+    },
+    "exists_yes": {
+        "ja": "はい、あります。条件{conditions}に合う行は {value} 件です（全 {total} 件中）。",
+        "en": "Yes: {value} of {total} rows match{conditions}.",
+    },
+    "exists_no": {
+        "ja": "いいえ、ありません。条件{conditions}に合う行は 0 件です（全 {total} 件中）。",
+        "en": "No: none of the {total} rows match{conditions}.",
+    },
+    "group_difference": {
+        "ja": "{measure}の差は {difference} です（{first} {first_value} − {second} {second_value}）{conditions}。",
+        "en": "The difference in {measure} is {difference} "
+        "({first} {first_value} − {second} {second_value}){conditions}.",
+    },
+    "group_times": {
+        "ja": "{first} の{measure}は {second} の {times} 倍です（{first_value} ÷ {second_value}）{conditions}。",
+        "en": "The {measure} of {first} is {times} times that of {second} "
+        "({first_value} ÷ {second_value}){conditions}.",
+    },
     "distinct": {
         "ja": "{target} は {value} 種類です{conditions}（{values}）。",
         "en": "{target} has {value} distinct values{conditions}: {values}.",

@@ -13,6 +13,7 @@ import re
 from bunseki.brain.analyst.offline import bands, catalog, measures, years
 from bunseki.brain.analyst.offline.filters import condition, rows
 from bunseki.brain.analyst.offline.plan import Filter, Plan
+from bunseki.brain.analyst.offline.quantiles import quantile_name
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
@@ -22,6 +23,7 @@ STAT_CALL = {
     "sum": "sum",
     "mean": "mean",
     "median": "median",
+    "quantile": "quantile",
     "std": "std",
     "var": "var",
     "min": "min",
@@ -82,6 +84,20 @@ FORMATTER = [
 ]
 
 
+def stat_call(plan: Plan) -> str:
+    """The pandas call that computes the plan's statistic: mean(), quantile(0.9)."""
+    if plan.stat == "quantile":
+        return f"quantile({plan.quantile if plan.quantile is not None else 0.5!r})"
+    return f"{STAT_CALL[plan.stat]}()"
+
+
+def stat_name(plan: Plan, language: str) -> str:
+    """The statistic as people name it: 平均, 90パーセンタイル, the 90th percentile."""
+    if plan.stat == "quantile":
+        return quantile_name(plan.quantile if plan.quantile is not None else 0.5, language)
+    return STAT_NAMES["ja" if language == "ja" else "en"].get(plan.stat, plan.stat)
+
+
 def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
     if plan.options.get(years.OPTION):  # a year column stands for the dates: read it as dates
@@ -99,7 +115,7 @@ def describe(plan: Plan) -> str:
     language = plan.language
     key = {"top": "what_bottom" if plan.ascending else "what_top", "trend": "what_trend_by" if plan.group_by else ""}
     words = {
-        "stat": STAT_NAMES[language].get(plan.stat, plan.stat),
+        "stat": stat_name(plan, language),
         "target": plan.target or catalog.say("what_rows", language),
         "group": group_label(plan),
         "second": plan.second,
@@ -176,19 +192,18 @@ def _file_name(title: str) -> str:
 
 
 def _stat_label(plan: Plan) -> str:
-    return STAT_NAMES[plan.language].get(plan.stat, plan.stat)
+    return stat_name(plan, plan.language)
 
 
 # --- tasks ---------------------------------------------------------------------------------
 
 
 def _stat(plan: Plan, info: DataFrameInfo) -> list[str]:
-    call = STAT_CALL[plan.stat]
-    lines = [f"values = {_series(plan)}", f"value = values.{call}()"]
+    lines = [f"values = {_series(plan)}", f"value = values.{stat_call(plan)}"]
     label = f"{plan.target} の{_stat_label(plan)}" if plan.language == "ja" else f"{_stat_label(plan)} of {plan.target}"
     lines.append(f'print(f"{label}: {{format_number(value)}}")')
     lines.append(
-        f"result = {{'task': 'stat', 'stat': {plan.stat!r}, 'column': {plan.target!r}, "
+        f"result = {{'task': 'stat', 'stat': {plan.stat!r}, 'q': {plan.quantile!r}, 'column': {plan.target!r}, "
         "'value': float(value), 'rows': int(len(data)), 'non_null': int(values.notna().sum())}"
     )
     if plan.stat in ("max", "min") and _context_columns(plan, info):
@@ -222,7 +237,7 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
     """A share of the whole, or the percent change from a base subset to another, of a measure or of rows."""
     ratio = plan.ratio
     assert ratio is not None
-    measure = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else None
+    measure = f"[{plan.target!r}].{stat_call(plan)}" if plan.target else None
 
     def amount(frame: str) -> str:
         return f"float({frame}{measure})" if measure else f"float(len({frame}))"
@@ -236,9 +251,9 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
         lines.append("value = 100 * part_value / whole_value if whole_value else float('nan')")
         lines.append("base_value = whole_value")
     elif ratio.base_column and ratio.part_column:  # one measure against another over the same rows
-        call = STAT_CALL[plan.stat]
-        lines = ["base = part = data", f"base_value = float(data[{ratio.base_column!r}].{call}())"]
-        lines.append(f"part_value = float(data[{ratio.part_column!r}].{call}())")
+        call = stat_call(plan)
+        lines = ["base = part = data", f"base_value = float(data[{ratio.base_column!r}].{call})"]
+        lines.append(f"part_value = float(data[{ratio.part_column!r}].{call})")
         lines.append("value = 100 * (part_value - base_value) / abs(base_value) if base_value else float('nan')")
     else:
         lines = [f"base = {subset(ratio.base)}", f"part = {subset(ratio.part)}"]
@@ -266,7 +281,7 @@ def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 def _grouped(plan: Plan) -> list[str]:
     keys = [plan.group_by, plan.cross] if plan.cross else plan.group_by
-    value = ".size()" if plan.target is None else f"[{plan.target!r}].{STAT_CALL[plan.stat]}()"
+    value = ".size()" if plan.target is None else f"[{plan.target!r}].{stat_call(plan)}"
     lines = [f"grouped = data.groupby({keys!r}, observed=True){value}"]
     if plan.cross:  # the cross table is shown whole; its cells are then ranked as one list
         joiner = "・" if plan.language == "ja" else " / "
@@ -353,7 +368,7 @@ def _smoothing(plan: Plan) -> str:
 
 def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     date, unit = plan.date_column, plan.time_unit or "M"
-    value = f"[{plan.target!r}].{STAT_CALL[plan.stat]}()" if plan.target else ".size()"
+    value = f"[{plan.target!r}].{stat_call(plan)}" if plan.target else ".size()"
     if unit in DAY_NAMES:
         names = DAY_NAMES[unit]["ja" if plan.language == "ja" else "en"]
         column = info.column(date or "")
@@ -500,13 +515,13 @@ def _share_within(plan: Plan, info: DataFrameInfo) -> list[str]:
 def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     first, second = plan.periods[:2]
     date = str(plan.date_column)
-    call = STAT_CALL[plan.stat]
+    call = stat_call(plan)
     windows = [Filter(column=date, op="between", value=[p.start, p.end], text=p.label) for p in (first, second)]
     lines = [
         "periods = {",
         *(f"    {p.label!r}: {rows([w], info)}," for p, w in zip((first, second), windows, strict=True)),
         "}",
-        f"values = pd.Series({{label: rows[{plan.target!r}].{call}() for label, rows in periods.items()}})",
+        f"values = pd.Series({{label: rows[{plan.target!r}].{call} for label, rows in periods.items()}})",
         "print(values.to_string())",
         "before, after = float(values.iloc[0]), float(values.iloc[1])",
         "change = after - before",

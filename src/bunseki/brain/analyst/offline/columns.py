@@ -75,6 +75,7 @@ class ColumnMatcher:
 
     def __init__(self, info: DataFrameInfo) -> None:
         self.info = info
+        self._name_cache: dict[str, dict[str, str]] = {}
         self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
         for column in info.column_info:
             # return_id names each row, not a kind of thing (a measure with many values is still a measure)
@@ -90,6 +91,14 @@ class ColumnMatcher:
             ):
                 # sensor_id holds sensors: "which sensor", "how many sensors" (a numeric id only numbers rows)
                 self._aliases += [(words[0], column.name, 0.6), (_plural(words[0]), column.name, 0.6)]
+        # A head noun two columns share (気温 of 最高気温 and 最低気温) names neither of them.
+        claimed: dict[str, set[str]] = {}
+        for alias, column_name, score in self._aliases:
+            if score == SUFFIX_SCORE:
+                claimed.setdefault(alias, set()).add(column_name)
+        self._aliases = [
+            item for item in self._aliases if item[2] != SUFFIX_SCORE or len(claimed.get(item[0], ())) == 1
+        ]
         self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
 
     def kind(self, column: str) -> str:
@@ -114,6 +123,7 @@ class ColumnMatcher:
         taken = Spans([(mention.start, mention.end) for mention in exclude or []])
         found: list[ValueMention] = []
         for column in self.info.column_info:
+            found += self._names(column, text, taken)
             for value in column.values or []:
                 forms = _value_forms(value)
                 if re.fullmatch(r"[A-Z]", value) and column.unique <= 12:  # grades and ranks: 評価がS, class B
@@ -129,6 +139,39 @@ class ColumnMatcher:
                         if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
         return _non_overlapping(found, key=lambda m: -(m.end - m.start))
+
+    def _names(self, column: ColumnInfo, text: str, taken: Spans) -> list[ValueMention]:
+        """Names of a text column with many values (people, countries, titles) that ``text`` writes as the
+        data does: in full (Kuwait, Katharine Hepburn), or by a word only one of them holds (Hepburn)."""
+        forms = self._name_forms(column)
+        found = []
+        for form, value in forms.items():
+            for start in _occurrences(text, form, case_sensitive=True):
+                end = start + len(form)
+                if not taken.overlaps((start, end)):
+                    found.append(ValueMention(column.name, value, start, end))
+        return found
+
+    def _name_forms(self, column: ColumnInfo) -> dict[str, str]:
+        cached = self._name_cache.get(column.name)
+        if cached is not None:
+            return cached
+        forms: dict[str, str] = {}
+        words: dict[str, set[str]] = {}
+        listed = column.values if column.kind in ("text", "category") else None
+        for value in column.names or listed or []:
+            normal = normalize(value).strip()
+            if len(normal) < 3 or normal.replace(".", "").replace("-", "").isdigit():
+                continue
+            if column.names:  # the few values of a category are matched as values already
+                forms[normal] = value
+            for word in re.findall(r"[A-Z][a-z]{3,}", normal):
+                words.setdefault(word, set()).add(value)
+        for word, holders in words.items():
+            if len(holders) == 1 and word not in forms:
+                forms[word] = next(iter(holders))
+        self._name_cache[column.name] = forms
+        return forms
 
     def resolve(self, phrase: str) -> str | None:
         """The one column a short phrase (a format slot name, a header fragment) refers to."""
@@ -153,6 +196,12 @@ class ColumnMatcher:
 
 
 _Span = TypeVar("_Span", Mention, ValueMention)
+SUFFIX_SCORE = 0.6  # the end of a Japanese header (its head noun), when no other header ends so
+
+
+def _without_unit_suffix(name: str) -> str:
+    """くちばしの長さ(mm) → くちばしの長さ: a unit in brackets is no part of the head noun."""
+    return re.sub(r"\s*[（(][^）)]{1,8}[）)]\s*$", "", name)
 
 
 def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
@@ -188,6 +237,10 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
             add(normal[:size], 0.7)
+        head = _without_unit_suffix(normal)
+        for size in range(len(head) - 1, 1, -1):  # 労働組合 → 組合, 直列エンジン → エンジン: the head noun
+            if not _ASCII.match(head[-size:]):
+                add(head[-size:], SUFFIX_SCORE)
     for concept, score in concepts_for(name, identifier=identifier):  # payment method → 支払方法, 人口 → population
         for synonym in concept.words:
             add(synonym, score)

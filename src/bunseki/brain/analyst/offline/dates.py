@@ -88,6 +88,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
+    # "total 2020 population": a year before the noun it dates, within the data's years only
+    (
+        "bare_year",
+        re.compile(
+            r"(?<![\d/.,$¥#-])\b(?P<y3>(?:19|20)\d{2})\b(?![\d.,%])"
+            r"(?=\s+(?!dollars|yen|usd|people|units|items|rows|records|times)[a-z]{3,})",
+            re.IGNORECASE,
+        ),
+    ),
 ]
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"先月|前月|\blast month\b|\bprevious month\b"), "last_month"),
@@ -131,11 +140,22 @@ def _absolute(text: str, *, first: date, last: date, language: Language) -> list
             span = match.span()
             if taken.overlaps(span):
                 continue
-            window = _window(kind, match, first=first, last=last, language=language, year=year, fiscal=fiscal)
+            window = (
+                _bare_year(int(match.group("y3")), first=first, last=last, language=language)
+                if kind == "bare_year"
+                else _window(kind, match, first=first, last=last, language=language, year=year, fiscal=fiscal)
+            )
             if window is not None:
                 found.append(Window(window[0], window[1], window[2], span))
                 taken.add(span)
     return found
+
+
+def _bare_year(year: int, *, first: date, last: date, language: Language) -> tuple[date, date, str] | None:
+    """A year written without 年 or "in": one of the data's years, else just a number."""
+    if not first.year <= year <= last.year:
+        return None
+    return date(year, 1, 1), date(year + 1, 1, 1), f"{year}年" if language == "ja" else str(year)
 
 
 def _window(

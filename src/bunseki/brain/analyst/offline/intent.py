@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from bunseki.brain.analyst.offline.columns import ColumnMatcher, Mention
+from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention
 from bunseki.brain.analyst.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.brain.analyst.offline.vocab import PERCENT_ASKED
 from bunseki.data.summary import DataFrameInfo
@@ -144,8 +144,9 @@ def _balanced(run: str) -> str:
 
 # --- yes/no columns named by a word ---------------------------------------------------------
 
-_POSITIVE = {"yes", "y", "true", "t", "はい", "有", "有り", "あり", "○", "済", "該当"}
-_NEGATIVE = {"no", "n", "false", "f", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
+# "1"/"0": a flag stored as a number (survived 1/0, manual 1/0) is named as a yes or a no as well.
+_POSITIVE = {"yes", "y", "true", "t", "1", "はい", "有", "有り", "あり", "○", "◯", "済", "該当"}
+_NEGATIVE = {"no", "n", "false", "f", "0", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
 _NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+)$", re.IGNORECASE)
 _NEGATED_AFTER = re.compile(
     r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|^\s*(?:=|は)?\s*(?:no|false)\b",
@@ -166,6 +167,8 @@ def flag_filters(
         sides = yes_no(column.values or [])
         if sides is None:
             continue
+        if mention.score <= SUFFIX_SCORE and not _SAYS_YES_OR_NO.match(text[mention.end : mention.end + 10]):
+            continue  # V型エンジン names a kind of エンジン, not 直列エンジン = yes: only 組合に加入していない does
         negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
         value = sides[1] if negated else sides[0]
         before = _NEGATED_BEFORE.search(text[: mention.start])
@@ -189,6 +192,13 @@ def flag_filters(
 _OTHER_SIDE = re.compile(
     r"(?P<side>なし|無し|ない人|ない方|ない場合|ありません|\bwithout\b|\bthose who (?:do|did)n'?t\b)\s*"
     r"(?:の(?:人|方|場合))?\s*(?:と比べ|に比べ|と比較|より|に対し)",
+    re.IGNORECASE,
+)
+
+
+_SAYS_YES_OR_NO = re.compile(
+    r"^\s*(?:が|は|に)?\s*(?:あり|有り|なし|無し|ある|ない|有|無)|^\S{0,4}?(?:していない|している|してない|した|しない)|"
+    r"^\s*(?:=|は|が)?\s*(?:yes|no|true|false)\b",
     re.IGNORECASE,
 )
 

@@ -13,11 +13,14 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from itertools import pairwise
+from typing import Final
 
 import pandas as pd
 
-from bunseki.brain.analyst.offline import bands, dates, formats, years
-from bunseki.brain.analyst.offline.columns import ColumnMatcher, Mention
+from bunseki.brain.analyst.offline import accounting, bands, dates, formats, years
+from bunseki.brain.analyst.offline.codegen import describe
+from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
+from bunseki.brain.analyst.offline.durations import Duration, read_duration
 from bunseki.brain.analyst.offline.filters import is_number, number_filters, value_filters
 from bunseki.brain.analyst.offline.intent import (
     ASKS_PERCENT,
@@ -33,7 +36,18 @@ from bunseki.brain.analyst.offline.intent import (
     yes_no,
 )
 from bunseki.brain.analyst.offline.named import measure_question, numeric_candidates, unusable_measure
-from bunseki.brain.analyst.offline.plan import Clarification, Derived, Filter, Period, Plan, Ratio, Task, TimeUnit
+from bunseki.brain.analyst.offline.plan import (
+    AnswerForm,
+    Clarification,
+    Derived,
+    Filter,
+    Period,
+    Plan,
+    Ratio,
+    Task,
+    TimeUnit,
+)
+from bunseki.brain.analyst.offline.quantiles import Quantile, read_quantile
 from bunseki.brain.analyst.offline.relations import column_comparisons, equalities
 from bunseki.brain.analyst.offline.text import kanji_number
 from bunseki.brain.analyst.offline.vocab import (
@@ -52,7 +66,7 @@ from bunseki.brain.analyst.offline.vocab import (
     WINDOW_UNITS,
     Stat,
 )
-from bunseki.brain.lexicon import weekday_of
+from bunseki.brain.lexicon import EXTREMES, concepts_for, weekday_of
 from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
@@ -64,7 +78,7 @@ OUTLIER_THRESHOLD = (
     r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?(\d+(?:\.\d+)?)"
 )
 Z_THRESHOLD = re.compile(r"(?:\|\s*z\s*\||z\s*-?\s*(?:スコア|score))[^\d]{0,24}?\d+(?:\.\d+)?", re.IGNORECASE)
-COMPARE = r"比べ|比較|違い|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference"
+COMPARE = r"比べ|比較|違い|違う|違っ|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer"
 # Words around "あたり" / "per" are bounded: an unbounded lazy run before the keyword is retried
 # from every position of a long question, which is quadratic (a pasted text kept a core busy).
 PHRASE = 40
@@ -101,11 +115,25 @@ class Reading:
     ratio: Ratio | None = None  # a share or a change asked as a percentage
     assumptions: list[str] = field(default_factory=list)
     value_spans: list[tuple[int, int]] = field(default_factory=list)  # category values named (関東, East)
+    values: list[ValueMention] = field(default_factory=list)  # the same, with their columns
+    quantile: Quantile | None = None  # 90パーセンタイル, 上位10%の境目: the statistic's parameter
+    period_spans: list[tuple[int, int]] = field(default_factory=list)  # where each period is named
+    top_spans: list[tuple[int, int]] = field(default_factory=list)  # where the N of a top-N list is named
+    form: AnswerForm = "value"  # the form of the answer asked for (a name, a difference, yes/no…)
+    duration: Duration | None = None  # a duration asked for: its derived column
     cross: str | None = None  # a second grouping column: a cross table (店舗別・カテゴリ別)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
-        """Numeric columns named, in order, without repeats."""
-        return list(dict.fromkeys(m.column for m in self.mentions if is_number(info, m.column)))
+        """Numeric columns named, in order, without repeats; not a 1/0 flag named only by the end of its
+        name (V型エンジン is no measure of 直列エンジン: the accounting asks what it means instead)."""
+        return list(
+            dict.fromkeys(
+                m.column
+                for m in self.mentions
+                if is_number(info, m.column)
+                and not (m.score <= SUFFIX_SCORE and (c := info.column(m.column)) and yes_no(c.values or []))
+            )
+        )
 
     def categorical(self, info: DataFrameInfo) -> list[str]:
         kinds = ("category", "text", "boolean")
@@ -130,11 +158,17 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         )
     ]
     derived = _derived(text, matcher, mentions, language)
+    duration = read_duration(text, lowered, info, mentions, language) if derived is None else None
+    if duration is not None:  # 在任日数, 2019年1月1日時点で登録から何日: a duration column is the measure
+        derived = duration.derived
+    as_of = duration.spans if duration else []  # the day a duration runs to is no date window
     date_column = _date_column(info, mentions)
-    periods, period_spans = _periods(text, info, date_column, language)
+    periods, period_spans = _periods(_blank_spans(text, as_of), info, date_column, language)
     if len(periods) == 1 and asks_change(text):  # 2023年から2024年で何％伸びた: two periods, not one range
         periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
-    top_n, top_spans, ascending = read_top(lowered)
+    quantile = read_quantile(lowered)  # 上位10%の境目 is a quantile, not a top-10 list nor a 10% condition
+    quantile_spans = [quantile.span()] if quantile else []
+    top_n, top_spans, ascending = read_top(_blank_spans(lowered, quantile_spans))
     values = matcher.values(text, exclude=mentions)
     filters = value_filters(text, values)
     defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
@@ -150,23 +184,23 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         mentions,
         info,
         language=language,
-        taken=period_spans + top_spans + [m.span() for m in Z_THRESHOLD.finditer(text)],
+        taken=period_spans + top_spans + quantile_spans + as_of + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
     filters += column_comparisons(text, mentions, info)
     filters += equalities(text, mentions, info, filters)
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
     inside += [m.span() for m in ROLLING.finditer(lowered)]  # 移動平均 smooths the totals: no mean of rows
-    stats = sorted(
-        (match.start(), stat)
-        for stat, pattern in STATS
-        for match in re.finditer(pattern, lowered)
-        if not any(start <= match.start() and match.end() <= end for start, end in inside)
-    )
+    inside += quantile_spans  # 上位10%に入るには最低: the boundary's words, not a minimum
+    stats = _statistics(lowered, inside, quantile)
+    for mention, stat in _extremes(lowered, mentions, info):  # the youngest: the smallest age
+        mentions = sorted([*mentions, mention], key=lambda m: m.start)
+        stats = sorted([*stats, (mention.start, stat)])
     if derived and derived.expression:  # "合計点（a+b+c）の平均": the statistic is the one after the formula
         formula_end = max((m.end for m in mentions if m.column in (derived.left, derived.right)), default=0)
         stats = [item for item in stats if item[0] >= formula_end] or stats
-    words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, lowered)}
+    unquantiled = _blank_spans(lowered, quantile_spans)  # 上位10%の境目 asks no top list
+    words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, unquantiled)}
     if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
         words.add("top")
     reading = Reading(
@@ -205,6 +239,12 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     if group_by and not time_unit and (cross := _cross_group(text, lowered, mentions, info, group_by, filters)):
         reading.group_by, reading.cross = sorted((group_by, cross), key=lambda c: _first_at(mentions, c))
     reading.value_spans = [(value.start, value.end) for value in values]
+    reading.values = values
+    reading.quantile = quantile
+    reading.period_spans = period_spans
+    reading.top_spans = top_spans
+    reading.duration = duration
+    reading.form = accounting.asked_form(lowered)
     if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
     if reading.group_by is None and "which" in words and (few := _which_number(lowered, mentions, info)):
@@ -226,11 +266,86 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
     if isinstance(task, Clarification):
         return task
     planned = _build(task, reading, info)
+    if isinstance(planned, Plan):
+        planned = _in_form(planned, reading.form)
+        if unused := _unaccounted(planned, reading, info):
+            return accounting.ask_back(unused, reading.language, describe(planned))
     if year and isinstance(planned, Plan):
         planned.options[years.OPTION] = year
     if banded and isinstance(planned, Plan):
         planned.options[bands.OPTION] = banded
     return planned
+
+
+def placed(r: Reading) -> list[tuple[int, int]]:
+    """The spans of the question the reading placed: columns, values, dates, quantiles, durations, lists."""
+    spans = [(m.start, m.end) for m in r.mentions] + [(v.start, v.end) for v in r.values]
+    spans += r.period_spans + r.top_spans
+    spans += [r.quantile.span()] if r.quantile else []
+    spans += r.duration.spans if r.duration else []
+    return spans
+
+
+def _in_form(plan: Plan, form: accounting.Form) -> Plan:
+    """The plan set to answer in the asked form: yes or no is whether any row meets the conditions."""
+    if form == "yesno" and plan.filters and plan.task in ("stat", "count", "group", "top", "describe"):
+        return plan.model_copy(
+            update={"form": form, "task": "count", "target": None, "group_by": None, "cross": None, "top_n": None}
+        )
+    return plan.model_copy(update={"form": form})
+
+
+def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting.Unaccounted]:
+    """The elements of the question the plan leaves out, and the form it does not produce."""
+    values = [(v.start, v.end, v.column) for v in r.values]
+    consumed = ([r.quantile.span()] if r.quantile else []) + (r.duration.spans if r.duration else [])
+    consumed += [m.span() for _, pattern in STATS for m in re.finditer(pattern, r.lowered)]  # 何種類
+    missing = accounting.unaccounted(plan, r.text, r.mentions, values, info, consumed=consumed)
+    source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
+    missing += [
+        accounting.Unaccounted("term", word)
+        for word in accounting.residue(r.text, placed(r))
+        if word.casefold() not in source
+    ]
+    if not _produces(plan, plan.form, info):
+        missing.insert(0, accounting.Unaccounted("form", plan.form))
+    return missing
+
+
+_SAYS_WHETHER: Final = frozenset(
+    {"correlation", "correlation_matrix", "trend", "growth", "missing", "duplicates", "outliers"}
+)
+
+
+def _two_groups(plan: Plan, info: DataFrameInfo) -> bool:
+    """The plan compares exactly two groups: two values named, or a grouping with two values."""
+    if plan.task != "group" or not plan.group_by or plan.cross:
+        return False
+    named = [f for f in plan.filters if f.column == plan.group_by and f.op == "in"]
+    if named:
+        return len(named[0].value) == 2
+    column = info.column(plan.group_by)
+    return column is not None and column.unique == 2 and not plan.top_n
+
+
+def _produces(plan: Plan, form: accounting.Form, info: DataFrameInfo) -> bool:
+    """Whether the plan's result has the form asked for."""
+    if form == "percentile":
+        return plan.stat in ("quantile", "median")
+    if form == "yesno":  # whether any row meets the conditions; a correlation, a trend, missing values say it
+        return (plan.task == "count" and bool(plan.filters)) or plan.task in _SAYS_WHETHER
+    if form == "times":  # of two groups or periods, or of two columns row by row (売上 ÷ 客数)
+        divided = plan.derived is not None and (plan.derived.op == "/" or "/" in (plan.derived.expression or ""))
+        return plan.task in ("ratio", "growth") or _two_groups(plan, info) or divided
+    if form == "difference":  # of two groups, two periods, or of two columns row by row (最高気温−最低気温)
+        subtracted = plan.derived is not None and (plan.derived.op == "-" or "-" in (plan.derived.expression or ""))
+        return plan.task in ("growth", "ratio") or _two_groups(plan, info) or subtracted
+    if form == "date":
+        kinds = {c.kind for c in info.column_info if c.name in (plan.target, plan.group_by)}
+        return bool(plan.time_unit or "datetime" in kinds or (plan.task == "top" and plan.date_column))
+    if form == "name":
+        return bool(plan.group_by or plan.task in ("top", "distinct", "share", "growth", "ratio"))
+    return True
 
 
 def _task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
@@ -258,6 +373,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
     trend_only = "trend" in words and not ASKS_PERCENT.search(r.lowered)  # "trending up or down month over month"
     if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)) and not trend_only:
         return "growth"
+    if r.form in ("difference", "times") and len(r.periods) >= 2 and not r.group_by:
+        return "growth"  # 2015年は2012年と比べて何度高い, 2014年は2013年の何倍: two periods compared
     if "top" in words:
         return "top"
     if (r.time_unit and r.date_column) or ("trend" in words and r.date_column):
@@ -265,6 +382,10 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
     return None
 
 
+# "how many", and 何 with a counter word: 何件, 何人, 何台, 何社, 何か国, 何羽…
+_HOW_MANY = re.compile(
+    r"how many|いくつ|何\s*(?:件|人|日|台|名|社|個|本|匹|頭|羽|回|か国|カ国|ヶ国|店|店舗|軒|冊|枚|点|組|世帯)(?!通り)"
+)
 SHAPE = re.compile(
     r"列数|列の数|列はいくつ|何列|何行|行数|"
     r"\bhow many (?:rows|records|col(?:u|o|ou)?m?n?s|cols)\b|\bnumber of (?:rows|col(?:u|o|ou)?m?n?s)\b|\bshape\b"
@@ -276,7 +397,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     stat = _main_stat(r)
     if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
         return "count"
-    asks_count = re.search(r"how many|何件|何人|何日|いくつ", r.lowered)
+    asks_count = _HOW_MANY.search(r.lowered) and r.duration is None  # 何日経った: a duration
     conditioned = {c for f in r.filters for c in f.columns()}
     counted = None if _how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
     measured_apart = [
@@ -290,6 +411,8 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "group"  # 東京と大阪を比べて: one bar per value
     if r.entity_question and (measured or stat in ("max", "min", "count") or _wants_one(r)):
         return "group"
+    if r.form in ("name", "date") and measured and stat in ("max", "min"):
+        return "group"  # 最高気温が一番高かった日はいつ, who is the oldest: the row, named by a column
     if _distinct_target(r, info):
         return "distinct"
     if stat == "count" and not _how_many_measure(r, info):
@@ -328,6 +451,10 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
     plan.stat = _default_stat(_main_stat(r), target, plan, info) if target is not None else "count"
+    if r.duration and r.duration.spans and target == r.duration.derived.name and (since := _SINCE.search(r.lowered)):
+        plan.stat = "min" if since.group("last") else "max"  # days since the last snow: the fewest
+    if plan.stat == "quantile" and r.quantile is not None:
+        plan.quantile = r.quantile.q
     if task == "stat":
         return _as_chart(plan, info) if "chart" in r.words else plan
     if task in ("growth", "trend"):
@@ -438,7 +565,7 @@ def _shape(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
 def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     """Growth between two periods, or a trend by day, week, month, quarter or year."""
     if plan.task == "growth":
-        plan.periods = r.periods[:2] if len(r.periods) >= 2 else _previous_periods(r, info)
+        plan.periods = _base_first(r) if len(r.periods) >= 2 else _previous_periods(r, info)
         plan.assumptions += [text for text in r.assumptions if text not in plan.assumptions]
         if len(plan.periods) < 2:
             return _ask_periods(r)
@@ -458,14 +585,76 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
     return plan if plan.date_column is not None else _ask_date(r)
 
 
+_BASE_AFTER = re.compile(r"^\s*(?:の\s*)?(?:より|に比べ|と比べ|と比較|に対し|対比|の何倍|比)")
+_BASE_BEFORE = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs\.?|\brelative to)\s*(?:in\s+|the\s+)?$")
+
+
+def _statistics(lowered: str, inside: list[tuple[int, int]], quantile: Quantile | None) -> list[tuple[int, Stat]]:
+    """The statistics named, in order, but for words inside a column's name (最高 in 最高気温)."""
+    stats: list[tuple[int, Stat]] = sorted(
+        (match.start(), stat)
+        for stat, pattern in STATS
+        for match in re.finditer(pattern, lowered)
+        if not any(start <= match.start() and match.end() <= end for start, end in inside)
+    )
+    if quantile is not None:
+        stats = sorted([*stats, (quantile.start, "quantile")])
+    return stats
+
+
+_SINCE = re.compile(r"(?P<last>最後|最新|直近|\blast\b|\blatest\b|most recent)|最初|初めて|\bfirst\b|\bearliest\b")
+
+
+def _extremes(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> list[tuple[Mention, Stat]]:
+    """Adjectives naming the extreme of a measure the question does not name: youngest, 最も重い."""
+    found: list[tuple[Mention, Stat]] = []
+    named = {m.column for m in mentions}
+    for words, concept_word, largest in EXTREMES:
+        match = next((m for word in words if (m := re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", lowered))), None)
+        if match is None:
+            continue
+        columns = [
+            c.name
+            for c in info.column_info
+            if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
+        ]
+        if len(columns) == 1 and columns[0] not in named:
+            mention = Mention(columns[0], match.start(), match.end(), 0.8, match.group())
+            found.append((mention, "max" if largest else "min"))
+    return found
+
+
+def _base_first(r: Reading) -> list[Period]:
+    """Two periods, the one compared against first: 2015年は2012年と比べて → 2012, then 2015."""
+    periods = r.periods[:2]
+    spans = r.period_spans[:2]
+    if len(spans) == 2:
+        based = [
+            bool(_BASE_AFTER.match(r.text[end : end + 8]) or _BASE_BEFORE.search(r.lowered[max(0, start - 24) : start]))
+            for start, end in spans
+        ]
+        if based == [False, True]:
+            return [periods[1], periods[0]]
+    return periods
+
+
 def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     """Group-by aggregations, top-N lists and shares."""
     group = r.group_by or _entity(r, info, plan.target)
     if group is None and plan.task == "top" and plan.target and (group := _row_label(info)):
         plan.options["rows"] = True  # 給与が高い上位5人: the rows themselves, named by their name or id
+    if group is None and r.form == "name" and plan.target:
+        group = _row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
+    if group is None and r.form == "date" and plan.target and r.date_column:
+        group = r.date_column  # on which day was it coldest: the day of the coldest row
     if group is None:
         return _ask_group(r, info, plan.task)
     plan.group_by = group
+    ordering = _row_extreme(r, info, group)
+    if ordering is not None:  # the youngest winner: the row with the smallest age, not a group's total
+        plan.stat, plan.ascending, plan.top_n, plan.chart = ordering, ordering == "min", r.top_n or 1, "bar"
+        plan.assumptions = [a for a in plan.assumptions if "集計方法" not in a and "No statistic" not in a]
+        return plan
     if plan.task in ("group", "top") and r.cross and r.cross != group:
         plan.cross = r.cross
     if plan.task == "share":  # 関東の割合: share of 関東 among all regions, so keep every region's rows
@@ -500,6 +689,8 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
 def _main_stat(r: Reading) -> Stat | None:
     """The statistic asked for; max/min are orderings when a group or a 'which' is involved."""
     found = [stat for _, stat in r.stats]
+    if "quantile" in found:
+        return "quantile"
     ordering = {"max", "min"}
     for stat in found:
         if stat not in ordering and stat != "count" and stat != "nunique":
@@ -516,7 +707,7 @@ def _main_stat(r: Reading) -> Stat | None:
 
 
 def _default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataFrameInfo) -> Stat:
-    if stat in ("sum", "mean", "median", "std", "var", "min", "max", "count"):
+    if stat in ("sum", "mean", "median", "quantile", "std", "var", "min", "max", "count"):
         return stat
     name = target or ""
     column = info.column(name)
@@ -549,7 +740,9 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     grouping = {r.group_by, r.date_column}
     candidates = [column for column in numeric if column not in grouping] or numeric
     skip = {column for column in grouping if column} | {c for f in r.filters for c in f.columns()}
-    chosen = candidates[0] if candidates else None
+    # 降水量が10mm以上の日の最高気温の平均: the measure is the column the condition is not on
+    free = [column for column in candidates if column not in skip]
+    chosen = (free or candidates)[0] if candidates else None
     if (
         chosen is None
         and task in ("top", "group", "share", "trend")
@@ -655,13 +848,43 @@ def _distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
 _NAME = re.compile(r"name|名前|氏名|名称|品名|商品名|タイトル|title", re.IGNORECASE)
 
 
-def _row_label(info: DataFrameInfo) -> str | None:
-    """A column naming each row once (a name, else an id): top-N rows are listed by it."""
+def _row_label(info: DataFrameInfo, *, repeated: bool = False) -> str | None:
+    """A column naming each row once (a name, else an id): top-N rows are listed by it.
+
+    ``repeated``: a name column may name a row more than once (a winner of two awards); any column
+    naming most rows (a car model, a title) does as well, when there is no column called a name.
+    """
     rows = info.shape[0]
     unique = [c for c in info.column_info if rows > 0 and c.unique == rows and c.missing == 0]
     named = [c.name for c in unique if c.kind in ("text", "category") and _NAME.search(c.name)]
     ids = [c.name for c in unique if ID_LIKE.search(c.name)]
+    if repeated:
+        texts = [c for c in info.column_info if c.kind in ("text", "category") and rows and c.unique >= 0.5 * rows]
+        named += sorted((c.name for c in texts if _NAME.search(c.name)), key=lambda n: -_unique(info, n))
+        named += [c.name for c in texts if not ID_LIKE.search(c.name) and c.name not in named]
     return next(iter(named + ids), None)
+
+
+def _unique(info: DataFrameInfo, name: str) -> int:
+    column = info.column(name)
+    return column.unique if column else 0
+
+
+_AGGREGATE: Final = re.compile(r"平均|合計|総|累計|件数|人数|回数|\baverage\b|\bmean\b|\btotal\b|\bsum\b|\bcount\b")
+
+
+def _row_extreme(r: Reading, info: DataFrameInfo, group: str) -> Stat | None:
+    """max or min when the question asks for the row where a measure is largest or smallest, named by
+    a column that names rows (the youngest winner, 最も馬力が大きい車種), not for a group's aggregate."""
+    column = info.column(group)
+    rows = info.shape[0]
+    if column is None or not rows or (column.unique < 0.5 * rows and column.kind != "datetime"):
+        return None
+    orderings = [stat for _, stat in r.stats if stat in ("max", "min")]
+    unquoted = _blank_spans(r.lowered, [(m.start, m.end) for m in r.mentions])  # 平均寿命 names a column
+    if not orderings or _AGGREGATE.search(unquoted) or any(s not in ("max", "min") for _, s in r.stats):
+        return None
+    return orderings[0]
 
 
 def _share_across(r: Reading, info: DataFrameInfo) -> bool:
@@ -900,6 +1123,12 @@ def _defined_name(text: str, mentions: list[Mention], derived: Derived | None) -
     if equals is None and re.search(r"別|ごと|毎|\bby\b|\beach\b", text[clause + 1 : end]):
         return None  # 月別の客単価（金額÷客数）: the grouping is asked, not part of the name
     return clause + 1, end
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    for span in spans:
+        text = _blank(text, span)
+    return text
 
 
 def _blank(text: str, span: tuple[int, int] | None) -> str:

@@ -32,6 +32,9 @@ Task = Literal[
 Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
 TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
 Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
+# The form of the answer the question asks for: a plain value (a number, a table), the name of the
+# winner, a date, the difference or the ratio (times) of two groups or periods, a percentile, yes/no.
+AnswerForm = Literal["value", "name", "date", "difference", "times", "percentile", "yesno"]
 
 
 class Filter(BaseModel):
@@ -139,7 +142,9 @@ class Plan(BaseModel):
 
     task: Task
     language: Language
+    form: AnswerForm = "value"
     stat: Stat = "sum"
+    quantile: float | None = Field(default=None, description="stat 'quantile': which (0.9: the 90th percentile).")
     target: str | None = None
     second: str | None = None
     group_by: str | None = None

@@ -105,4 +105,35 @@ def equalities(text: str, mentions: list[Mention], info: DataFrameInfo, existing
             Filter(column=mention.column, op="==", value=int(value) if value.is_integer() else value, text=shown)
         )
         conditioned.add(mention.column)
+    return found + coded_counts(text, mentions, info, conditioned)
+
+
+def coded_counts(text: str, mentions: list[Mention], info: DataFrameInfo, conditioned: set[str]) -> list[Filter]:
+    """A code written before its column's name: 8気筒 (気筒数 = 8), "4 gears", 4気筒と8気筒 (both).
+
+    Only for a numeric column with few values, the number being one of them.
+    """
+    named: dict[str, list[tuple[int | float, str]]] = {}
+    for mention in mentions:
+        column = info.column(mention.column)
+        if column is None or column.kind != "number" or not column.values or mention.column in conditioned:
+            continue
+        number = _NUMBER_BEFORE.search(text[max(0, mention.start - 12) : mention.start])
+        if number is None:
+            continue
+        value = float(number.group("n"))
+        code = int(value) if value.is_integer() else value
+        if str(code) in column.values:
+            named.setdefault(mention.column, []).append((code, number.group("n") + mention.text))
+    found = []
+    for column_name, codes in named.items():
+        values = list(dict.fromkeys(code for code, _ in codes))
+        shown = "|".join(dict.fromkeys(text for _, text in codes))
+        if len(values) == 1:
+            found.append(Filter(column=column_name, op="==", value=values[0], text=shown))
+        else:
+            found.append(Filter(column=column_name, op="in", value=values, text=shown))
     return found
+
+
+_NUMBER_BEFORE = re.compile(r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s?$")

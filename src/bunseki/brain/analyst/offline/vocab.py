@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-Stat = Literal["sum", "mean", "median", "std", "var", "min", "max", "count", "nunique"]
+Stat = Literal["sum", "mean", "median", "quantile", "std", "var", "min", "max", "count", "nunique"]
 
 # Statistic words. More specific words come first (標準偏差 before 偏差, 平均 after 中央値).
 STATS: Final[tuple[tuple[Stat, str], ...]] = (

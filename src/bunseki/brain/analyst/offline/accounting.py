@@ -1,0 +1,427 @@
+"""Nothing in the question goes unaccounted for: every element it holds is used by the plan.
+
+Before the analyst answers, each column the question names, each value it names, each number it
+gives and the form it asks for (a number, a name, a date, a difference, a ratio, a percentile,
+yes or no) is held against the plan. A column the plan does not read, a value it does not filter
+on, a number it does not use, or a form it does not produce means the plan answers another
+question; the analyst then asks one precise question back, naming the element, instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from bunseki.brain.analyst.offline.columns import Mention
+from bunseki.brain.analyst.offline.plan import AnswerForm, Clarification, Filter, Plan
+from bunseki.data.summary import DataFrameInfo
+from bunseki.domain import Language
+
+Form = AnswerForm
+
+# The forms a question asks for, by the words that ask them (Japanese and English).
+_FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
+    (
+        "percentile",
+        re.compile(
+            r"パーセンタイル|百分位|四分位(?!範囲|偏差)|(?<!四)分位(?:数|点)|percentile|quantile|(?<!inter)quartile|"
+            r"(?:上位|下位)\s*\d+(?:\.\d+)?\s*[%％](?:\s*(?:の|に入る|に入るための|に入るには))?\s*(?:境界|ライン|ボーダー|下限|上限|基準|値|水準)|"
+            r"\b(?:top|bottom)\s+\d+(?:\.\d+)?\s*%\s*(?:cut-?off|threshold|boundary|line|mark)|"
+            r"(?:cut-?off|threshold|boundary)\s+(?:for|of)\s+the\s+(?:top|bottom)\s+\d+(?:\.\d+)?\s*%",
+            re.IGNORECASE,
+        ),
+    ),
+    ("times", re.compile(r"何倍|倍率|\bhow many times\b|\bratio of\b|\bratio between\b", re.IGNORECASE)),
+    (
+        "difference",
+        re.compile(
+            r"(?<![誤時偏])差(?:は|を|が|って|額|分)?(?![別])|差分|違いは|どれ(?:くらい|ぐらい|だけ)(?:高|低|多|少|長|短|大き|小さ)|"
+            r"何(?:円|ドル|点|歳|年|日|人|件|ポイント|度|cm|mm|kg|g)?(?:高|低|多|少|長|短|大き|小さ)(?:い|かった)|"
+            r"\bdifference\b|\bdiffer\b|how much (?:more|less|higher|lower|larger|smaller|bigger|longer|shorter)\b|"
+            r"how many (?:\w+ )?(?:more|fewer|higher|lower|larger|smaller|longer|shorter)\b|"
+            r"(?:何|どれ(?:くらい|ぐらい|だけ)|どのくらい|どのぐらい|いくら)[^、。?？]{0,6}?(?:違う|違い|差がある|開き)",
+            re.IGNORECASE,
+        ),
+    ),
+    ("date", re.compile(r"いつ|何月何日|何日に|どの日|\bwhen\b|\bwhat date\b|\bwhich date\b|\bon which day\b", re.I)),
+    ("name", re.compile(r"誰|だれ|\bwho\b|\bwhose\b|名前は|\bwhat(?:'s| is) the name\b", re.IGNORECASE)),
+)
+_PERCENT_ASKED: Final = re.compile(r"[%％]|パーセント|割合|比率|percent|proportion|share", re.IGNORECASE)
+_NUMBER: Final = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
+# Numbers that count items of the answer, not conditions: "上位3", "top 5", "3つ", "2人".
+_LISTED: Final = re.compile(r"(?:上位|下位|トップ|ワースト|top|bottom|best|worst|first|last)\s*$", re.IGNORECASE)
+_COUNTED_AFTER: Final = re.compile(r"^\s*(?:つ|個|件|位|社|人|名|カ国|か国|ヶ国|行|items?\b|rows?\b)", re.IGNORECASE)
+# What follows a word that names the rows being counted (伝票は何件, "bills are in the data").
+_ROWS_NAMED: Final = re.compile(
+    r"\s*(?:は|が|って|データ|ログ|リスト|一覧|表|data\b|list\b|log\b|table\b|file\b|"
+    r"(?:are|is|were|was|does|do|did|have|has|had|listed|in|with|that|which|whose)\b)",
+    re.IGNORECASE,
+)
+_ARITHMETIC: Final = frozenset({"times", "plus", "minus", "over", "divided", "multiplied"})
+_DEFINED: Final = re.compile(r"[^()（）。?？]{0,10}[(（]")
+_KEPT: Final = re.compile(
+    r"^\S{0,4}?(?:は|を|も)?\s*(?:除かず|除外せず|含めて|含めた|含む|残して|keep|kept|includ)", re.IGNORECASE
+)
+_PER_ONE: Final = re.compile(r"^\s*\S{0,10}?(?:あたり|当たり|当り|につき)")
+_DECIMALS: Final = re.compile(r"^\s*(?:桁|decimal)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Unaccounted:
+    """One element of the question the plan does not use."""
+
+    kind: Literal["column", "value", "number", "form", "term"]
+    text: str
+    detail: str = ""
+
+
+# Yes/no questions: "Is there …", "Did any …", 〜ってありますか / いる？ — with no question word in them.
+_YES_NO_EN: Final = re.compile(
+    r"^(?:[^,?]{0,40},\s*)?(?:is|are|was|were|does|do|did|has|have|had|can|could)\s+(?:there|any|anyone|anybody|some|the|a|an|it)\b",
+    re.IGNORECASE,
+)
+_YES_NO_JA: Final = re.compile(
+    r"(?:います|あります|存在します|ありました|いました)か\s*[?？]?\s*$|(?:いる|ある|あった|いた)\s*[?？]\s*$"
+)
+_QUESTION_WORDS: Final = re.compile(
+    r"何|いくつ|いくら|どれ|どの|どこ|どう|どちら|どっち|どんな|誰|だれ|いつ|なに|"
+    r"\b(?:how|what|which|who|whom|whose|when|where|why)\b",
+    re.IGNORECASE,
+)
+
+
+_EITHER: Final = re.compile(r"\bor\b|それとも|上が.{0,12}下が|増え.{0,12}減|下が.{0,12}上が|減.{0,12}増え")
+
+
+def asked_form(text: str) -> Form:
+    """The form of the answer the question asks for ("value" when it asks for a plain number or table)."""
+    for form, pattern in _FORMS:
+        if pattern.search(text):
+            return form
+    stripped = text.strip()
+    either = _EITHER.search(stripped)  # "up or down", 上がっている？下がっている？: one of two, not yes or no
+    if (_YES_NO_EN.search(stripped) or _YES_NO_JA.search(stripped)) and not (
+        _QUESTION_WORDS.search(stripped) or either
+    ):
+        return "yesno"
+    return "value"
+
+
+def plan_columns(plan: Plan) -> set[str]:
+    """Every column the plan reads: measures, groupings, dates, conditions, formulas, answer slots."""
+    used = {c for c in (plan.target, plan.second, plan.group_by, plan.cross, plan.date_column) if c}
+    filters: list[Filter] = [*plan.filters, *plan.within]
+    if plan.ratio is not None:
+        filters += [*plan.ratio.part, *plan.ratio.base]
+        used |= {c for c in (plan.ratio.base_column, plan.ratio.part_column) if c}
+    for derived in [plan.derived, *plan.derived_columns]:
+        if derived is not None:
+            used |= {derived.left, derived.right}
+            if derived.expression:
+                used |= set(re.findall(r"data\[['\"]([^'\"]+)['\"]\]", derived.expression))
+    for slot in plan.slots:
+        used |= {c for c in (slot.column, slot.second) if c}
+        filters += slot.filters
+    for item in filters:
+        used |= item.columns()
+    for value in plan.options.values():  # the year column read as dates, the age column banded
+        if isinstance(value, str):
+            used.add(value)
+        elif isinstance(value, list | tuple):
+            used |= {v for v in value if isinstance(v, str)}
+    return used
+
+
+def _plan_numbers(plan: Plan) -> set[float]:
+    """Every number the plan uses: thresholds, list lengths, periods, windows."""
+    found: set[float] = set()
+
+    def add(value: object) -> None:
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int | float):
+            found.add(float(value))
+        elif isinstance(value, str):
+            found.update(float(n.replace(",", "")) for n in _NUMBER.findall(value))
+        elif isinstance(value, list | tuple):
+            for item in value:
+                add(item)
+
+    for item in _all_filters(plan):
+        add(item.value)
+        add(item.text)
+    for period in plan.periods:
+        add([period.start, period.end, period.label])
+    add([plan.top_n, plan.threshold])
+    if plan.quantile is not None:  # 90パーセンタイル, 上位10%: the quantile named either way
+        add([round(plan.quantile * 100, 6), round(100 - plan.quantile * 100, 6)])
+    for derived in [plan.derived, *plan.derived_columns]:
+        if derived is not None and derived.expression:
+            add(derived.expression)
+    add([slot.decimals for slot in plan.slots])
+    for value in plan.options.values():
+        add(value)
+    return found
+
+
+def unaccounted(
+    plan: Plan,
+    text: str,
+    mentions: list[Mention],
+    value_spans: list[tuple[int, int, str]],
+    info: DataFrameInfo,
+    *,
+    consumed: list[tuple[int, int]] | None = None,
+) -> list[Unaccounted]:
+    """The elements of ``text`` (normalised) that ``plan`` leaves out: columns, values, then numbers."""
+    consumed = list(consumed or [])
+    used = plan_columns(plan)
+    missing = [
+        Unaccounted("column", mention.text, mention.column)
+        for mention in mentions
+        if not _column_used(mention, plan, used, text, info, consumed)
+    ]
+    filtered = {str(v) for f in _all_filters(plan) for v in (f.value if isinstance(f.value, list) else [f.value])}
+    focused = set(map(str, plan.focus))
+    for start, end, column in value_spans:
+        named = text[start:end]
+        if column in used and (column == plan.group_by or column == plan.cross):
+            continue  # 東京と大阪を比べて: the values of the grouping are its groups
+        if column not in used and not any(_same(named, v) for v in filtered | focused):
+            missing.append(Unaccounted("value", named, column))
+    taken = [(m.start, m.end) for m in mentions] + [(s, e) for s, e, _ in value_spans] + consumed
+    return missing + _unused_numbers(plan, text, taken)
+
+
+def _column_used(
+    mention: Mention, plan: Plan, used: set[str], text: str, info: DataFrameInfo, consumed: list[tuple[int, int]]
+) -> bool:
+    """Whether a column the question names is accounted for by the plan (or is no element at all)."""
+    if mention.column in used or _describes_rows(mention, info):
+        return True
+    if plan.task == "count" and _ROWS_NAMED.match(text[mention.end :]):
+        return True  # counting rows: "how many bills are there", センサーデータは何行 name the rows themselves
+    if any(s <= mention.start and mention.end <= e for s, e in consumed):
+        return True  # 種類 in 何種類: a word of the statistic, not the column
+    if plan.derived is not None and (
+        _DEFINED.match(text[mention.end : mention.end + 16]) or mention.text.casefold() in _ARITHMETIC
+    ):
+        return True  # ページビュー（pageviews÷sessions）, "… times 100": the formula's name or operator
+    stem = mention.text.casefold().removesuffix("s")
+    return len(stem) >= 3 and any(stem in column.casefold() for column in used)  # "pages" beside pageviews
+
+
+def _unused_numbers(plan: Plan, text: str, taken: list[tuple[int, int]]) -> list[Unaccounted]:
+    numbers = _plan_numbers(plan)
+    missing = []
+    for match in _NUMBER.finditer(text):
+        if any(s <= match.start() < e for s, e in taken):
+            continue  # a digit inside a column's name or a value (1/4マイル, 2等)
+        before, after = text[: match.start()], text[match.end() :]
+        if _DECIMALS.match(after) or _LISTED.search(before[-12:]) or _COUNTED_AFTER.match(after):
+            continue  # "小数第2位", "上位3", "3つ": the answer's shape, checked with the form
+        if _KEPT.match(after) or (match.group() == "1" and _PER_ONE.match(after)):
+            continue  # 0歳は除かず: rows kept, no condition; 1セッションあたり: per one, a rate's unit
+        value = float(match.group().replace(",", ""))
+        if not any(abs(value - n) < 1e-9 for n in numbers):
+            missing.append(Unaccounted("number", match.group()))
+    return missing
+
+
+def _all_filters(plan: Plan) -> list[Filter]:
+    filters = [*plan.filters, *plan.within]
+    if plan.ratio is not None:
+        filters += [*plan.ratio.part, *plan.ratio.base]
+    for slot in plan.slots:
+        filters += slot.filters
+    return filters
+
+
+def _same(named: str, value: str) -> bool:
+    return named.casefold() in value.casefold() or value.casefold() in named.casefold()
+
+
+def _describes_rows(mention: Mention, info: DataFrameInfo) -> bool:
+    """A column naming each row (a name, an id) stands for the rows themselves: 'how many players'."""
+    column = info.column(mention.column)
+    rows = info.shape[0]
+    return column is not None and column.kind in ("text", "category") and rows > 0 and column.unique >= 0.9 * rows
+
+
+def ask_back(missing: list[Unaccounted], language: Language, what: str) -> Clarification:
+    """One precise question naming the first element the plan leaves out."""
+    first = missing[0]
+    if first.kind == "column":
+        if language == "ja":
+            question = (
+                f"「{first.text}」（列 {first.detail}）を質問のどこに使うのか読み取れませんでした。"
+                f"いま読めたのは「{what}」です。{first.detail} は条件（例:「{first.detail}が…の行」）、"
+                f"集計する値（「{first.detail}の平均」）、分ける単位（「{first.detail}別」）のどれですか？"
+            )
+        else:
+            question = (
+                f"I could not tell how '{first.text}' (column {first.detail}) is meant: what I read is '{what}'. "
+                f"Is {first.detail} a condition ('rows where {first.detail} is …'), the value to compute "
+                f"('mean {first.detail}'), or a grouping ('by {first.detail}')?"
+            )
+    elif first.kind == "value":
+        if language == "ja":
+            question = (
+                f"「{first.text}」（列 {first.detail} の値）をどう使うのか読み取れませんでした。"
+                f"いま読めたのは「{what}」です。{first.detail}が{first.text}の行だけで計算しますか？"
+            )
+        else:
+            question = (
+                f"I could not tell how '{first.text}' (a value of {first.detail}) is meant: what I read is "
+                f"'{what}'. Should only the rows where {first.detail} is {first.text} be used?"
+            )
+    elif first.kind == "term":
+        if language == "ja":
+            question = (
+                f"「{first.text}」がデータのどの列・どの値を指すのか分かりませんでした。"
+                f"いま読めたのは「{what}」で、{first.text} は使われていません。"
+                f"{first.text} に当たる列と値を、データの書き方で教えてください（例:「列名が 値 の行」）。"
+            )
+        else:
+            question = (
+                f"I could not find what '{first.text}' refers to in the data: what I read is '{what}', "
+                f"which leaves {first.text} out. Which column and value is it, as the data writes them "
+                f"(e.g. 'rows where <column> is <value>')?"
+            )
+    elif first.kind == "number":
+        if language == "ja":
+            question = (
+                f"質問の「{first.text}」を何に使うのか読み取れませんでした。いま読めたのは「{what}」です。"
+                f"{first.text} はどの列の条件（例:「…が{first.text}以上」）や期間ですか？"
+            )
+        else:
+            question = (
+                f"I could not tell what '{first.text}' in the question refers to: what I read is '{what}'. "
+                f"Which column's condition (e.g. '… at least {first.text}') or which period is it?"
+            )
+    else:
+        words = FORM_WORDS[language][first.text]
+        if language == "ja":
+            question = (
+                f"{words}をお尋ねのようですが、読み取れた計算「{what}」ではそれを求められません。"
+                f"何と何の{words}か、列と条件を添えてもう一度教えてください。"
+            )
+        else:
+            question = (
+                f"You seem to ask for {words}, but what I read ('{what}') does not give one. "
+                f"Which columns and conditions should the {words} be of?"
+            )
+    return Clarification(question=question, reason=f"{first.kind} not used by the plan: {first.text}")
+
+
+FORM_WORDS: Final[dict[Language, dict[str, str]]] = {
+    "ja": {
+        "name": "名前",
+        "date": "日付",
+        "difference": "差",
+        "times": "倍率",
+        "percentile": "パーセンタイル（分位点）",
+        "yesno": "有無",
+    },
+    "en": {
+        "name": "a name",
+        "date": "a date",
+        "difference": "a difference",
+        "times": "a ratio",
+        "percentile": "a percentile",
+        "yesno": "yes or no",
+    },
+}
+
+
+# --- words the reading did not place ------------------------------------------------------------
+
+# The vocabulary of asking itself, general and closed: question and function words, the words of
+# statistics, comparisons, time and shape, and nouns that stand for the table's rows. A content word
+# outside it, and outside every column, value, date and number the reading placed, is an element
+# the plan cannot be using: "日本の一人当たりGDPの最高値" answered over every country would be wrong.
+_ASKING_JA: Final = re.compile(
+    r"教えて|ください|下さい|でしょう|ですか|ますか|ました|について|における|に関して|として|とは|場合|全体|全部|"
+    r"合計|総計|総数|平均|中央値|最大|最小|最高|最低|最多|最少|最も|一番|上位|下位|順位|以上|以下|未満|以外|超過|"
+    r"比較|比率|割合|構成比|差|違い|倍|何|値|数値|件数|人数|行数|列数|回数|個数|種類|全員|全員|各|毎|別|"
+    r"時点|現在|期間|年間|月間|週間|日間|年代|年度|年|月|日|週|曜日|時間|半期|四半期|上期|下期|"
+    r"今年|昨年|去年|前年|今月|先月|前月|昨日|今日|直近|最近|最後|最初|初めて|以前|以降|前後|"
+    r"データ|表|列|行|項目|結果|数|人|者|方|件|名|全|中|間|内|うち|ほう|方が|順|位|点|個|台|頭|社|回|"
+    r"グラフ|チャート|図|一覧|リスト|ランキング|トップ|ワースト|ベスト|パーセント|パーセンタイル|ポイント|"
+    r"分布|相関|推移|傾向|外れ値|欠損|重複|変化|増加|減少|伸び|上昇|低下|計算|集計|算出|比べ|比較|"
+    # methods and units of analysis
+    r"スコア|スピアマン|ピアソン|ケンドール|ログ|ベース|レコード|サンプル|合計値|平均値|最大値|最小値|"
+    r"品目|項目|単位|基準|対象|条件|全体|全社|全件|ライン|境目|境界"
+)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Methods, measures and units named in English inside a question, capitalised or not.
+_METHODS_EN: Final = frozenset(
+    ("iqr", "z-score", "zscore", "spearman", "pearson", "kendall", "celsius", "fahrenheit", "usd", "jpy", "yen")
+)
+_ASKING_EN: Final = frozenset(
+    _words(
+        """
+        a about above across after again against all all-time also am among an and any anyone anything are
+        as at average avg be been before being below between big biggest both but by can case cases compare
+        compared could count counts data dataset day days did do does during each either entire entries
+        entry every few fewer fewest find first for from get give had has have having he her high higher
+        highest his how i if in into is it its large larger largest last least less list low lower lowest
+        many max maximum mean median min minimum month months more most much my no not number of off on one
+        ones ones' only or other our out over overall people per percent percentage person persons please
+        rank ranked ranking rate ratio record records row rows same share she should show since small
+        smaller smallest so some sum table tell than that the their them then there these they this those
+        through times to top total totals under until up value values was we were what when where which
+        while who whole whom whose why will with within without would year years you your
+        """
+    )
+)
+
+
+# A number and its unit: 10mm, 5万ドル, 30℃, 25歳 — numbers are held against the plan on their own.
+_QUANTITY: Final = re.compile(
+    r"\d+(?:[.,]\d+)*\s*(?:[A-Za-z%％℃°]{1,5}|[万億千百]|[\u30a1-\u30fa\u30fc]{1,4}|[円歳度回件人台個点倍位年月日週])*"
+)
+
+
+def residue(text: str, placed: list[tuple[int, int]]) -> list[str]:
+    """Names in ``text`` (normalised) that the reading did not place: a capitalised word inside a
+    sentence (Japan, Microsoft), a katakana word (イングランド), a word right before a column it
+    qualifies (日本の一人当たりGDP). Each would be a condition the plan silently leaves out."""
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    found = []
+    for match in _NAME_LIKE.finditer(rest):
+        word = match.group()
+        at = match.start()
+        if _TABLE_NOUN.search(word):
+            continue  # アクセスログ, 在庫データ, "the stock list": the table itself
+        if word[0].isascii():
+            sentence_start = at == 0 or re.search(r"[.?!。？！:;]\s*$", rest[:at]) is not None
+            owner = word.endswith("'s") and word[:-2].lower() not in _ASKING_EN  # Amazon's; not What's
+            if (sentence_start and not owner) or word.lower() in _ASKING_EN | _METHODS_EN or not word[0].isupper():
+                continue
+        elif _KATAKANA.fullmatch(word):
+            if _ASKING_JA.fullmatch(word):
+                continue
+        elif _ASKING_JA.fullmatch(re.sub(r"(?:別|ごと|毎)$", "", word)):
+            continue  # 月別, 四半期別: a grouping by a word of asking
+        elif not (_KANJI.fullmatch(word) and rest[match.end() : match.end() + 2] == "の\x00") or _ASKING_JA.fullmatch(
+            word
+        ):
+            continue
+        found.append(word)
+    return found
+
+
+_NAME_LIKE: Final = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,}|[A-Za-z][A-Za-z'\-]*[A-Za-z]")
+_TABLE_NOUN: Final = re.compile(r"(?:データ|ログ|リスト|一覧|記録|履歴|台帳|名簿|ファイル|テーブル)$")
+_KATAKANA: Final = re.compile(r"[\u30a1-\u30fa\u30fc]+")
+_KANJI: Final = re.compile(r"[\u4e00-\u9fff\u3005]+")

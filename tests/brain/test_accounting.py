@@ -1,0 +1,183 @@
+"""Every element of a question is used by the plan, or the analyst asks back naming it.
+
+Small tables made here (not the evaluation set's): a staff roster with a name, dates, a 1/0 flag
+and a True/False flag; each test asks what people ask and checks the plan or the question back.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from bunseki.brain.analyst.offline import accounting
+from bunseki.brain.analyst.offline.parse import plan_question
+from bunseki.brain.analyst.offline.plan import Clarification, Plan
+from bunseki.brain.analyst.offline.quantiles import read_quantile
+from bunseki.data.summary import DataFrameInfo, summarize
+
+STAFF = pd.DataFrame(
+    {
+        "氏名": ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村"],
+        "部署": ["営業", "営業", "開発", "開発", "開発", "総務", "総務", "営業"],
+        "年齢": [25, 41, 33, 52, 29, 47, 38, 31],
+        "年収": [420, 780, 610, 950, 530, 700, 640, 480],
+        "気筒": [4, 6, 4, 8, 4, 6, 8, 4],
+        "在宅勤務": [1, 0, 1, 0, 1, 0, 0, 1],
+        "労働組合": [True, False, True, True, False, False, True, False],
+        "入社日": pd.to_datetime(
+            [
+                "2020-04-01",
+                "2008-04-01",
+                "2015-10-01",
+                "1999-04-01",
+                "2019-04-01",
+                "2005-07-01",
+                "2012-04-01",
+                "2018-04-01",
+            ]
+        ),
+        "退社日": pd.to_datetime(
+            [
+                "2023-03-31",
+                "2021-03-31",
+                "2022-09-30",
+                "2020-03-31",
+                "2023-03-31",
+                "2019-06-30",
+                "2022-03-31",
+                "2023-03-31",
+            ]
+        ),
+    }
+)
+PEOPLE = pd.DataFrame(
+    {
+        "name": ["Ann Lee", "Bob Stone", "Carl Hepworth", "Dana Stone", "Ann Lee"],
+        "award": ["Best actor", "Best actress", "Best actor", "Best actress", "Best actress"],
+        "age": [34, 61, 28, 45, 39],
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def staff() -> DataFrameInfo:
+    return summarize(STAFF)
+
+
+@pytest.fixture(scope="module")
+def people() -> DataFrameInfo:
+    return summarize(PEOPLE)
+
+
+def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
+    planned = plan_question(question, info, language)  # type: ignore[arg-type]
+    assert isinstance(planned, Plan), planned
+    return planned
+
+
+def asked(question: str, info: DataFrameInfo, language: str = "ja") -> str:
+    planned = plan_question(question, info, language)  # type: ignore[arg-type]
+    assert isinstance(planned, Clarification), planned
+    return planned.question
+
+
+def test_a_condition_on_one_column_and_a_statistic_of_another(staff: DataFrameInfo) -> None:
+    planned = plan("年齢が30歳未満の人の平均年収は？", staff)
+    assert planned.target == "年収" and planned.stat == "mean"
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("年齢", "<", 30)]
+
+
+def test_a_column_the_plan_does_not_read_is_asked_about(staff: DataFrameInfo) -> None:
+    planned = plan_question("部署の年収", staff, "ja")
+    # a grouping read from 部署 is fine; what must never happen is a plan that drops a named column
+    if isinstance(planned, Plan):
+        assert "部署" in accounting.plan_columns(planned)
+
+
+def test_a_name_the_table_does_not_hold_is_asked_about_not_dropped(people: DataFrameInfo) -> None:
+    question = asked("What is the mean age of winners born in England?", people, "en")
+    assert "England" in question
+
+
+def test_names_as_the_data_writes_them_in_full_or_by_a_word_only_one_holds(people: DataFrameInfo) -> None:
+    planned = plan("What is Carl Hepworth's age?", people, "en")
+    assert [(f.column, f.value) for f in planned.filters] == [("name", "Carl Hepworth")]
+    by_word = plan("What was Hepworth's age?", people, "en")
+    assert [(f.column, f.value) for f in by_word.filters] == [("name", "Carl Hepworth")]
+    # "Stone" names two people: no filter is guessed, and the word is asked about
+    assert "Stone" in asked("What is Stone's age?", people, "en")
+
+
+def test_yes_no_written_otherwise_than_the_data(staff: DataFrameInfo) -> None:
+    union = plan("組合に加入していない人の平均年収は？", staff)
+    assert [(f.column, f.value) for f in union.filters] == [("労働組合", "False")]
+    remote = plan("在宅勤務ありの人は何人？", staff)
+    assert [(f.column, f.value) for f in remote.filters] == [("在宅勤務", "1")]
+
+
+def test_a_code_written_before_its_column_is_a_condition(staff: DataFrameInfo) -> None:
+    one = plan("8気筒の平均年収は？", staff)
+    assert [(f.column, f.op, f.value) for f in one.filters] == [("気筒", "==", 8)]
+    two = plan("4気筒と8気筒で平均年収は何万円違う？", staff)
+    assert two.task == "group" and two.form == "difference" and two.group_by == "気筒"
+    assert [(f.op, f.value) for f in two.filters] == [("in", [4, 8])]
+
+
+@pytest.mark.parametrize(
+    ("question", "q"),
+    [
+        ("年収の90パーセンタイルは？", 0.9),
+        ("年収で上位10%に入る境目はいくら？", 0.9),
+        ("年収の下位25%のラインは？", 0.25),
+        ("年収の第1四分位数", 0.25),
+        ("What is the 75th percentile of 年収?", 0.75),
+        ("What's the cutoff for the top 20% of 年収?", 0.8),
+    ],
+)
+def test_quantiles_however_they_are_asked(staff: DataFrameInfo, question: str, q: float) -> None:
+    planned = plan(question, staff, "en" if question.isascii() or question.startswith("W") else "ja")
+    assert planned.stat == "quantile" and planned.quantile == pytest.approx(q)
+    assert planned.task == "stat" and planned.top_n is None  # the boundary, not a top-10 list
+
+
+def test_an_interquartile_range_is_no_quantile() -> None:
+    assert read_quantile("年収の四分位範囲で外れ値を数えて") is None
+
+
+def test_durations_between_two_dates_and_as_of_a_day(staff: DataFrameInfo) -> None:
+    tenure = plan("営業の平均在籍日数は？", staff)
+    assert tenure.derived is not None and tenure.derived.expression is not None
+    assert "退社日" in tenure.derived.expression and "入社日" in tenure.derived.expression
+    as_of = plan("2024年1月1日時点で、入社から平均何年経っている？", staff)
+    assert as_of.derived is not None and "2024-01-01" in (as_of.derived.expression or "")
+    assert "/ 365.25" in (as_of.derived.expression or "")
+    assert not as_of.filters  # the day is where the duration ends, not a one-day window
+
+
+def test_the_row_where_a_measure_is_extreme_named_by_the_name_column(people: DataFrameInfo) -> None:
+    youngest = plan("Who was the youngest Best actor winner?", people, "en")
+    assert (youngest.group_by, youngest.stat, youngest.ascending, youngest.top_n) == ("name", "min", True, 1)
+    assert [(f.column, f.value) for f in youngest.filters] == [("award", "Best actor")]
+
+
+def test_the_date_of_the_extreme_row(staff: DataFrameInfo) -> None:
+    planned = plan("年収が一番高い人の入社日はいつ？", staff)
+    assert planned.form == "date" and planned.group_by == "入社日" and planned.stat == "max"
+
+
+def test_yes_or_no_is_whether_any_row_meets_the_conditions(staff: DataFrameInfo) -> None:
+    planned = plan("開発で年収900万以上の人はいますか？", staff)
+    assert planned.task == "count" and planned.form == "yesno"
+    assert {f.column for f in planned.filters} == {"部署", "年収"}
+    either = accounting.asked_form("is the average going up or down?")
+    assert either != "yesno"  # one of two, not yes or no
+
+
+def test_a_form_the_plan_cannot_give_is_asked_about(staff: DataFrameInfo) -> None:
+    question = asked("年収の標準偏差とその差は？", staff)
+    assert "差" in question
+
+
+def test_a_number_the_plan_does_not_use_is_asked_about(people: DataFrameInfo) -> None:
+    question = asked("1990年代のageの合計", people)  # no dates here: a decade of what?
+    assert "1990" in question
