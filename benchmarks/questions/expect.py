@@ -250,7 +250,7 @@ _YEAR_FIRST = re.compile(
 
 
 def _english_dates(text: str) -> str:
-    """"September 2001" and "Sep 11, 2001" as 2001-09 and 2001-09-11."""
+    """Month names written out ("September 2001", "Sep 11, 2001") as 2001-09 and 2001-09-11."""
 
     def numeric(match: re.Match[str]) -> str:
         month = _MONTHS.index(match.group("m").lower()[:3]) + 1

@@ -281,7 +281,7 @@ def test_weekdays_against_the_weekend_and_each_day_of_the_week(daily: pd.DataFra
     assert f"週末 に最大（{daily['売上'][weekend].mean():g}）" in text
     assert f"平日 に最小（{daily['売上'][~weekend].mean():g}）" in text
     text = answer(daily, "daily_days.csv", "曜日別の平均売上は？", root)
-    assert "日 に最大（210）" in text and "月 に最小（100）" in text
+    assert "日曜日 に最大（210）" in text and "月曜日 に最小（100）" in text
     assert "変化しました" not in text and "傾き" not in text  # Monday to Sunday is not a change over time
 
 

@@ -166,6 +166,40 @@ EXTREMES: Final[tuple[tuple[tuple[str, ...], str, bool], ...]] = (
     (("lightest", "最も軽い", "一番軽い", "いちばん軽い", "もっとも軽い"), "weight", False),
 )
 
+# Yes/no columns named by what their two sides mean: a question says 亡くなった, "died", for a
+# survived column's no side. Each: words of the column's name, words of its yes side, of its no side.
+FLAGS: Final[tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]] = (
+    (
+        ("生存", "survived", "survival", "alive"),
+        ("生存者", "生き残", "助か", "生還", "survived", "survivors", "alive"),
+        ("亡くな", "死亡", "死ん", "犠牲", "died", "dead", "deceased", "perished", "did not survive"),
+    ),
+    (
+        ("マニュアル", "manual", "mt"),
+        ("マニュアル車", "mt車", "manual"),
+        ("オートマ", "at車", "automatic", "auto transmission"),
+    ),
+    (
+        ("既婚", "married"),
+        ("既婚", "married"),
+        ("未婚", "独身", "unmarried", "single", "not married"),
+    ),
+    (
+        ("子供", "子ども", "子持ち", "children", "kids", "child"),
+        ("子持ち", "子どもがいる", "子供がいる", "with children", "with kids", "parents"),
+        (
+            "子どもがいない",
+            "子供がいない",
+            "子なし",
+            "childless",
+            "without children",
+            "without kids",
+            "no children",
+            "no kids",
+        ),
+    ),
+)
+
 # Words that name time itself or a period of it: "by month" means by the table's date column.
 TIME_WORDS: Final = frozenset(
     {

@@ -38,6 +38,7 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
         re.compile(
             r"(?<![誤時偏])差(?:は|を|が|って|額|分)?(?![別])|差分|違いは|どれ(?:くらい|ぐらい|だけ)(?:高|低|多|少|長|短|大き|小さ)|"
             r"何(?:円|ドル|点|歳|年|日|人|件|ポイント|度|cm|mm|kg|g)?(?:高|低|多|少|長|短|大き|小さ)(?:い|かった)|"
+            r"何\S{0,3}?(?:伸び|増え|減っ|減り|上が|下が|年上|年下|上回|下回)|"
             r"\bdifference\b|\bdiffer\b|how much (?:more|less|higher|lower|larger|smaller|bigger|longer|shorter)\b|"
             r"how many (?:\w+ )?(?:more|fewer|higher|lower|larger|smaller|longer|shorter)\b|"
             r"(?:何|どれ(?:くらい|ぐらい|だけ)|どのくらい|どのぐらい|いくら)[^、。?？]{0,6}?(?:違う|違い|差がある|開き)",
@@ -389,7 +390,7 @@ _QUANTITY: Final = re.compile(
 )
 
 
-def residue(text: str, placed: list[tuple[int, int]]) -> list[str]:
+def residue(text: str, placed: list[tuple[int, int]], language: Language) -> list[str]:
     """Names in ``text`` (normalised) that the reading did not place: a capitalised word inside a
     sentence (Japan, Microsoft), a katakana word (イングランド), a word right before a column it
     qualifies (日本の一人当たりGDP). Each would be a condition the plan silently leaves out."""
@@ -403,11 +404,18 @@ def residue(text: str, placed: list[tuple[int, int]]) -> list[str]:
         at = match.start()
         if _TABLE_NOUN.search(word):
             continue  # アクセスログ, 在庫データ, "the stock list": the table itself
+        if re.match(r"\s*[(（]", rest[match.end() :]):
+            continue  # ページビュー（pageviews÷sessions）: a name the brackets define
         if word[0].isascii():
-            sentence_start = at == 0 or re.search(r"[.?!。？！:;]\s*$", rest[:at]) is not None
+            acronym = language == "ja" and word.isupper()  # ATで…: a Japanese sentence's AT is no "at"
+            starts = at == 0 or re.search(r"[.?!:;。？！]\s*$", rest[:at]) is not None
+            sentence_start = starts and not acronym  # "Compute the …" capitalises a verb, not a name
             owner = word.endswith("'s") and word[:-2].lower() not in _ASKING_EN  # Amazon's; not What's
-            if (sentence_start and not owner) or word.lower() in _ASKING_EN | _METHODS_EN or not word[0].isupper():
+            base = word.lower().removesuffix("'s")
+            if (base in _ASKING_EN and not acronym) or base in _METHODS_EN or (sentence_start and not owner):
                 continue
+            if not word[0].isupper():
+                continue  # a lower-case word is English's own: only names are read here
         elif _KATAKANA.fullmatch(word):
             if _ASKING_JA.fullmatch(word):
                 continue

@@ -65,7 +65,7 @@ GRAIN = {  # one period of each unit, as a trend's slope is "per" it
 # Periods named by the day of the week: each day, or weekdays (Mon–Fri) against the weekend.
 DAY_NAMES = {
     "weekday": {
-        "ja": "['月', '火', '水', '木', '金', '土', '日']",
+        "ja": "['月曜日', '火曜日', '水曜日', '木曜日', '金曜日', '土曜日', '日曜日']",  # a lone 日 reads as "day"
         "en": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']",
     },
     "daytype": {"ja": "['平日', '週末']", "en": "['weekdays', 'weekend']"},

@@ -38,6 +38,8 @@ MONTHS = {
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # 1980年代, the 1980s: ten years
+    ("decade", re.compile(r"(?P<y3>(?:18|19|20)\d0)\s*年代|\b(?:the\s+)?(?P<y4>(?:18|19|20)\d0)'?s\b", re.IGNORECASE)),
     (
         "ymd",
         re.compile(r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?"),
@@ -140,19 +142,24 @@ def _absolute(text: str, *, first: date, last: date, language: Language) -> list
             span = match.span()
             if taken.overlaps(span):
                 continue
-            window = (
-                _bare_year(int(match.group("y3")), first=first, last=last, language=language)
-                if kind == "bare_year"
-                else _window(kind, match, first=first, last=last, language=language, year=year, fiscal=fiscal)
-            )
+            if kind in ("bare_year", "decade"):
+                window = _years(kind, match, first=first, last=last, language=language)
+            else:
+                window = _window(kind, match, first=first, last=last, language=language, year=year, fiscal=fiscal)
             if window is not None:
                 found.append(Window(window[0], window[1], window[2], span))
                 taken.add(span)
     return found
 
 
-def _bare_year(year: int, *, first: date, last: date, language: Language) -> tuple[date, date, str] | None:
-    """A year written without 年 or "in": one of the data's years, else just a number."""
+def _years(
+    kind: str, match: re.Match[str], *, first: date, last: date, language: Language
+) -> tuple[date, date, str] | None:
+    """A decade (1980年代, the 1980s), or a year written without 年 or "in" (one of the data's years)."""
+    if kind == "decade":
+        year = int(match.group("y3") or match.group("y4"))
+        return date(year, 1, 1), date(year + 10, 1, 1), f"{year}年代" if language == "ja" else f"{year}s"
+    year = int(match.group("y3"))
     if not first.year <= year <= last.year:
         return None
     return date(year, 1, 1), date(year + 1, 1, 1), f"{year}年" if language == "ja" else str(year)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from typing import Any
 
 from bunseki.brain.analyst.offline.columns import Mention, ValueMention
 from bunseki.brain.analyst.offline.plan import Filter, Op
 from bunseki.brain.analyst.offline.text import Spans, numbers
 from bunseki.brain.analyst.offline.vocab import COMPARISONS, COMPARISONS_EN, NEGATION_AFTER, NEGATION_BEFORE
-from bunseki.data.summary import DataFrameInfo
+from bunseki.data.summary import ColumnInfo, DataFrameInfo
 from bunseki.domain import Language
 
 # The first number starts only where a run of digits starts, and its digits are not given back
@@ -39,10 +40,26 @@ def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
         if found is not None and found.kind == "datetime":
             return f"({column} >= {low!r}) & ({column} < {high!r})"
         return f"{column}.between({low!r}, {high!r})"
+    found = info.column(item.column)
     if item.op in ("in", "not in"):
-        expression = f"{column}.isin({list(item.value)!r})"
+        expression = f"{column}.isin({[typed(v, found) for v in item.value]!r})"
         return expression if item.op == "in" else f"~{expression}"
-    return f"({column} {item.op} {item.value!r})"
+    return f"({column} {item.op} {typed(item.value, found)!r})"
+
+
+def typed(value: Any, column: ColumnInfo | None) -> Any:
+    """A value as the column holds it: "1" of a 1/0 flag is the number 1, "False" of a flag False."""
+    if column is None or not isinstance(value, str):
+        return value
+    if column.kind == "boolean" and value in ("True", "False"):
+        return value == "True"
+    if column.kind == "number":
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() else number
+    return value
 
 
 def rows(filters: list[Filter], info: DataFrameInfo, frame: str = "data") -> str:

@@ -20,6 +20,8 @@ from typing import Literal
 from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention
 from bunseki.brain.analyst.offline.plan import Derived, Filter, Period, Ratio, Slot
 from bunseki.brain.analyst.offline.vocab import PERCENT_ASKED
+from bunseki.brain.lexicon import FLAGS
+from bunseki.brain.text import fold
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -147,7 +149,7 @@ def _balanced(run: str) -> str:
 # "1"/"0": a flag stored as a number (survived 1/0, manual 1/0) is named as a yes or a no as well.
 _POSITIVE = {"yes", "y", "true", "t", "1", "はい", "有", "有り", "あり", "○", "◯", "済", "該当"}
 _NEGATIVE = {"no", "n", "false", "f", "0", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
-_NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+)$", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+|\bwithout\s+(?:any\s+)?)$", re.IGNORECASE)
 _NEGATED_AFTER = re.compile(
     r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|^\s*(?:=|は)?\s*(?:no|false)\b",
     re.IGNORECASE,
@@ -203,6 +205,37 @@ _SAYS_YES_OR_NO = re.compile(
 )
 
 
+def flag_words(text: str, info: DataFrameInfo, existing: list[Filter]) -> tuple[list[Filter], list[Mention]]:
+    """Yes/no columns named by what their sides mean (亡くなった乗客: survived = no), and where."""
+    conditioned = {c for f in existing for c in f.columns()}
+    lowered = text.lower()
+    found: list[Filter] = []
+    mentions: list[Mention] = []
+    for column in info.column_info:
+        sides = yes_no(column.values or [])
+        if sides is None or column.name in conditioned:
+            continue
+        name = fold(column.name)
+        for names, positive, negative in FLAGS:
+            if not any(word in name for word in names):
+                continue
+            hits = [(m, sides[1]) for w in negative if (m := _word_at(lowered, w))]
+            hits = hits or [(m, sides[0]) for w in positive if (m := _word_at(lowered, w))]
+            if hits:
+                match, value = hits[0]
+                found.append(Filter(column=column.name, op="==", value=value, text=match.group()))
+                mentions.append(
+                    Mention(column.name, match.start(), match.end(), 0.8, text[match.start() : match.end()])
+                )
+            break
+    return found, mentions
+
+
+def _word_at(lowered: str, word: str) -> re.Match[str] | None:
+    pattern = rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word)
+    return re.search(pattern, lowered)
+
+
 def yes_no(values: list[str]) -> tuple[str, str] | None:
     """(positive, negative) when a column holds exactly one yes-like and one no-like value."""
     if len(values) != 2:
@@ -236,7 +269,9 @@ _BASE_BEFORE = re.compile(
 
 
 # "~" between two digits is a month range inside one period (上期（1〜6月）), not a joiner of two periods
-_RANGE_WORDS = re.compile(r"から|(?<!\d)~|~(?!\d)|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE)
+_RANGE_WORDS = re.compile(
+    r"から|まで(?:に|の間に|の間で)?|(?<!\d)~|~(?!\d)|→|\bto\b|\bthrough\b|\band\b|\bfrom\b|\bbetween\b", re.IGNORECASE
+)
 
 
 def asks_change(text: str) -> bool:

@@ -30,6 +30,7 @@ from bunseki.brain.analyst.offline.intent import (
     asks_change,
     expression,
     flag_filters,
+    flag_words,
     ratio,
     revenue,
     unit_price,
@@ -164,7 +165,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     as_of = duration.spans if duration else []  # the day a duration runs to is no date window
     date_column = _date_column(info, mentions)
     periods, period_spans = _periods(_blank_spans(text, as_of), info, date_column, language)
-    if len(periods) == 1 and asks_change(text):  # 2023年から2024年で何％伸びた: two periods, not one range
+    two = asks_change(text) or accounting.asked_form(lowered) in ("difference", "times")
+    if len(periods) == 1 and two:  # 2023年から2024年で何％伸びた, 何週伸びた: two periods, not one range
         periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
     quantile = read_quantile(lowered)  # 上位10%の境目 is a quantile, not a top-10 list nor a 10% condition
     quantile_spans = [quantile.span()] if quantile else []
@@ -178,6 +180,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     if group_by and _agent_by(lowered, mentions, info, group_by):
         group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
     filters += flag_filters(text, mentions, info, filters, group_by)
+    meant, flagged = flag_words(text, info, filters)  # 亡くなった乗客: the no side of a survived column
+    filters += meant
+    mentions = sorted([*mentions, *flagged], key=lambda m: m.start)
     numeric_default = derived.name if derived else None
     filters += number_filters(
         text,
@@ -304,7 +309,7 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
     missing += [
         accounting.Unaccounted("term", word)
-        for word in accounting.residue(r.text, placed(r))
+        for word in accounting.residue(r.text, placed(r), r.language)
         if word.casefold() not in source
     ]
     if not _produces(plan, plan.form, info):
@@ -870,6 +875,11 @@ def _unique(info: DataFrameInfo, name: str) -> int:
     return column.unique if column else 0
 
 
+# The extreme is one row's: 最も短い人, 一番若い選手, "the person with the highest …".
+_ONE_ROW: Final = re.compile(
+    r"(?:い|な|た)(?:人|者|方|選手|乗客|社員|従業員|会員|個体|キャラ)(?:は|が|の|って|を)|"
+    r"\bthe (?:person|one|individual|player|passenger|employee|member|character)\b"
+)
 _AGGREGATE: Final = re.compile(r"平均|合計|総|累計|件数|人数|回数|\baverage\b|\bmean\b|\btotal\b|\bsum\b|\bcount\b")
 
 
@@ -878,8 +888,9 @@ def _row_extreme(r: Reading, info: DataFrameInfo, group: str) -> Stat | None:
     a column that names rows (the youngest winner, 最も馬力が大きい車種), not for a group's aggregate."""
     column = info.column(group)
     rows = info.shape[0]
-    if column is None or not rows or (column.unique < 0.5 * rows and column.kind != "datetime"):
-        return None
+    one_row = column is not None and (column.kind == "datetime" or bool(_ONE_ROW.search(r.lowered)))
+    if column is None or not rows or (column.unique < 0.5 * rows and not one_row):
+        return None  # 教育年数が最も短い人の職種: one person's, so the group of the extreme row
     orderings = [stat for _, stat in r.stats if stat in ("max", "min")]
     unquoted = _blank_spans(r.lowered, [(m.start, m.end) for m in r.mentions])  # 平均寿命 names a column
     if not orderings or _AGGREGATE.search(unquoted) or any(s not in ("max", "min") for _, s in r.stats):
