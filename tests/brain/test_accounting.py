@@ -181,3 +181,36 @@ def test_a_form_the_plan_cannot_give_is_asked_about(staff: DataFrameInfo) -> Non
 def test_a_number_the_plan_does_not_use_is_asked_about(people: DataFrameInfo) -> None:
     question = asked("1990年代のageの合計", people)  # no dates here: a decade of what?
     assert "1990" in question
+
+
+PASSENGERS = pd.DataFrame(
+    {
+        "氏名": ["A", "B", "C", "D", "E", "F"],
+        "年齢": [30, 45, 12, 70, 25, 52],
+        "生存": [1, 0, 1, 0, 0, 1],
+        "乗船日": pd.to_datetime(["1985-04-10", "1992-04-10", "1988-04-10", "1979-04-10", "1983-04-10", "1995-04-10"]),
+    }
+)
+
+
+def test_a_flag_named_by_what_its_side_means() -> None:
+    info = summarize(PASSENGERS)
+    died = plan("亡くなった乗客の平均年齢は？", info)
+    assert [(f.column, f.value) for f in died.filters] == [("生存", "0")]
+    alive = plan("How many passengers survived?", info, "en")
+    assert [(f.column, f.value) for f in alive.filters] == [("生存", "1")]
+
+
+def test_a_flags_value_is_compared_as_the_column_holds_it() -> None:
+    from bunseki.brain.analyst.offline.filters import condition
+    from bunseki.brain.analyst.offline.plan import Filter
+
+    info = summarize(STAFF)
+    assert condition(Filter(column="在宅勤務", op="==", value="1"), info) == "(data['在宅勤務'] == 1)"
+    assert condition(Filter(column="労働組合", op="==", value="False"), info) == "(data['労働組合'] == False)"
+
+
+def test_a_decade_is_ten_years() -> None:
+    planned = plan("1980年代に乗船した人は何人？", summarize(PASSENGERS))
+    window = next(f for f in planned.filters if f.column == "乗船日")
+    assert window.value == ["1980-01-01", "1990-01-01"]
