@@ -221,8 +221,8 @@ WEEKDAYS: Final[tuple[tuple[str, ...], ...]] = (
 # Category values people name in the other language or in full (Sat → Saturday, 土曜日).
 VALUE_CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
     *(words[:-1] for words in WEEKDAYS),  # a lone 月 or 日 in a question is no day of the week
-    ("male", "男性", "男子"),
-    ("female", "女性", "女子"),
+    ("male", "男性", "男子", "men"),
+    ("female", "女性", "女子", "women", "woman"),
     ("error", "エラー", "異常"),
     ("ok", "正常"),
     ("lunch", "ランチ", "昼食"),

@@ -418,6 +418,9 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "group"
     if r.form in ("name", "date") and measured and stat in ("max", "min"):
         return "group"  # 最高気温が一番高かった日はいつ, who is the oldest: the row, named by a column
+    named = [c for c in r.categorical(info) if c not in conditioned]
+    if measured and stat in ("max", "min") and named and not _value_filter(r):
+        return "group"  # 平均寿命が最も短かった国: the country, not the shortest life expectancy
     if _distinct_target(r, info):
         return "distinct"
     if stat == "count" and not _how_many_measure(r, info):
@@ -802,7 +805,9 @@ def _count_words(r: Reading) -> bool:
 
 
 # With no measure named, "the most", 一番多い, the busiest are about how many rows, not a sum of some column.
-_QUANTITY = re.compile(r"多い|多かった|少ない|少なかった|\bmost\b|\bfewest\b|\bleast\b|\bbusiest\b|\bquietest\b")
+_QUANTITY = re.compile(
+    r"多い|多かった|多く|少ない|少なかった|少なく|\bmost\b|\bfewest\b|\bleast\b|\bbusiest\b|\bquietest\b"
+)
 
 
 def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
