@@ -214,3 +214,9 @@ def test_a_decade_is_ten_years() -> None:
     planned = plan("1980年代に乗船した人は何人？", summarize(PASSENGERS))
     window = next(f for f in planned.filters if f.column == "乗船日")
     assert window.value == ["1980-01-01", "1990-01-01"]
+
+
+def test_rows_counted_in_two_periods_and_compared() -> None:
+    planned = plan("1990年代の件数は1980年代の何倍？", summarize(PASSENGERS))
+    assert planned.task == "growth" and planned.target is None and planned.form == "times"
+    assert [p.label for p in planned.periods] == ["1980年代", "1990年代"]  # the one compared against first

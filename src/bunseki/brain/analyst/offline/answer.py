@@ -379,6 +379,8 @@ def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     (first_label, first_value), (second_label, second_value) = result["periods"][:2]
+    if plan.target is None:  # rows counted in each period
+        plan = plan.model_copy(update={"target": "行" if language == "ja" else "rows", "stat": "count"})
     rate = result.get("rate")
     change = result["change"]  # the sign and the word say the same thing
     word = catalog.say("change_down" if change < 0 else "change_up" if change > 0 else "change_none", language)

@@ -515,13 +515,13 @@ def _share_within(plan: Plan, info: DataFrameInfo) -> list[str]:
 def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     first, second = plan.periods[:2]
     date = str(plan.date_column)
-    call = stat_call(plan)
+    measured = "len(rows)" if plan.target is None else f"rows[{plan.target!r}].{stat_call(plan)}"  # rows counted
     windows = [Filter(column=date, op="between", value=[p.start, p.end], text=p.label) for p in (first, second)]
     lines = [
         "periods = {",
         *(f"    {p.label!r}: {rows([w], info)}," for p, w in zip((first, second), windows, strict=True)),
         "}",
-        f"values = pd.Series({{label: rows[{plan.target!r}].{call} for label, rows in periods.items()}})",
+        f"values = pd.Series({{label: {measured} for label, rows in periods.items()}})",
         "print(values.to_string())",
         "before, after = float(values.iloc[0]), float(values.iloc[1])",
         "change = after - before",
@@ -533,7 +533,7 @@ def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
         "}",
     ]
     title = (
-        f"{plan.target}の{_stat_label(plan)}の比較"
+        f"{plan.target or catalog.say('rows_word', plan.language)}の{_stat_label(plan)}の比較"
         if plan.language == "ja"
         else f"{_stat_label(plan).capitalize()} of {plan.target} by period"
     )

@@ -753,7 +753,7 @@ def _measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) ->
     chosen = (free or candidates)[0] if candidates else None
     if (
         chosen is None
-        and task in ("top", "group", "share", "trend")
+        and task in ("top", "group", "share", "trend", "growth")
         and (_count_words(r) or _QUANTITY.search(r.lowered) or task == "share")
     ):
         return None  # counting rows per group or per period: "the most returns", 受診が一番多かった, 男女比
