@@ -201,7 +201,7 @@ def _column_used(
     """Whether a column the question names is accounted for by the plan (or is no element at all)."""
     if mention.column in used or _describes_rows(mention, info):
         return True
-    if plan.task == "count" and _ROWS_NAMED.match(text[mention.end :]):
+    if plan.task == "count" and _ROWS_NAMED.match(text[mention.end : mention.end + 16]):
         return True  # counting rows: "how many bills are there", センサーデータは何行 name the rows themselves
     if any(s <= mention.start and mention.end <= e for s, e in consumed):
         return True  # 種類 in 何種類: a word of the statistic, not the column
@@ -219,7 +219,8 @@ def _unused_numbers(plan: Plan, text: str, taken: list[tuple[int, int]]) -> list
     for match in _NUMBER.finditer(text):
         if any(s <= match.start() < e for s, e in taken):
             continue  # a digit inside a column's name or a value (1/4マイル, 2等)
-        before, after = text[: match.start()], text[match.end() :]
+        # bounded windows: a slice to either end per number made a long question quadratic
+        before, after = text[max(0, match.start() - 12) : match.start()], text[match.end() : match.end() + 24]
         if _DECIMALS.match(after) or _LISTED.search(before[-12:]) or _COUNTED_AFTER.match(after):
             continue  # "小数第2位", "上位3", "3つ": the answer's shape, checked with the form
         if _KEPT.match(after) or (match.group() == "1" and _PER_ONE.match(after)):
@@ -404,11 +405,11 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
         at = match.start()
         if _TABLE_NOUN.search(word):
             continue  # アクセスログ, 在庫データ, "the stock list": the table itself
-        if re.match(r"\s*[(（]", rest[match.end() :]):
+        if re.match(r"\s*[(（]", rest[match.end() : match.end() + 4]):
             continue  # ページビュー（pageviews÷sessions）: a name the brackets define
         if word[0].isascii():
             acronym = language == "ja" and word.isupper()  # ATで…: a Japanese sentence's AT is no "at"
-            starts = at == 0 or re.search(r"[.?!:;。？！]\s*$", rest[:at]) is not None
+            starts = at == 0 or re.search(r"[.?!:;。？！]\s*$", rest[max(0, at - 8) : at]) is not None
             sentence_start = starts and not acronym  # "Compute the …" capitalises a verb, not a name
             owner = word.endswith("'s") and word[:-2].lower() not in _ASKING_EN  # Amazon's; not What's
             base = word.lower().removesuffix("'s")
