@@ -48,7 +48,6 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     ("date", re.compile(r"いつ|何月何日|何日に|どの日|\bwhen\b|\bwhat date\b|\bwhich date\b|\bon which day\b", re.I)),
     ("name", re.compile(r"誰|だれ|\bwho\b|\bwhose\b|名前は|\bwhat(?:'s| is) the name\b", re.IGNORECASE)),
 )
-_PERCENT_ASKED: Final = re.compile(r"[%％]|パーセント|割合|比率|percent|proportion|share", re.IGNORECASE)
 _NUMBER: Final = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
 # Numbers that count items of the answer, not conditions: "上位3", "top 5", "3つ", "2人".
 _LISTED: Final = re.compile(r"(?:上位|下位|トップ|ワースト|top|bottom|best|worst|first|last)\s*$", re.IGNORECASE)

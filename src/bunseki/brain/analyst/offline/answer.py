@@ -384,32 +384,22 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     rate = result.get("rate")
     change = result["change"]  # the sign and the word say the same thing
     word = catalog.say("change_down" if change < 0 else "change_up" if change > 0 else "change_none", language)
+    words = {
+        "target": plan.target,
+        "stat": _stat_word(plan, language),
+        "first": first_label,
+        "first_value": _n(first_value),
+        "second": second_label,
+        "second_value": _n(second_value),
+    }
     if plan.form == "times" and first_value:
-        return catalog.say(
-            "growth_times",
-            language,
-            target=plan.target,
-            stat=_stat_word(plan, language),
-            first=first_label,
-            first_value=_n(first_value),
-            second=second_label,
-            second_value=_n(second_value),
-            times=_n(second_value / first_value),
-        )
-    return catalog.say(
-        "growth",
-        language,
-        target=plan.target,
-        stat=_stat_word(plan, language),
-        first=first_label,
-        first_value=_n(first_value),
-        second=second_label,
-        second_value=_n(second_value),
-        change=_n(change),
-        rate=catalog.say("growth_rate", language, rate=_pct(rate, signed=True), word=word)
+        return catalog.say("growth_times", language, times=_n(second_value / first_value), **words)
+    shown_rate = (
+        catalog.say("growth_rate", language, rate=_pct(rate, signed=True), word=word)
         if rate is not None
-        else catalog.say("growth_word", language, word=word),
+        else catalog.say("growth_word", language, word=word)
     )
+    return catalog.say("growth", language, change=_n(change), rate=shown_rate, **words)
 
 
 def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:
