@@ -220,3 +220,69 @@ def test_rows_counted_in_two_periods_and_compared() -> None:
     planned = plan("1990年代の件数は1980年代の何倍？", summarize(PASSENGERS))
     assert planned.task == "growth" and planned.target is None and planned.form == "times"
     assert [p.label for p in planned.periods] == ["1980年代", "1990年代"]  # the one compared against first
+
+
+PRICES = pd.DataFrame(
+    {
+        "銘柄": ["A社"] * 6 + ["B社"] * 6,
+        "日付": pd.to_datetime(
+            ["2020-01-01", "2020-02-01", "2020-03-01", "2020-04-01", "2020-05-01", "2020-06-01"] * 2
+        ),
+        "終値": [100, 80, 90, 130, 120, 110, 50, 55, 60, 40, 70, 65],
+    }
+)
+
+
+def test_the_time_between_two_moments_of_the_rows() -> None:
+    info = summarize(PRICES)
+    low_to_high = plan("A社の最安値から最高値まで何か月かかった？", info)
+    assert low_to_high.task == "span" and low_to_high.span is not None
+    assert (low_to_high.span.start.kind, low_to_high.span.end.kind, low_to_high.span.unit) == ("min", "max", "months")
+    assert [(f.column, f.value) for f in low_to_high.filters] == [("銘柄", "A社")]
+    first_last = plan("How many days passed between the first and the last row of B社?", info, "en")
+    assert first_last.span is not None and (first_last.span.start.kind, first_last.span.end.kind) == ("first", "last")
+
+
+def test_a_duration_the_plan_cannot_give_is_asked_about(staff: DataFrameInfo) -> None:
+    # two date columns, none named, and no two moments: a span of what is not guessed
+    assert accounting.asked_form("昇給から退社まで何年かかった？") == "duration"
+    question = asked("年収が上がってから何年経った？", staff)
+    assert "期間" in question or "年" in question
+
+
+def test_the_listed_count_is_what_the_plan_lists(staff: DataFrameInfo) -> None:
+    planned = plan("年収が高い順に3人挙げてください", staff)
+    assert planned.top_n == 3 and planned.group_by == "氏名"
+    assert "3" in asked("開発の3人の平均年収は？", staff)  # three of whom: no such list in the plan
+
+
+def test_two_named_groups_rates_compared(staff: DataFrameInfo) -> None:
+    points = plan("営業と開発で在宅勤務率は何ポイント違う？", staff)
+    assert points.task == "share" and points.focus == ["営業", "開発"] and points.form == "difference"
+    assert [(f.column, f.value) for f in points.within] == [("在宅勤務", "1")]
+    higher = plan("開発の在宅勤務率は営業より高いですか？", staff)
+    assert higher.form == "yesno" and higher.compared == "higher" and higher.focus == ["開発", "営業"]
+    flipped = plan("営業より開発の在宅勤務率は低い？", staff)
+    assert flipped.compared == "lower" and flipped.focus == ["開発", "営業"]  # the base is the one before より
+
+
+def test_an_extreme_or_a_change_the_plan_does_not_compute_is_asked_about(staff: DataFrameInfo) -> None:
+    assert "最大" in asked("一番年上の人の名前と年収を教えて", staff)
+    assert "増減" in asked("2010年から2020年で年収が最も伸びた部署は？", staff)
+
+
+def test_words_that_name_two_columns_are_asked_about() -> None:
+    info = summarize(pd.DataFrame({"最高気温": [30.1, 28.4, 25.0], "最低気温": [20.2, 18.9, 15.1]}))
+    question = asked("気温の平均は？", info)
+    assert "最高気温" in question and "最低気温" in question
+    told = plan("最高気温の平均は？", info)
+    assert told.target == "最高気温"
+
+
+def test_a_flag_column_named_then_said_present_or_absent() -> None:
+    info = summarize(pd.DataFrame({"子供": ["yes", "no", "no", "yes"], "年齢": [30, 41, 25, 38]}))
+    absent = plan("子供のいない人の平均年齢は？", info)
+    assert [(f.column, f.value) for f in absent.filters] == [("子供", "no")]
+    # 有無 is both sides: never a filter on one of them
+    both = plan_question("子供の有無別の平均年齢", info, "ja")
+    assert not (isinstance(both, Plan) and any(f.column == "子供" for f in both.filters))

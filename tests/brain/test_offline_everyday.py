@@ -92,7 +92,7 @@ def test_a_year_column_is_the_time_axis(countries: pd.DataFrame) -> None:
     growth = plan("By what percent did total population grow from 2010 to 2014?", info, "en")
     assert growth.task == "ratio" and growth.ratio is not None and growth.ratio.kind == "change"
     assert [f.value for f in growth.ratio.base] == [["2010-01-01", "2011-01-01"]]
-    assert growth.options["year_column"] == "year"
+    assert growth.year_column == "year"
     trend = plan("年ごとの人口の推移は？", info)
     assert trend.task == "trend" and trend.time_unit == "Y" and trend.date_column == "year"
 
@@ -520,7 +520,8 @@ def test_age_bands_group_by_the_decades_of_the_age_column(
 ) -> None:
     planned = plan(question, summarize(customers), language)
     assert (planned.task, planned.group_by, planned.target, planned.stat) == ("group", band, "数量", "mean")
-    assert planned.options["age_bands"] == [band, "年齢"]
+    assert planned.age_bands is not None
+    assert (planned.age_bands.column, planned.age_bands.age) == (band, "年齢")
 
 
 def test_one_age_band_is_a_condition_and_the_years_of_a_decade_are_not_ages(customers: pd.DataFrame) -> None:
@@ -577,6 +578,6 @@ def test_top_n_rows_are_listed_by_the_column_naming_each_row(root: Path) -> None
         }
     )
     planned = plan("Top 2 employees by salary", summarize(people), "en")
-    assert (planned.task, planned.group_by, planned.options.get("rows")) == ("top", "name", True)
+    assert (planned.task, planned.group_by, planned.rows) == ("top", "name", True)
     text = answer(people, "people.csv", "給与（salary）が高い上位2人", root)
     assert text.startswith("salaryが大きい順の上位2件: bob（500）、cy（400）")

@@ -134,8 +134,8 @@ def test_n_items_counted_in_japanese_and_english(bills: DataFrameInfo, orders: D
 
 
 def test_spearman_is_answered_when_asked(bills: DataFrameInfo) -> None:
-    assert plan("Spearman correlation of tip and total_bill?", bills, "en").options.get("method") == "spearman"
-    assert "method" not in plan("correlation of tip and total_bill", bills, "en").options
+    assert plan("Spearman correlation of tip and total_bill?", bills, "en").method.corr == "spearman"
+    assert plan("correlation of tip and total_bill", bills, "en").method.corr == "pearson"
 
 
 def test_a_unit_between_a_number_and_its_comparison(bills: DataFrameInfo) -> None:

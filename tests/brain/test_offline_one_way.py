@@ -21,7 +21,7 @@ from bunseki.brain.analyst.contract import ExecutionRecord
 from bunseki.brain.analyst.offline import answer, catalog, codegen, measures
 from bunseki.brain.analyst.offline.filters import condition
 from bunseki.brain.analyst.offline.parse import plan_question
-from bunseki.brain.analyst.offline.plan import Filter, Plan, Slot, Task
+from bunseki.brain.analyst.offline.plan import Filter, Method, Plan, Slot, Task
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import summarize
 
@@ -68,7 +68,7 @@ def test_the_conversation_and_the_answer_formats_cut_a_window_alike() -> None:
     result, _ = executed(codegen.generate(conversation, info), EDGES)
     assert result["value"] == 1110.0
     slot = Slot(name="january_total", measure="sum", column="amount", filters=[JANUARY])
-    formats = Plan(task="answers", language="en", slots=[slot], options={"ddof": 1})
+    formats = Plan(task="answers", language="en", slots=[slot], method=Method(ddof=1))
     answered, _ = executed(codegen.generate(formats, info), EDGES)
     assert answered["answers"] == {"january_total": "1110"}
 

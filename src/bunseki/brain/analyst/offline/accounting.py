@@ -45,13 +45,54 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
             re.IGNORECASE,
         ),
     ),
+    (
+        "duration",
+        re.compile(
+            r"何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)(?:間)?\s*(?:が|も)?\s*(?:経|かか|たっ|過ぎ|後|ぶり|離れ|空い|あい)|"
+            r"から[^。?？]{1,40}まで[^。?？]{0,6}何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)|"
+            r"\bhow many (?:days|weeks|months|years) (?:passed|elapsed|went by|did it take|does it take|were there "
+            r"between|are there between|between|from|after|since|separate|lie between)\b|"
+            r"\bhow long (?:did|does|was|were|is|between|from|after|since|has it been)\b|\bhow much time\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("date", re.compile(r"いつ|何月何日|何日に|どの日|\bwhen\b|\bwhat date\b|\bwhich date\b|\bon which day\b", re.I)),
     ("name", re.compile(r"誰|だれ|\bwho\b|\bwhose\b|名前は|\bwhat(?:'s| is) the name\b", re.IGNORECASE)),
 )
-_NUMBER: Final = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
-# Numbers that count items of the answer, not conditions: "上位3", "top 5", "3つ", "2人".
-_LISTED: Final = re.compile(r"(?:上位|下位|トップ|ワースト|top|bottom|best|worst|first|last)\s*$", re.IGNORECASE)
-_COUNTED_AFTER: Final = re.compile(r"^\s*(?:つ|個|件|位|社|人|名|カ国|か国|ヶ国|行|items?\b|rows?\b)", re.IGNORECASE)
+# Words that ask for an extreme (the largest, 一番…) or a change (伸びた, "grew"): a plan that neither
+# ranks nor compares answers another question.
+_EXTREME: Final = re.compile(
+    r"一番|いちばん|最も|もっとも|最大|最小|最高|最低|最多|最少|最長|最短|最年長|最年少|最安|"
+    r"(?<!at )\b(?:most|least)\b(?! (?:common|frequent|recent))|"
+    r"\b(?:highest|lowest|largest|smallest|biggest|best|worst|oldest|youngest|longest|shortest|heaviest|lightest|coldest|hottest|warmest|cheapest|fastest|slowest|"
+    r"[a-z]{3,}iest)\b",
+    re.IGNORECASE,
+)
+_CHANGE: Final = re.compile(
+    r"伸び|伸ば|増え|減っ|減り|増加|減少|上昇|低下|下落|成長|"
+    r"\b(?:grew|grown|grow|growth|increased?|increases|decreased?|decreases|rose|risen|rise|fell|fallen|"
+    r"dropped|declined?|improved?)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_extreme(text: str) -> bool:
+    """Whether ``text`` (column names and values blanked) asks for the largest or smallest of something."""
+    return _EXTREME.search(text) is not None
+
+
+def asks_change(text: str) -> bool:
+    """Whether ``text`` (column names and values blanked) asks how much something grew or fell."""
+    return _CHANGE.search(text) is not None
+
+
+_NUMBER: Final = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
+# A counted number that is a condition, not the answer's length: 3人以上, 2件を超える, "5 items or more".
+_COMPARED: Final = re.compile(
+    r"^\s*\S{0,4}?\s*(?:以上|以下|未満|超|より|を超え|を下回|を上回|まで|"
+    r"or more|or fewer|or less|and (?:up|above|over))",
+    re.IGNORECASE,
+)
 # What follows a word that names the rows being counted (伝票は何件, "bills are in the data").
 _ROWS_NAMED: Final = re.compile(
     r"\s*(?:は|が|って|データ|ログ|リスト|一覧|表|data\b|list\b|log\b|table\b|file\b|"
@@ -71,7 +112,7 @@ _DECIMALS: Final = re.compile(r"^\s*(?:桁|decimal)", re.IGNORECASE)
 class Unaccounted:
     """One element of the question the plan does not use."""
 
-    kind: Literal["column", "value", "number", "form", "term"]
+    kind: Literal["column", "value", "number", "form", "term", "ambiguous"]
     text: str
     detail: str = ""
 
@@ -84,6 +125,15 @@ _YES_NO_EN: Final = re.compile(
 _YES_NO_JA: Final = re.compile(
     r"(?:います|あります|存在します|ありました|いました)か\s*[?？]?\s*$|(?:いる|ある|あった|いた)\s*[?？]\s*$"
 )
+# A comparison asked as yes or no: 全体より低いですか, 平均を上回っていますか, "is A higher than B".
+_COMPARED_YES_NO_JA: Final = re.compile(
+    r"(?:高|低|多|少|長|短|大き|小さ|早|遅)(?:い|かった)\s*(?:です|でした|でしょう)?か?\s*[?？]?\s*$|"
+    r"(?:上回|下回|超え)(?:って|て)(?:い)?(?:ます|ました|る)?か?\s*[?？]?\s*$"
+)
+_COMPARED_YES_NO_EN: Final = re.compile(
+    r"\b(?:higher|lower|more|less|fewer|larger|smaller|greater|longer|shorter|bigger|above|below|exceed\w*)\b",
+    re.IGNORECASE,
+)
 _QUESTION_WORDS: Final = re.compile(
     r"何|いくつ|いくら|どれ|どの|どこ|どう|どちら|どっち|どんな|誰|だれ|いつ|なに|"
     r"\b(?:how|what|which|who|whom|whose|when|where|why)\b",
@@ -94,18 +144,45 @@ _QUESTION_WORDS: Final = re.compile(
 _EITHER: Final = re.compile(r"\bor\b|それとも|上が.{0,12}下が|増え.{0,12}減|下が.{0,12}上が|減.{0,12}増え")
 
 
+# "The … that is most …" asked by the noun alone: 最も短かった大統領は？, 一番売れた日は？
+_WHICH_ONE: Final = re.compile(
+    r"(?:一番|最も|いちばん|もっとも)[^、。?？]{0,20}?(?:かった|い|な|た)\s*(?P<noun>[^\s、。?？のはがを]{1,8})"
+    r"(?:は|って)\s*(?:誰|だれ|どこ|どれ|何|なに|いつ)?\s*(?:ですか|でしょうか|でしたか)?\s*[?？]?\s*$"
+)
+_DAY_NOUNS: Final = frozenset(
+    {"日", "月", "年", "週", "曜日", "日付", "時期", "年月", "月日", "時間帯", "四半期", "半期", "年度", "期", "日時"}
+)
+
+
 def asked_form(text: str) -> Form:
     """The form of the answer the question asks for ("value" when it asks for a plain number or table)."""
     for form, pattern in _FORMS:
         if pattern.search(text):
             return form
     stripped = text.strip()
+    if which := _WHICH_ONE.search(stripped):  # 在任日数が最も短かった大統領は？: the one, named
+        return "date" if which.group("noun") in _DAY_NOUNS else "name"
     either = _EITHER.search(stripped)  # "up or down", 上がっている？下がっている？: one of two, not yes or no
-    if (_YES_NO_EN.search(stripped) or _YES_NO_JA.search(stripped)) and not (
+    if (_YES_NO_EN.search(stripped) or _YES_NO_JA.search(stripped) or _COMPARED_YES_NO_JA.search(stripped)) and not (
         _QUESTION_WORDS.search(stripped) or either
     ):
         return "yesno"
     return "value"
+
+
+_LOWER: Final = re.compile(r"低|少|短|小さ|遅|下回|\b(?:lower|less|fewer|smaller|shorter|below)\b", re.IGNORECASE)
+
+
+def compares(text: str) -> Literal["higher", "lower"] | None:
+    """The direction a yes/no question compares in (is A higher than B), None when it asks whether
+    rows exist."""
+    stripped = text.strip()
+    found = _COMPARED_YES_NO_JA.search(stripped)
+    if found is None and _YES_NO_EN.search(stripped):
+        found = _COMPARED_YES_NO_EN.search(stripped)
+    if found is None:
+        return None
+    return "lower" if _LOWER.search(found.group()) else "higher"
 
 
 def plan_columns(plan: Plan) -> set[str]:
@@ -123,14 +200,13 @@ def plan_columns(plan: Plan) -> set[str]:
     for slot in plan.slots:
         used |= {c for c in (slot.column, slot.second) if c}
         filters += slot.filters
+    if plan.span is not None:
+        used |= {e.column for e in (plan.span.start, plan.span.end) if e.column}
     for item in filters:
         used |= item.columns()
-    for value in plan.options.values():  # the year column read as dates, the age column banded
-        if isinstance(value, str):
-            used.add(value)
-        elif isinstance(value, list | tuple):
-            used |= {v for v in value if isinstance(v, str)}
-    return used
+    used |= {plan.year_column} if plan.year_column else set()  # the year column read as dates
+    used |= {plan.age_bands.column, plan.age_bands.age} if plan.age_bands else set()  # the age column banded
+    return used | set(plan.columns)
 
 
 def _plan_numbers(plan: Plan) -> set[float]:
@@ -153,15 +229,18 @@ def _plan_numbers(plan: Plan) -> set[float]:
         add(item.text)
     for period in plan.periods:
         add([period.start, period.end, period.label])
-    add([plan.top_n, plan.threshold])
+    add(plan.top_n)
+    if plan.task == "outliers":  # the default 3.0 of any other plan is no number the question gave
+        add(plan.threshold)
     if plan.quantile is not None:  # 90パーセンタイル, 上位10%: the quantile named either way
         add([round(plan.quantile * 100, 6), round(100 - plan.quantile * 100, 6)])
     for derived in [plan.derived, *plan.derived_columns]:
         if derived is not None and derived.expression:
             add(derived.expression)
     add([slot.decimals for slot in plan.slots])
-    for value in plan.options.values():
-        add(value)
+    add(plan.rolling)
+    if plan.task == "answers":  # "alpha 0.01", "2.5 IQR": the methods' numbers
+        add(plan.method.numbers())
     return found
 
 
@@ -182,6 +261,14 @@ def unaccounted(
         for mention in mentions
         if not _column_used(mention, plan, used, text, info, consumed)
     ]
+    missing += [
+        Unaccounted("ambiguous", mention.text, "、".join([mention.column, *mention.others]))
+        for mention in mentions
+        if mention.others
+        and mention.column in used
+        and not used & set(mention.others)
+        and not _told_apart(mention, text)
+    ]
     filtered = {str(v) for f in _all_filters(plan) for v in (f.value if isinstance(f.value, list) else [f.value])}
     focused = set(map(str, plan.focus))
     for start, end, column in value_spans:
@@ -191,7 +278,22 @@ def unaccounted(
         if column not in used and not any(_same(named, v) for v in filtered | focused):
             missing.append(Unaccounted("value", named, column))
     taken = [(m.start, m.end) for m in mentions] + [(s, e) for s, e, _ in value_spans] + consumed
-    return missing + _unused_numbers(plan, text, taken)
+    return missing + _unused_numbers(plan, text, taken, info)
+
+
+def _told_apart(mention: Mention, text: str) -> bool:
+    """Whether the question says which of the columns its words name it means: the part of the chosen
+    column's name that the words leave out (最高 of 最高気温) appears in it, and no other's does."""
+    named = mention.text.casefold()
+
+    def rest(column: str) -> str:
+        return column.casefold().replace(named, " ").strip(" _-")
+
+    def said(column: str) -> bool:
+        part = rest(column)
+        return len(part) >= 2 and part in text.casefold()
+
+    return said(mention.column) and not any(said(other) for other in mention.others)
 
 
 def _column_used(
@@ -212,22 +314,43 @@ def _column_used(
     return len(stem) >= 3 and any(stem in column.casefold() for column in used)  # "pages" beside pageviews
 
 
-def _unused_numbers(plan: Plan, text: str, taken: list[tuple[int, int]]) -> list[Unaccounted]:
+def _unused_numbers(plan: Plan, text: str, taken: list[tuple[int, int]], info: DataFrameInfo) -> list[Unaccounted]:
     numbers = _plan_numbers(plan)
     missing = []
     for match in _NUMBER.finditer(text):
         if any(s <= match.start() < e for s, e in taken):
             continue  # a digit inside a column's name or a value (1/4マイル, 2等)
         # bounded windows: a slice to either end per number made a long question quadratic
-        before, after = text[max(0, match.start() - 12) : match.start()], text[match.end() : match.end() + 24]
-        if _DECIMALS.match(after) or _LISTED.search(before[-12:]) or _COUNTED_AFTER.match(after):
-            continue  # "小数第2位", "上位3", "3つ": the answer's shape, checked with the form
+        after = text[match.end() : match.end() + 24]
+        if _DECIMALS.match(after):
+            continue  # "小数第2位": the answer's shape
         if _KEPT.match(after) or (match.group() == "1" and _PER_ONE.match(after)):
             continue  # 0歳は除かず: rows kept, no condition; 1セッションあたり: per one, a rate's unit
         value = float(match.group().replace(",", ""))
-        if not any(abs(value - n) < 1e-9 for n in numbers):
+        # "上位3", "3人挙げて", "4都市合計", "3教科の合計": how many the plan lists, compares or adds up —
+        # unless a comparison follows (3人以上: a condition)
+        sizes = set() if _COMPARED.match(after) else _sizes(plan, info)
+        if not any(abs(value - n) < 1e-9 for n in numbers | sizes):
             missing.append(Unaccounted("number", match.group()))
     return missing
+
+
+def _sizes(plan: Plan, info: DataFrameInfo) -> set[float]:
+    """How many things the plan lists or compares: its named groups, its answer slots, the columns of its
+    formula (3教科の合計), all the values of a column it reads (4都市合計)."""
+    sizes = {float(len(f.value)) for f in _all_filters(plan) if isinstance(f.value, list) and f.op == "in"}
+    sizes |= {float(len(plan.focus)), float(len(plan.slots))}
+    for derived in [plan.derived, *plan.derived_columns]:
+        if derived is not None and derived.expression:
+            sizes.add(float(len(set(re.findall(r"data\[['\"]([^'\"]+)['\"]\]", derived.expression)))))
+    whole = {c for c in (plan.group_by, plan.cross) if c}  # columns whose every value the plan takes
+    if plan.ratio is not None and plan.ratio.kind == "share":  # 4都市合計: a share's whole is every value
+        whole |= {f.column for f in plan.ratio.part}
+    for name in whole:
+        column = info.column(name)
+        if column is not None and column.kind in ("category", "boolean") and column.unique:
+            sizes.add(float(column.unique))
+    return sizes - {0.0}
 
 
 def _all_filters(plan: Plan) -> list[Filter]:
@@ -290,6 +413,18 @@ def ask_back(missing: list[Unaccounted], language: Language, what: str) -> Clari
                 f"which leaves {first.text} out. Which column and value is it, as the data writes them "
                 f"(e.g. 'rows where <column> is <value>')?"
             )
+    elif first.kind == "ambiguous":
+        if language == "ja":
+            question = (
+                f"「{first.text}」に当たる列が複数あります（{first.detail}）。どの列のことですか？"
+                f"いま読めたのは「{what}」です。列名で指定してください。"
+            )
+        else:
+            columns = first.detail.replace("、", ", ")
+            question = (
+                f"'{first.text}' could be any of the columns {columns}. Which one do you mean? "
+                f"What I read is '{what}'; please name the column."
+            )
     elif first.kind == "number":
         if language == "ja":
             question = (
@@ -311,7 +446,7 @@ def ask_back(missing: list[Unaccounted], language: Language, what: str) -> Clari
         else:
             question = (
                 f"You seem to ask for {words}, but what I read ('{what}') does not give one. "
-                f"Which columns and conditions should the {words} be of?"
+                "Which columns and conditions should it be computed from?"
             )
     return Clarification(question=question, reason=f"{first.kind} not used by the plan: {first.text}")
 
@@ -323,6 +458,9 @@ FORM_WORDS: Final[dict[Language, dict[str, str]]] = {
         "difference": "差",
         "times": "倍率",
         "percentile": "パーセンタイル（分位点）",
+        "duration": "期間（日数・月数・年数）",
+        "extreme": "最大・最小（一番〜のもの）",
+        "change": "増減（伸び・減り）",
         "yesno": "有無",
     },
     "en": {
@@ -331,6 +469,9 @@ FORM_WORDS: Final[dict[Language, dict[str, str]]] = {
         "difference": "a difference",
         "times": "a ratio",
         "percentile": "a percentile",
+        "duration": "a duration (days, months or years)",
+        "extreme": "the largest or smallest",
+        "change": "a change (how much it grew or fell)",
         "yesno": "yes or no",
     },
 }
@@ -409,7 +550,9 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
         if word[0].isascii():
             acronym = language == "ja" and word.isupper()  # ATで…: a Japanese sentence's AT is no "at"
             starts = at == 0 or re.search(r"[.?!:;。？！]\s*$", rest[max(0, at - 8) : at]) is not None
-            sentence_start = starts and not acronym  # "Compute the …" capitalises a verb, not a name
+            # "Compute the …" capitalises a verb, not a name; Appleの… opens a Japanese sentence with one
+            english = re.match(r"\s+[A-Za-z]", rest[match.end() : match.end() + 2]) is not None
+            sentence_start = starts and not acronym and (language == "en" or english)
             owner = word.endswith("'s") and word[:-2].lower() not in _ASKING_EN  # Amazon's; not What's
             base = word.lower().removesuffix("'s")
             if (base in _ASKING_EN and not acronym) or base in _METHODS_EN or (sentence_start and not owner):

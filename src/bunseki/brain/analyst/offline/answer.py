@@ -111,11 +111,11 @@ def _measure(plan: Plan, language: Language) -> str:
     """What the groups or periods are compared by: 売上の合計, or 件数 when rows are counted."""
     if plan.target is None:
         measure = catalog.say("row_count", language)
-    elif plan.options.get("rows"):  # one row per name: its value, not a total of one
+    elif plan.rows:  # one row per name: its value, not a total of one
         measure = plan.target
     else:
         measure = catalog.say("what_stat", language, target=plan.target, stat=_stat_word(plan, language))
-    smoothed = plan.task == "trend" and (plan.options.get("cumulative") or plan.options.get("rolling"))
+    smoothed = plan.task == "trend" and (plan.cumulative or plan.rolling)
     return smoothed_name(plan, measure) if smoothed else measure
 
 
@@ -158,20 +158,45 @@ def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if plan.form == "yesno":  # is there any …: whether a row meets the conditions, and how many do
         key = "exists_yes" if result["value"] else "exists_no"
         return catalog.say(key, language, value=value, conditions=_conditions(plan, language), total=total)
-    if plan.options.get("shape"):  # 何行何列, how many columns: the table's shape
+    if plan.shape:  # 何行何列, how many columns: the table's shape
         return catalog.say("shape", language, rows=value, columns=_n(result.get("columns")))
     return catalog.say("count", language, value=value, conditions=_conditions(plan, language), total=total)
 
 
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
-    if plan.form in ("difference", "times") and len(values) == 2:
+    if (plan.form in ("difference", "times") and len(values) == 2) or (plan.compared and len(values) == 2):
         return _two_groups(plan, values, language)
     tied = result.get("tied") or []
     if not tied:
         return _group_text(plan, result, language)
     names = ("、" if language == "ja" else ", ").join(map(str, tied))
     return _group_text(plan, result, language) + catalog.say("group_tied", language, names=names)
+
+
+def _two_rates(plan: Plan, values: list[list[Any]], language: Language) -> str:
+    """Two named groups' rates (%) compared: the difference in points, the ratio, or yes/no."""
+    (first, first_value), (second, second_value) = values
+    words = {
+        "measure": "、".join(f.describe(language) for f in plan.within) + ("の割合" if language == "ja" else " rate"),
+        "first": first,
+        "second": second,
+        "first_value": _pct(first_value, decimals=2),
+        "second_value": _pct(second_value, decimals=2),
+        "conditions": _conditions(plan, language),
+    }
+    if plan.compared:
+        holds = first_value > second_value if plan.compared == "higher" else first_value < second_value
+        key = ("compared_yes" if holds else "compared_no") + ("_lower" if plan.compared == "lower" else "")
+        return catalog.say(key, language, difference=_points(first_value - second_value, language), **words)
+    if plan.form == "times":
+        times = first_value / second_value if second_value else float("nan")
+        return catalog.say("group_times", language, times=_n(times), **words)
+    return catalog.say("group_difference", language, difference=_points(first_value - second_value, language), **words)
+
+
+def _points(value: float, language: Language) -> str:
+    return f"{format_number(value, 2)} ポイント" if language == "ja" else f"{format_number(value, 2)} percentage points"
 
 
 def _two_groups(plan: Plan, values: list[list[Any]], language: Language) -> str:
@@ -188,6 +213,10 @@ def _two_groups(plan: Plan, values: list[list[Any]], language: Language) -> str:
         "second_value": _n(second_value),
         "conditions": _conditions(plan, language),
     }
+    if plan.compared:  # is the first higher (lower) than the second: yes or no, with both values
+        holds = first_value > second_value if plan.compared == "higher" else first_value < second_value
+        key = ("compared_yes" if holds else "compared_no") + ("_lower" if plan.compared == "lower" else "")
+        return catalog.say(key, language, difference=_n(first_value - second_value), **words)
     if plan.form == "times":
         times = first_value / second_value if second_value else float("nan")
         return catalog.say("group_times", language, times=_n(times), **words)
@@ -336,6 +365,13 @@ def _share_mix(plan: Plan, result: dict[str, Any], language: Language) -> str:
 
 def _share_within(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values, whole = result["values"], result.get("whole") or {}
+    rates = {str(k): p for k, _, p in values}
+    if (
+        len(plan.focus) == 2
+        and all(str(f) in rates for f in plan.focus)
+        and (plan.form in ("difference", "times") or plan.compared)
+    ):
+        return _two_rates(plan, [[str(f), rates[str(f)]] for f in plan.focus], language)
     listed = [
         catalog.say("share_within_item", language, value=k, share=_pct(p), part=_n(v), whole=_n(whole.get(k, 0)))
         for k, v, p in values[:3]
@@ -539,6 +575,20 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
 
 
+def _span(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    if result.get("start") in (None, "NaT") or result.get("end") in (None, "NaT"):
+        return catalog.say("no_rows", language)
+    return catalog.say(
+        "span",
+        language,
+        what=describe(plan).split("（")[0].split(" (")[0],
+        value=_n(result["value"]),
+        start=result["start"],
+        end=result["end"],
+        conditions=_conditions(plan, language),
+    )
+
+
 CONCLUSIONS = {
     "answers": formats.conclude,
     "ratio": _ratio,
@@ -557,6 +607,7 @@ CONCLUSIONS = {
     "outliers": _outliers,
     "distribution": _distribution,
     "describe": _describe,
+    "span": _span,
 }
 
 

@@ -13,7 +13,6 @@ import re
 from bunseki.brain.text import fold
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
-OPTION = "age_bands"  # plan.options key: [band column, age column] the code must add
 _ASKED = re.compile(r"(?<!\d)年代|年齢層|年齢帯|\bage (?:group|bracket|band|range)s?\b", re.I)
 _DECADE = re.compile(r"(?<![\d.])[1-9]0代|(?<![\d.])\b[1-9]0s\b")  # 20代, "in their 30s": one band named
 _AGE = re.compile(r"^(?:age|ages|年齢|歳|年令)$|(?:^|_|\s)age$|年齢$")

@@ -34,6 +34,19 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "share of {target} where {condition}, within each {group}",
     },
     "what_growth": {"ja": "{target}の{stat}の期間比較", "en": "{stat} of {target} compared between periods"},
+    "what_span": {"ja": "{start}から{end}までの{unit}", "en": "{unit} from {start} to {end}"},
+    "event_first": {"ja": "最初の日付", "en": "the first date"},
+    "event_last": {"ja": "最後の日付", "en": "the last date"},
+    "event_max": {"ja": "{column}が最大の日", "en": "the date of the highest {column}"},
+    "event_min": {"ja": "{column}が最小の日", "en": "the date of the lowest {column}"},
+    "unit_days": {"ja": "日数", "en": "days"},
+    "unit_weeks": {"ja": "週数", "en": "weeks"},
+    "unit_months": {"ja": "月数", "en": "months"},
+    "unit_years": {"ja": "年数", "en": "years"},
+    "span": {
+        "ja": "{what}は {value} です（{start} → {end}）{conditions}。",
+        "en": "The {what} is {value} ({start} → {end}){conditions}.",
+    },
     "what_count": {"ja": "条件に合う行数", "en": "number of matching rows"},
     "what_distinct": {"ja": "{target}の種類数", "en": "distinct values of {target}"},
     "what_missing": {"ja": "欠損値の数", "en": "missing values"},
@@ -101,6 +114,30 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{measure}の差は {difference} です（{first} {first_value} − {second} {second_value}）{conditions}。",
         "en": "The difference in {measure} is {difference} "
         "({first} {first_value} − {second} {second_value}){conditions}.",
+    },
+    "compared_yes": {
+        "ja": "はい。{first} の{measure}（{first_value}）は {second}（{second_value}）より高く、"
+        "差は {difference} です{conditions}。",
+        "en": "Yes: the {measure} of {first} ({first_value}) is higher than that of {second} ({second_value}), "
+        "by {difference}{conditions}.",
+    },
+    "compared_no": {
+        "ja": "いいえ。{first} の{measure}（{first_value}）は {second}（{second_value}）より"
+        "高くありません（差 {difference}）{conditions}。",
+        "en": "No: the {measure} of {first} ({first_value}) is not higher than that of {second} ({second_value}); "
+        "the difference is {difference}{conditions}.",
+    },
+    "compared_yes_lower": {
+        "ja": "はい。{first} の{measure}（{first_value}）は {second}（{second_value}）より低く、"
+        "差は {difference} です{conditions}。",
+        "en": "Yes: the {measure} of {first} ({first_value}) is lower than that of {second} ({second_value}), "
+        "by {difference}{conditions}.",
+    },
+    "compared_no_lower": {
+        "ja": "いいえ。{first} の{measure}（{first_value}）は {second}（{second_value}）より"
+        "低くありません（差 {difference}）{conditions}。",
+        "en": "No: the {measure} of {first} ({first_value}) is not lower than that of {second} ({second_value}); "
+        "the difference is {difference}{conditions}.",
     },
     "group_times": {
         "ja": "{first} の{measure}は {second} の {times} 倍です（{first_value} ÷ {second_value}）{conditions}。",

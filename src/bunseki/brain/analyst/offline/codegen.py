@@ -12,12 +12,13 @@ import re
 
 from bunseki.brain.analyst.offline import bands, catalog, measures, years
 from bunseki.brain.analyst.offline.filters import condition, rows
-from bunseki.brain.analyst.offline.plan import Filter, Plan
+from bunseki.brain.analyst.offline.plan import Event, Filter, Plan, Span
 from bunseki.brain.analyst.offline.quantiles import quantile_name
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data.summary import DataFrameInfo
+from bunseki.domain import Language
 
 STAT_CALL = {
     "sum": "sum",
@@ -100,10 +101,10 @@ def stat_name(plan: Plan, language: str) -> str:
 
 def generate(plan: Plan, info: DataFrameInfo) -> str:
     """Python for ``plan``, run with ``df`` (and pd, np, plt, sns) already defined."""
-    if plan.options.get(years.OPTION):  # a year column stands for the dates: read it as dates
+    if plan.year_column:  # a year column stands for the dates: read it as dates
         info = years.as_dates(info)[0]
-    if plan.options.get(bands.OPTION):  # 年代: a column of the age column's decades
-        info = bands.add(info, *plan.options[bands.OPTION])
+    if plan.age_bands:  # 年代: a column of the age column's decades
+        info = bands.add(info, plan.age_bands.column, plan.age_bands.age)
     lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
     lines += TASKS[plan.task](plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
@@ -123,6 +124,15 @@ def describe(plan: Plan) -> str:
     }
     if plan.task == "ratio":
         what = _describe_ratio(plan)
+    elif plan.task == "span":
+        span = plan.span or Span(start=Event(kind="first"), end=Event(kind="last"))
+        what = catalog.say(
+            "what_span",
+            language,
+            start=_event(span.start, language),
+            end=_event(span.end, language),
+            unit=catalog.say(f"unit_{span.unit}", language),
+        )
     elif plan.task == "share" and plan.cross:
         what = catalog.say("what_share_mix", language, cross=plan.cross, **(words | {"group": plan.group_by}))
     elif plan.within:
@@ -136,16 +146,20 @@ def describe(plan: Plan) -> str:
     return what
 
 
+def _event(event: Event, language: Language) -> str:
+    return catalog.say(f"event_{event.kind}", language, column=event.column or "")
+
+
 # --- shared steps --------------------------------------------------------------------------
 
 
 def _prepare(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The rows and columns the analysis works on: derived column, coercion, filters."""
     lines = ["data = df"]
-    if plan.options.get(years.OPTION):
-        lines.append(years.conversion(plan.options[years.OPTION]))
-    if plan.options.get(bands.OPTION):
-        lines.append(bands.code(*plan.options[bands.OPTION]))
+    if plan.year_column:
+        lines.append(years.conversion(plan.year_column))
+    if plan.age_bands:
+        lines.append(bands.code(plan.age_bands.column, plan.age_bands.age))
     if plan.derived:
         d = plan.derived
         if d.expression:  # built by intent.expression from the table's own columns, numbers and + - * / ( )
@@ -294,10 +308,10 @@ def _grouped(plan: Plan) -> list[str]:
 
 def smoothed_name(plan: Plan, measure: str) -> str:
     """累計 or N-period moving average of ``measure``, as the answer and the chart name it."""
-    if plan.options.get("cumulative"):
+    if plan.cumulative:
         return catalog.say("cumulative", plan.language, measure=measure)
     grain = GRAIN[plan.language].get(plan.time_unit or "M", "")
-    return catalog.say("rolling", plan.language, measure=measure, window=plan.options.get("rolling"), grain=grain)
+    return catalog.say("rolling", plan.language, measure=measure, window=plan.rolling, grain=grain)
 
 
 def group_label(plan: Plan) -> str | None:
@@ -360,9 +374,9 @@ def _periods(unit: str) -> str:
 
 def _smoothing(plan: Plan) -> str:
     """A running total (累計) or a moving average over the periods, as a pandas call on them."""
-    if plan.options.get("cumulative"):
+    if plan.cumulative:
         return ".cumsum()"
-    window = plan.options.get("rolling")
+    window = plan.rolling
     return f".rolling({int(window)}).mean().dropna(how='all')" if window else ""
 
 
@@ -545,6 +559,36 @@ def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+def _span(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """The time between two moments of the rows: the first or last date, a measure's extreme row."""
+    assert plan.span is not None and plan.date_column is not None
+    span = plan.span
+    column = info.column(plan.date_column)
+    if column is not None and column.kind == "number":  # a year column: 1 January of each year
+        years = f"data[{plan.date_column!r}].astype('Int64').astype(str)"
+        lines = [f"dates = pd.to_datetime({years}, format='%Y', errors='coerce')"]
+    else:
+        lines = [f"dates = pd.to_datetime(data[{plan.date_column!r}], errors='coerce')"]
+    for name, event in (("start", span.start), ("end", span.end)):
+        if event.kind in ("first", "last"):
+            lines.append(f"{name} = dates.{'min' if event.kind == 'first' else 'max'}()")
+        else:
+            lines.append(f"{name}_values = pd.to_numeric(data[{event.column!r}], errors='coerce')")
+            lines.append(f"{name} = dates[{name}_values.idx{event.kind}()] if {name}_values.notna().any() else pd.NaT")
+    lines += [
+        "days = (end - start).days",
+        "units = {'days': days, 'weeks': days / 7, 'months': (end.year - start.year) * 12 + end.month - start.month,"
+        " 'years': end.year - start.year}",
+        f"value = units[{span.unit!r}]",
+        'print(f"{start} → {end}: {value}")',
+        "result = {",
+        f"    'task': 'span', 'value': float(value), 'unit': {span.unit!r}, 'start': str(start.date()),",
+        "    'end': str(end.date()), 'rows': int(len(data)),",
+        "}",
+    ]
+    return lines
+
+
 def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
     return [
         f"values = data[{plan.target!r}].dropna()",
@@ -556,7 +600,7 @@ def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _duplicates(plan: Plan, info: DataFrameInfo) -> list[str]:
-    columns = plan.options.get("columns") or None
+    columns = plan.columns or None
     return [
         f"subset = {columns!r}",
         "repeated = data.duplicated(subset=subset, keep='first')  # each copy after the first",
@@ -583,7 +627,7 @@ def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
 def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The coefficient the question asks for (Pearson unless it names Spearman or Kendall), with its own test."""
     a, b = plan.target, plan.second
-    method = str(plan.options.get("method", "pearson"))
+    method = plan.method.corr
     test = measures.CORRELATION_TESTS.get(method, "pearsonr")
     lines = [
         "from scipy import stats",
@@ -728,4 +772,5 @@ TASKS = {
     "outliers": _outliers,
     "distribution": _distribution,
     "describe": _describe,
+    "span": _span,
 }

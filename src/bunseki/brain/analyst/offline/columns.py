@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from bunseki.brain.analyst.offline.text import Spans
@@ -58,6 +58,7 @@ class Mention:
     end: int
     score: float
     text: str
+    others: tuple[str, ...] = ()  # columns of the same kind the same words name as well (気温: 最高気温, 最低気温)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,22 @@ class ColumnMatcher:
             item for item in self._aliases if item[2] != SUFFIX_SCORE or len(claimed.get(item[0], ())) == 1
         ]
         self._aliases.sort(key=lambda item: (-len(item[0]), -item[2]))
+        # Words that name two columns of one kind equally well (temperature: 最高気温 and 最低気温).
+        best: dict[str, tuple[float, set[str]]] = {}
+        for alias, column_name, score in self._aliases:
+            top, holders = best.get(alias, (score, set()))
+            if score > top:
+                best[alias] = (score, {column_name})
+            elif score == top:
+                best[alias] = (top, holders | {column_name})
+        self._shared = {
+            alias: holders
+            for alias, (_, holders) in best.items()
+            if len(holders) > 1 and len(self._kinds(holders)) == 1
+        }
+
+    def _kinds(self, columns: set[str]) -> set[str]:
+        return {self.kind(c) for c in columns}
 
     def kind(self, column: str) -> str:
         info = self.info.column(column)
@@ -114,7 +131,13 @@ class ColumnMatcher:
             for start in _occurrences(lowered, alias):
                 found.append(Mention(column, start, start + len(alias), score, text[start : start + len(alias)]))
         found += self._fuzzy(lowered)
-        return _non_overlapping(found, key=lambda m: (-m.score, -(m.end - m.start)))
+        chosen = _non_overlapping(found, key=lambda m: (-m.score, -(m.end - m.start)))
+        return [
+            replace(m, others=tuple(sorted(self._shared[alias] - {m.column})))
+            if (alias := lowered[m.start : m.end]) in self._shared and m.column in self._shared[alias]
+            else m
+            for m in chosen
+        ]
 
     def values(self, text: str, exclude: list[Mention] | None = None) -> list[ValueMention]:
         """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Final
 
 from bunseki.brain.analyst.offline.columns import Mention
-from bunseki.brain.analyst.offline.plan import Derived
+from bunseki.brain.analyst.offline.plan import Derived, Event, Span
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -111,3 +111,83 @@ def _day(match: re.Match[str]) -> date | None:
         return date(int(year or 0), int(month or 0), int(day or 0))
     except ValueError:
         return None
+
+
+# --- the time between two moments of the rows ---------------------------------------------------
+
+_EVENTS: Final = (
+    (
+        "max",
+        re.compile(
+            r"最高値|最高|最大|ピーク|頂点|(?:一番|最も|いちばん)(?:高|多|大き)|\bhighest\b|\bmaximum\b|"
+            r"\bpeak(?:ed|s)?\b|\blargest\b|\bmax\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "min",
+        re.compile(
+            r"最安値|最安|最低|最小|底|(?:一番|最も|いちばん)(?:低|少な|小さ|安)|\blowest\b|\bminimum\b|"
+            r"\bsmallest\b|\bcheapest\b|\bmin\b|\bbottom(?:ed)?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("first", re.compile(r"最初|初めて|\bfirst\b|\bearliest\b", re.IGNORECASE)),
+    ("last", re.compile(r"最後|最新|\blast\b|\blatest\b|\bmost recent\b|\bfinal\b", re.IGNORECASE)),
+)
+_SPAN_UNIT: Final = (
+    ("years", re.compile(r"何年|\byears\b", re.IGNORECASE)),
+    ("months", re.compile(r"何か月|何ヶ月|何カ月|何ヵ月|\bmonths\b", re.IGNORECASE)),
+    ("weeks", re.compile(r"何週|\bweeks\b", re.IGNORECASE)),
+)
+
+
+_NEAR: Final = 20  # characters between an extreme's word and the measure it qualifies
+_YEAR_NAMED: Final = re.compile(r"year|yr|年", re.IGNORECASE)
+
+
+def moments(info: DataFrameInfo) -> list[str]:
+    """The columns that date the rows: dates, and whole-number years (oscar_yr, 年度)."""
+    found = []
+    for column in info.column_info:
+        low, high = column.minimum, column.maximum
+        year_like = (
+            column.kind == "number"
+            and _YEAR_NAMED.search(column.name) is not None
+            and isinstance(low, int | float)
+            and isinstance(high, int | float)
+            and 1800 <= low <= high <= 2200
+            and float(low).is_integer()
+        )
+        if column.kind == "datetime" or year_like:
+            found.append(column.name)
+    return found
+
+
+def read_span(lowered: str, info: DataFrameInfo, mentions: list[Mention]) -> tuple[Span, list[tuple[int, int]]] | None:
+    """The time between two moments the question names — the first and the last row, or the rows where
+    a measure is largest and smallest — with the spans that named them; None unless exactly two."""
+    inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a moment
+    found: list[tuple[int, int, str]] = []
+    for kind, pattern in _EVENTS:
+        for match in pattern.finditer(lowered):
+            if not any(s <= match.start() < e for s, e in inside):
+                found.append((match.start(), match.end(), kind))
+    found.sort()
+    if len(found) != 2:
+        return None
+    numeric = [m for m in mentions if (c := info.column(m.column)) is not None and c.kind == "number"]
+    measures = [c.name for c in info.column_info if c.kind == "number"]
+    events = []
+    for start, end, kind in found:
+        if kind in ("first", "last"):
+            events.append(Event(kind=kind))  # type: ignore[arg-type]
+        elif near := [m for m in numeric if min(abs(m.start - end), abs(start - m.end)) <= _NEAR]:
+            nearest = min(near, key=lambda m: min(abs(m.start - end), abs(start - m.end)))
+            events.append(Event(kind=kind, column=nearest.column))  # type: ignore[arg-type]
+        elif len(measures) == 1 and not numeric:  # 最安値から最高値まで over a table of one measure
+            events.append(Event(kind=kind, column=measures[0]))  # type: ignore[arg-type]
+        else:
+            return None
+    unit = next((name for name, pattern in _SPAN_UNIT if pattern.search(lowered)), "days")
+    return Span(start=events[0], end=events[1], unit=unit), [(s, e) for s, e, _ in found]  # type: ignore[arg-type]

@@ -38,7 +38,7 @@ def fill(requested: list[Slot], question: str, info: DataFrameInfo, language: La
         language=language,
         slots=slots,
         assumptions=context.assumptions,
-        options=context.options,
+        method=context.options,
         derived_columns=context.derived,
     )
 

@@ -15,7 +15,7 @@ them into the parts of an analysis intent the older pattern rules missed:
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Final, Literal
 
 from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention
 from bunseki.brain.analyst.offline.plan import Derived, Filter, Period, Ratio, Slot
@@ -151,7 +151,8 @@ _POSITIVE = {"yes", "y", "true", "t", "1", "はい", "有", "有り", "あり", 
 _NEGATIVE = {"no", "n", "false", "f", "0", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
 _NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+|\bwithout\s+(?:any\s+)?)$", re.IGNORECASE)
 _NEGATED_AFTER = re.compile(
-    r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|^\s*(?:=|は)?\s*(?:no|false)\b",
+    r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|"
+    r"^\s*(?:の|が)?\s*(?:いない|いなかった|なかった)|^\s*(?:=|は)?\s*(?:no|false)\b",
     re.IGNORECASE,
 )
 
@@ -169,6 +170,8 @@ def flag_filters(
         sides = yes_no(column.values or [])
         if sides is None:
             continue
+        if _BOTH_SIDES.match(text[mention.end : mention.end + 6]):
+            continue  # 子供の有無別: both sides, a grouping, not a condition
         if mention.score <= SUFFIX_SCORE and not _SAYS_YES_OR_NO.match(text[mention.end : mention.end + 10]):
             continue  # V型エンジン names a kind of エンジン, not 直列エンジン = yes: only 組合に加入していない does
         negated = bool(_NEGATED_BEFORE.search(text[: mention.start]) or _NEGATED_AFTER.search(text[mention.end :]))
@@ -198,6 +201,7 @@ _OTHER_SIDE = re.compile(
 )
 
 
+_BOTH_SIDES = re.compile(r"^\s*の?\s*(?:有無|あるなし|ありなし)")
 _SAYS_YES_OR_NO = re.compile(
     r"^\s*(?:が|は|に)?\s*(?:あり|有り|なし|無し|ある|ない|有|無)|^\S{0,4}?(?:していない|している|してない|した|しない)|"
     r"^\s*(?:=|は|が)?\s*(?:yes|no|true|false)\b",
@@ -221,7 +225,13 @@ def flag_words(text: str, info: DataFrameInfo, existing: list[Filter]) -> tuple[
                 continue
             hits = [(m, sides[1]) for w in negative if (m := _word_at(lowered, w))]
             hits = hits or [(m, sides[0]) for w in positive if (m := _word_at(lowered, w))]
-            if hits:
+            hits = hits or _said_of(lowered, names, sides)  # 子供のいない, 子供がいる: the name, then あり/なし
+            both = next(
+                (m for w in names if not w.isascii() and (m := re.search(re.escape(w) + r"の?有無", lowered))), None
+            )
+            if both is not None and not hits:  # 子供の有無別: the column itself, both sides
+                mentions.append(Mention(column.name, both.start(), both.end(), 0.8, text[both.start() : both.end()]))
+            elif hits:
                 match, value = hits[0]
                 found.append(Filter(column=column.name, op="==", value=value, text=match.group()))
                 mentions.append(
@@ -229,6 +239,26 @@ def flag_words(text: str, info: DataFrameInfo, existing: list[Filter]) -> tuple[
                 )
             break
     return found, mentions
+
+
+_ABSENT: Final = re.compile(
+    r"(?!の有無)(?:の|が|は|も)?\s*(?:い|あ)?(?:ない|なし|無し|無い|いなかった|なかった)|(?:の|が)?\s*無(?!料)"
+)
+_PRESENT: Final = re.compile(r"(?:の|が|は)?\s*(?:いる|ある|あり|有り|いた|あった)|(?:が|の)?\s*有(?!料|効|無)")
+
+
+def _said_of(lowered: str, names: tuple[str, ...], sides: tuple[str, str]) -> list[tuple[re.Match[str], str]]:
+    """A yes/no column's name followed by whether it holds: 子供のいない → no, 子供がいる → yes."""
+    for word in names:
+        if word.isascii() or (match := _word_at(lowered, word)) is None:
+            continue
+        after = lowered[match.end() : match.end() + 8]
+        for pattern, side in ((_ABSENT, sides[1]), (_PRESENT, sides[0])):
+            if said := pattern.match(after):
+                span = re.search(re.escape(word) + re.escape(said.group()), lowered)
+                if span is not None:
+                    return [(span, side)]
+    return []
 
 
 def _word_at(lowered: str, word: str) -> re.Match[str] | None:

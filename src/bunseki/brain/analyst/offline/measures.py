@@ -15,7 +15,7 @@ from typing import Any
 
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.filters import rows, value_filters
-from bunseki.brain.analyst.offline.plan import Derived, Filter, Plan, Slot
+from bunseki.brain.analyst.offline.plan import Derived, Filter, Method, Plan, Slot
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 STAT_TOKENS = {
@@ -144,7 +144,7 @@ class Context:
     categorical: list[str]
     filters: list[Filter]
     derived: list[Derived]
-    options: dict[str, Any]
+    options: Method
     pair: list[str] = field(default_factory=list)  # "between A and B"
     assumptions: list[str] = field(default_factory=list)
 
@@ -216,7 +216,7 @@ def resolve(slot: Slot, context: Context) -> Slot:
 
 def code(plan: Plan, info: DataFrameInfo) -> list[str]:
     """Code computing each slot in its own try block, printing ``@name[value]`` lines and setting ``result``."""
-    options = plan.options
+    options = plan.method
     lines = ["from scipy import stats", "", "data = data.copy()"]
     for derived in plan.derived_columns:
         lines.append(
@@ -264,48 +264,40 @@ def explain(slot: Slot) -> str:
 # --- reading the context -------------------------------------------------------------------
 
 
-def _options(text: str) -> dict[str, Any]:
+def _options(text: str) -> Method:
+    """The methods the question names: the correlation, the normality test, thresholds, outlier removal."""
     lowered = text.lower()
-    options: dict[str, Any] = {
-        "corr": "pearson",
-        "normality": "shapiro",
-        "alpha": 0.05,
-        "z": 3.0,
-        "iqr": 1.5,
-        "ddof": 1,
-        "remove": None,
-        "r_threshold": LARGE_R,
-    }
+    chosen: dict[str, Any] = {"r_threshold": LARGE_R}
     if "spearman" in lowered:
-        options["corr"] = "spearman"
+        chosen["corr"] = "spearman"
     elif "kendall" in lowered:
-        options["corr"] = "kendall"
+        chosen["corr"] = "kendall"
     if re.search(r"kolmogorov|\bks\b|k-s test|ks test|kstest", lowered):
-        options["normality"] = "ks"
+        chosen["normality"] = "ks"
     elif re.search(r"anderson", lowered):
-        options["normality"] = "anderson"
+        chosen["normality"] = "anderson"
     elif re.search(r"skew", lowered) and re.search(r"normal", lowered) and not re.search(r"shapiro", lowered):
-        options["normality"] = "skew"
+        chosen["normality"] = "skew"
         bound = re.search(r"(?:between\s*-?\s*(\d*\.?\d+)\s*and|less than|within|below)\s*(\d*\.?\d+)", lowered)
-        options["skew_bound"] = float(bound.group(2)) if bound else SYMMETRIC_SKEW
+        chosen["skew_bound"] = float(bound.group(2)) if bound else SYMMETRIC_SKEW
     alpha = re.search(r"(?:alpha|significance level)[^0-9]{0,20}(0?\.\d+)", lowered)
     if alpha:
-        options["alpha"] = float(alpha.group(1))
+        chosen["alpha"] = float(alpha.group(1))
     z = re.search(Z_THRESHOLD, lowered)
     if z:
-        options["z"] = float(z.group(1))
+        chosen["z"] = float(z.group(1))
     iqr = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:\*|x|×|times)?\s*(?:the\s+)?iqr", lowered)
     if iqr:
-        options["iqr"] = float(iqr.group(1))
-    options["averaged"] = bool(re.search(r"\baverage\b|\bmean\b", lowered))
+        chosen["iqr"] = float(iqr.group(1))
+    chosen["averaged"] = bool(re.search(r"\baverage\b|\bmean\b", lowered))
     if re.search(r"population standard deviation|population std|ddof\s*=\s*0", lowered):
-        options["ddof"] = 0
+        chosen["ddof"] = 0
     if re.search(REMOVE_OUTLIERS, lowered):
-        options["remove"] = "iqr" if re.search(r"iqr|interquartile|quartile", lowered) else "zscore"
+        chosen["remove"] = "iqr" if re.search(r"iqr|interquartile|quartile", lowered) else "zscore"
     threshold = re.search(_R_THRESHOLD, lowered)
     if threshold:
-        options["r_threshold"] = float(threshold.group(1))
-    return options
+        chosen["r_threshold"] = float(threshold.group(1))
+    return Method(**chosen)
 
 
 _BETWEEN = re.compile(
@@ -543,7 +535,7 @@ def _entity_and_measure(context: Context, columns: list[str]) -> tuple[str | Non
 # --- code for one slot ---------------------------------------------------------------------
 
 
-def _slot_code(slot: Slot, options: dict[str, Any], info: DataFrameInfo) -> list[str]:
+def _slot_code(slot: Slot, options: Method, info: DataFrameInfo) -> list[str]:
     body = _MEASURES.get(slot.measure or "", _unknown)(slot, options)
     lines = [f"# @{slot.name}: {explain(slot)}", "try:", f"    rows = {rows(slot.filters, info)}"]
     lines += ["    " + line for line in body]
@@ -557,20 +549,20 @@ def _slot_code(slot: Slot, options: dict[str, Any], info: DataFrameInfo) -> list
     return lines
 
 
-def _removal(options: dict[str, Any]) -> list[str]:
-    if options.get("remove") == "iqr":
-        factor = options["iqr"]
+def _removal(options: Method) -> list[str]:
+    if options.remove == "iqr":
+        factor = options.iqr
         return [
             "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
             f"values = values[(values >= q1 - {factor} * (q3 - q1)) & (values <= q3 + {factor} * (q3 - q1))]",
         ]
-    if options.get("remove") == "zscore":
-        return [f"values = values[abs(stats.zscore(values)) <= {options['z']}]"]
+    if options.remove == "zscore":
+        return [f"values = values[abs(stats.zscore(values)) <= {options.z}]"]
     return []
 
 
 def _stat(name: str) -> Any:
-    def code(slot: Slot, options: dict[str, Any]) -> list[str]:
+    def code(slot: Slot, options: Method) -> list[str]:
         if slot.column is None:
             raise_line = "raise ValueError('no column to compute on')"
             return [raise_line]
@@ -578,8 +570,8 @@ def _stat(name: str) -> Any:
         expression = {
             "mean": "values.mean()",
             "median": "values.median()",
-            "std": f"values.std(ddof={options['ddof']})",
-            "var": f"values.var(ddof={options['ddof']})",
+            "std": f"values.std(ddof={options.ddof})",
+            "var": f"values.var(ddof={options.ddof})",
             "min": "values.min()",
             "max": "values.max()",
             "sum": "values.sum()",
@@ -595,8 +587,8 @@ def _stat(name: str) -> Any:
     return code
 
 
-def _stat_after_removal(slot: Slot, options: dict[str, Any]) -> list[str]:
-    method = options.get("remove") or "zscore"
+def _stat_after_removal(slot: Slot, options: Method) -> list[str]:
+    method = options.remove or "zscore"
     stat = (
         "std"
         if re.search(r"std|sd|deviation", slot.name.lower())
@@ -604,14 +596,14 @@ def _stat_after_removal(slot: Slot, options: dict[str, Any]) -> list[str]:
         if "median" in slot.name.lower()
         else "mean"
     )
-    lines: list[str] = _stat(stat)(slot, {**options, "remove": method})
+    lines: list[str] = _stat(stat)(slot, options.model_copy(update={"remove": method}))
     return lines
 
 
-def _corr(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _corr(slot: Slot, options: Method) -> list[str]:
     return [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
-        f"value = pair[{slot.column!r}].corr(pair[{slot.second!r}], method={options['corr']!r})",
+        f"value = pair[{slot.column!r}].corr(pair[{slot.second!r}], method={options.corr!r})",
     ]
 
 
@@ -619,21 +611,21 @@ def _corr(slot: Slot, options: dict[str, Any]) -> list[str]:
 CORRELATION_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
 
 
-def _pvalue(slot: Slot, options: dict[str, Any]) -> list[str]:
-    test = CORRELATION_TESTS[options["corr"]]
+def _pvalue(slot: Slot, options: Method) -> list[str]:
+    test = CORRELATION_TESTS[options.corr]
     return [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"value = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[1]",
     ]
 
 
-def _relationship(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _relationship(slot: Slot, options: Method) -> list[str]:
     linear, nonlinear, none = _relationship_choices(slot.choices)
     return [
         *_pvalue(slot, options)[:1],
-        f"r, p = stats.{CORRELATION_TESTS[options['corr']]}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
-        f"strong = abs(r) >= {options['r_threshold']}",
-        f"value = {none!r} if p >= {options['alpha']} else ({linear!r} if strong else {nonlinear!r})",
+        f"r, p = stats.{CORRELATION_TESTS[options.corr]}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
+        f"strong = abs(r) >= {options.r_threshold}",
+        f"value = {none!r} if p >= {options.alpha} else ({linear!r} if strong else {nonlinear!r})",
     ]
 
 
@@ -649,9 +641,9 @@ COUNTS = {"count", "outlier_count", "missing_count"}
 STRENGTH = re.compile(r"strong|moderate|weak|medium")
 
 
-def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _corr_label(slot: Slot, options: Method) -> list[str]:
     """A correlation described by the format's own words: sign, strength or significance."""
-    test = CORRELATION_TESTS[options["corr"]]
+    test = CORRELATION_TESTS[options.corr]
     lines = [
         f"pair = rows[[{slot.column!r}, {slot.second!r}]].apply(pd.to_numeric, errors='coerce').dropna()",
         f"r, p = stats.{test}(pair[{slot.column!r}], pair[{slot.second!r}])[:2]",
@@ -659,18 +651,18 @@ def _corr_label(slot: Slot, options: dict[str, Any]) -> list[str]:
     return [*lines, f"value = {_choose(slot.choices, 'r', 'p', options)}"]
 
 
-def _skew_label(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _skew_label(slot: Slot, options: Method) -> list[str]:
     """Skewness described by the format's words: its sign, or whether D'Agostino's test finds it."""
     lines = [f"values = numbers(rows, {slot.column!r})", "r, p = values.skew(), float(stats.skewtest(values).pvalue)"]
     skewed = [c for c in slot.choices if "skew" in c.lower() and not NEGATIVE.search(c)]
     others = [c for c in slot.choices if c not in skewed]
     signed = any(re.search(r"positive|negative|right|left", c.lower()) for c in slot.choices)
     if len(skewed) == 1 and others and not signed:  # "skewed" / "symmetric": skewed when the test finds it
-        return [*lines, f"value = {skewed[0]!r} if p < {options['alpha']} else {others[0]!r}"]
+        return [*lines, f"value = {skewed[0]!r} if p < {options.alpha} else {others[0]!r}"]
     return [*lines, f"value = {_choose(slot.choices, 'r', 'p', options)}"]
 
 
-def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) -> str:
+def _choose(choices: list[str], number: str, p: str, options: Method) -> str:
     """A Python expression picking the choice that describes ``number`` (and ``p``)."""
     lowered = [choice.lower() for choice in choices]
 
@@ -687,7 +679,7 @@ def _choose(choices: list[str], number: str, p: str, options: dict[str, Any]) ->
         return f"{positive!r} if {number} > 0 else ({negative!r} if {number} < 0 else {neutral!r})"
     yes = next((c for c in choices if not NEGATIVE.search(c)), choices[0])
     no = next((c for c in choices if NEGATIVE.search(c)), choices[-1])
-    return f"{yes!r} if {p} < {options['alpha']} else {no!r}"
+    return f"{yes!r} if {p} < {options.alpha} else {no!r}"
 
 
 # Anderson-Darling with mean and deviation estimated: the p-value of D'Agostino & Stephens (1986,
@@ -709,25 +701,25 @@ ANDERSON_P = [
 ]
 
 
-def _normality_test(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _normality_test(slot: Slot, options: Method) -> list[str]:
     """Code setting ``p`` (the test's real p-value) and ``normal`` (the verdict the question asks for)."""
     lines = [f"values = numbers(rows, {slot.column!r})"]
-    method = options["normality"]
-    alpha = options["alpha"]
+    method = options.normality
+    alpha = options.alpha
     if method == "ks":
         lines.append("statistic, p = stats.kstest((values - values.mean()) / values.std(), 'norm')")
     elif method == "anderson":
         lines += [*ANDERSON_P, "p = anderson_p(values)"]
     elif method == "skew":  # judged by a bound on the skewness; its p-value is D'Agostino's skewness test
         lines.append("p = float(stats.skewtest(values).pvalue)")
-        lines.append(f"normal = bool(abs(values.skew()) < {options.get('skew_bound', 0.5)})")
+        lines.append(f"normal = bool(abs(values.skew()) < {options.skew_bound})")
         return lines
     else:
         lines.append("statistic, p = stats.shapiro(values)")
     return [*lines, f"normal = bool(p > {alpha})"]
 
 
-def _normality(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _normality(slot: Slot, options: Method) -> list[str]:
     positive, negative = _normal_choices(slot.choices)
     return [*_normality_test(slot, options), f"value = {positive!r} if normal else {negative!r}"]
 
@@ -738,18 +730,18 @@ def _normal_choices(choices: list[str]) -> tuple[str, str]:
     return (positives[0] if positives else "normal"), (negatives[0] if negatives else "not normal")
 
 
-def _normality_p(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _normality_p(slot: Slot, options: Method) -> list[str]:
     return [*_normality_test(slot, options), "value = p"]
 
 
-def _outliers(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _outliers(slot: Slot, options: Method) -> list[str]:
     method = (
         "iqr"
-        if options.get("remove") == "iqr" or re.search(r"iqr|interquartile|quartile", slot.description.lower())
-        else options.get("outliers", "zscore")
+        if options.remove == "iqr" or re.search(r"iqr|interquartile|quartile", slot.description.lower())
+        else "zscore"
     )
     if method == "iqr":
-        factor = options["iqr"]
+        factor = options.iqr
         return [
             f"values = numbers(rows, {slot.column!r})",
             "q1, q3 = values.quantile(0.25), values.quantile(0.75)",
@@ -757,47 +749,47 @@ def _outliers(slot: Slot, options: dict[str, Any]) -> list[str]:
         ]
     return [
         f"values = numbers(rows, {slot.column!r})",
-        f"outliers = values[abs(stats.zscore(values)) > {options['z']}]",
+        f"outliers = values[abs(stats.zscore(values)) > {options.z}]",
     ]
 
 
-def _outlier_count(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _outlier_count(slot: Slot, options: Method) -> list[str]:
     return [*_outliers(slot, options), "value = len(outliers)"]
 
 
-def _outlier_values(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _outlier_values(slot: Slot, options: Method) -> list[str]:
     return [*_outliers(slot, options), "value = ', '.join(str(v) for v in sorted(outliers.tolist()))"]
 
 
-def _missing_count(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _missing_count(slot: Slot, options: Method) -> list[str]:
     return [f"value = int(rows[{slot.column!r}].isna().sum())"]
 
 
-def _missing_pct(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _missing_pct(slot: Slot, options: Method) -> list[str]:
     return [f"value = rows[{slot.column!r}].isna().mean() * 100"]
 
 
-def _max_missing_column(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _max_missing_column(slot: Slot, options: Method) -> list[str]:
     return ["value = str(rows.isna().sum().idxmax())"]
 
 
 def _arg(extreme: str) -> Any:
     """The entity at the top (or bottom): of group means when the question averages, else of rows."""
 
-    def code(slot: Slot, options: dict[str, Any]) -> list[str]:
+    def code(slot: Slot, options: Method) -> list[str]:
         lines = [
             f"values = rows[[{slot.column!r}, {slot.second!r}]].copy()",
             f"values[{slot.second!r}] = pd.to_numeric(values[{slot.second!r}], errors='coerce')",
             f"values = values.dropna(subset=[{slot.second!r}])",
         ]
-        if options.get("averaged"):
+        if options.averaged:
             return [*lines, f"value = str(values.groupby({slot.column!r})[{slot.second!r}].mean().idx{extreme}())"]
         return [*lines, f"value = str(values.loc[values[{slot.second!r}].idx{extreme}(), {slot.column!r}])"]
 
     return code
 
 
-def _unknown(slot: Slot, options: dict[str, Any]) -> list[str]:
+def _unknown(slot: Slot, options: Method) -> list[str]:
     return [f"raise ValueError('no method for {slot.measure}')"]
 
 

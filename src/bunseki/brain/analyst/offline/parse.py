@@ -13,14 +13,14 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from itertools import pairwise
-from typing import Final
+from typing import Final, Literal
 
 import pandas as pd
 
-from bunseki.brain.analyst.offline import accounting, bands, dates, formats, years
+from bunseki.brain.analyst.offline import accounting, bands, dates, durations, formats, years
 from bunseki.brain.analyst.offline.codegen import describe
 from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
-from bunseki.brain.analyst.offline.durations import Duration, read_duration
+from bunseki.brain.analyst.offline.durations import Duration, read_duration, read_span
 from bunseki.brain.analyst.offline.filters import is_number, number_filters, value_filters
 from bunseki.brain.analyst.offline.intent import (
     ASKS_PERCENT,
@@ -38,6 +38,7 @@ from bunseki.brain.analyst.offline.intent import (
 )
 from bunseki.brain.analyst.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.analyst.offline.plan import (
+    AgeBands,
     AnswerForm,
     Clarification,
     Derived,
@@ -45,6 +46,7 @@ from bunseki.brain.analyst.offline.plan import (
     Period,
     Plan,
     Ratio,
+    Span,
     Task,
     TimeUnit,
 )
@@ -122,6 +124,8 @@ class Reading:
     top_spans: list[tuple[int, int]] = field(default_factory=list)  # where the N of a top-N list is named
     form: AnswerForm = "value"  # the form of the answer asked for (a name, a difference, yes/no…)
     duration: Duration | None = None  # a duration asked for: its derived column
+    span: Span | None = None  # the time between two moments of the rows (first and last, low and high)
+    span_spans: list[tuple[int, int]] = field(default_factory=list)
     cross: str | None = None  # a second grouping column: a cross table (店舗別・カテゴリ別)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
@@ -250,6 +254,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     reading.top_spans = top_spans
     reading.duration = duration
     reading.form = accounting.asked_form(lowered)
+    _read_span(reading, info)  # 最安値から最高値まで何か月: two moments of the rows
     if reading.group_by is None and (ranked := _ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
     if reading.group_by is None and "which" in words and (few := _which_number(lowered, mentions, info)):
@@ -257,6 +262,17 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     numeric_mentions = [m for m in mentions if is_number(info, m.column) and m.column != date_column]
     reading.ratio = ratio(text, filters, periods, date_column, numeric_mentions, language)
     return reading
+
+
+def _read_span(r: Reading, info: DataFrameInfo) -> None:
+    """The time between two moments the question names, dated by the dates it names or the only ones."""
+    if r.form != "duration" or r.duration is not None:
+        return
+    dating = durations.moments(info)
+    dating = [m.column for m in r.mentions if m.column in dating][:1] or dating
+    if len(dating) == 1 and (span := read_span(r.lowered, info, r.mentions)):
+        r.span, r.span_spans = span
+        r.date_column = dating[0]
 
 
 def plan_question(question: str, info: DataFrameInfo, language: Language) -> Plan | Clarification:
@@ -272,13 +288,15 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
         return task
     planned = _build(task, reading, info)
     if isinstance(planned, Plan):
-        planned = _in_form(planned, reading.form)
+        planned = _in_form(planned, reading.form, compared=accounting.compares(reading.lowered))
+        if planned.compared:
+            planned = _subject_first(planned, reading)
         if unused := _unaccounted(planned, reading, info):
             return accounting.ask_back(unused, reading.language, describe(planned))
     if year and isinstance(planned, Plan):
-        planned.options[years.OPTION] = year
+        planned.year_column = year
     if banded and isinstance(planned, Plan):
-        planned.options[bands.OPTION] = banded
+        planned.age_bands = AgeBands(column=banded[0], age=banded[1])
     return planned
 
 
@@ -288,11 +306,14 @@ def placed(r: Reading) -> list[tuple[int, int]]:
     spans += r.period_spans + r.top_spans
     spans += [r.quantile.span()] if r.quantile else []
     spans += r.duration.spans if r.duration else []
-    return spans
+    return spans + r.span_spans
 
 
-def _in_form(plan: Plan, form: accounting.Form) -> Plan:
-    """The plan set to answer in the asked form: yes or no is whether any row meets the conditions."""
+def _in_form(plan: Plan, form: accounting.Form, *, compared: Literal["higher", "lower"] | None = None) -> Plan:
+    """The plan set to answer in the asked form: yes or no is whether any row meets the conditions
+    (a yes/no comparison, 「AはBより高いですか」, is no count of rows: it stays what it was)."""
+    if compared and form == "yesno":
+        return plan.model_copy(update={"form": form, "compared": compared})
     if form == "yesno" and plan.filters and plan.task in ("stat", "count", "group", "top", "describe"):
         return plan.model_copy(
             update={"form": form, "task": "count", "target": None, "group_by": None, "cross": None, "top_n": None}
@@ -300,10 +321,40 @@ def _in_form(plan: Plan, form: accounting.Form) -> Plan:
     return plan.model_copy(update={"form": form})
 
 
+_THAN: Final = re.compile(r"より|と比べ|に比べ|\bthan\b", re.IGNORECASE)
+
+
+def _subject_first(plan: Plan, r: Reading) -> Plan:
+    """The two compared groups ordered subject first: in 「BよりAが高い」 and "higher than B" B is the base."""
+    than = _THAN.search(r.lowered)
+    named = next((f for f in plan.filters if f.column == plan.group_by and f.op == "in"), None)
+    if named is None and len(plan.focus) == 2 and plan.group_by:
+        named = Filter(column=plan.group_by, op="in", value=list(plan.focus))
+    if than is None or named is None or len(named.value) != 2:
+        return plan
+    at = {v.value: v.start for v in r.values if v.column == plan.group_by}
+    if not all(str(v) in at for v in named.value):
+        return plan
+    english = than.group().casefold() == "than"
+    # the base: the group named right after "than", or right before より
+    if english:
+        after = [v for v in named.value if at[str(v)] > than.start()]
+        base = min(after, key=lambda v: at[str(v)]) if after else None
+    else:
+        before = [v for v in named.value if at[str(v)] < than.start()]
+        base = max(before, key=lambda v: at[str(v)]) if before else None
+    if base is None:
+        return plan
+    subject = next(v for v in named.value if v != base)
+    filters = [f.model_copy(update={"value": [subject, base]}) if f is named else f for f in plan.filters]
+    focus = [subject, base] if sorted(map(str, plan.focus)) == sorted(map(str, named.value)) else plan.focus
+    return plan.model_copy(update={"filters": filters, "focus": focus})
+
+
 def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting.Unaccounted]:
     """The elements of the question the plan leaves out, and the form it does not produce."""
     values = [(v.start, v.end, v.column) for v in r.values]
-    consumed = ([r.quantile.span()] if r.quantile else []) + (r.duration.spans if r.duration else [])
+    consumed = ([r.quantile.span()] if r.quantile else []) + (r.duration.spans if r.duration else []) + r.span_spans
     consumed += [m.span() for _, pattern in STATS for m in re.finditer(pattern, r.lowered)]  # 何種類
     missing = accounting.unaccounted(plan, r.text, r.mentions, values, info, consumed=consumed)
     source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
@@ -314,7 +365,36 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     ]
     if not _produces(plan, plan.form, info):
         missing.insert(0, accounting.Unaccounted("form", plan.form))
+    blanked = _blank_spans(r.lowered, placed(r))
+    if accounting.asks_extreme(blanked) and not _ranks(plan):
+        missing.insert(0, accounting.Unaccounted("form", "extreme"))  # 一番重い車: no average of weights
+    if accounting.asks_change(blanked) and not _changes(plan):
+        missing.insert(0, accounting.Unaccounted("form", "change"))  # 最も伸びた国: no average over the years
     return missing
+
+
+def _ranks(plan: Plan) -> bool:
+    """The plan finds a largest or smallest: an extreme statistic, a ranked list, a ranked share."""
+    return (
+        plan.stat in ("max", "min", "quantile")
+        or plan.top_n is not None
+        or plan.ascending
+        or plan.span is not None
+        or plan.task in ("top", "group", "share", "growth", "trend", "outliers", "correlation_matrix", "distribution")
+        or (plan.task == "describe" and plan.target is not None and plan.target != plan.date_column)
+        or any(s.measure for s in plan.slots)
+    )
+
+
+def _changes(plan: Plan) -> bool:
+    """The plan measures a change: between periods, over time, between groups, or row by row."""
+    subtracted = plan.derived is not None and (plan.derived.op == "-" or "-" in (plan.derived.expression or ""))
+    return (
+        plan.task in ("growth", "trend", "ratio", "correlation", "correlation_matrix", "answers")
+        or plan.form in ("difference", "times")
+        or subtracted
+        or bool(plan.slots)
+    )
 
 
 _SAYS_WHETHER: Final = frozenset(
@@ -333,10 +413,24 @@ def _two_groups(plan: Plan, info: DataFrameInfo) -> bool:
     return column is not None and column.unique == 2 and not plan.top_n
 
 
+def _two_rates(plan: Plan) -> bool:
+    """The plan takes a rate within each of exactly two named groups (女性と男性の生存率)."""
+    return (
+        plan.task == "share"
+        and bool(plan.within)
+        and len(plan.focus) == 2
+        and (plan.form != "yesno" or plan.compared is not None)
+    )
+
+
 def _produces(plan: Plan, form: accounting.Form, info: DataFrameInfo) -> bool:
     """Whether the plan's result has the form asked for."""
+    if form in ("difference", "times", "yesno") and _two_rates(plan):
+        return True  # 女性と男性の生存率の差: two named groups' rates
     if form == "percentile":
         return plan.stat in ("quantile", "median")
+    if form == "yesno" and plan.compared:  # 「AはBより高いですか」: two groups compared, the first named first
+        return _two_groups(plan, info) and any(f.column == plan.group_by and f.op == "in" for f in plan.filters)
     if form == "yesno":  # whether any row meets the conditions; a correlation, a trend, missing values say it
         return (plan.task == "count" and bool(plan.filters)) or plan.task in _SAYS_WHETHER
     if form == "times":  # of two groups or periods, or of two columns row by row (売上 ÷ 客数)
@@ -345,11 +439,19 @@ def _produces(plan: Plan, form: accounting.Form, info: DataFrameInfo) -> bool:
     if form == "difference":  # of two groups, two periods, or of two columns row by row (最高気温−最低気温)
         subtracted = plan.derived is not None and (plan.derived.op == "-" or "-" in (plan.derived.expression or ""))
         return plan.task in ("growth", "ratio") or _two_groups(plan, info) or subtracted
+    if form == "duration" and plan.task == "span":
+        return True
+    if form == "duration":  # a measure computed from dates (在任日数, days since 2020-01-01)
+        return any("to_datetime" in (d.expression or "") for d in [plan.derived, *plan.derived_columns] if d)
     if form == "date":
         kinds = {c.kind for c in info.column_info if c.name in (plan.target, plan.group_by)}
         return bool(plan.time_unit or "datetime" in kinds or (plan.task == "top" and plan.date_column))
     if form == "name":
-        return bool(plan.group_by or plan.task in ("top", "distinct", "share", "growth", "ratio"))
+        return bool(
+            plan.group_by
+            or plan.task in ("top", "distinct", "share", "growth", "ratio", "correlation_matrix")
+            or (plan.task == "trend" and plan.time_unit)
+        )
     return True
 
 
@@ -361,12 +463,16 @@ def _task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
 def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
     """Analyses named by their own words: correlation, missing values, outliers, trends…"""
     words = r.words
+    if r.span is not None:
+        return "span"  # Appleの最安値から最高値まで何か月: the time between two moments
     if "correlation" in words:
         return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
     if "duplicates" in words and not r.group_by:
         return "duplicates"
     if "missing" in words or "outliers" in words:
         return "missing" if "missing" in words else "outliers"
+    if r.ratio is not None and _flag_rate(r, info) is not None and r.form in ("difference", "times"):
+        return "share"  # 女性と男性で生存率は何ポイント違う: two groups' rates, not a change between them
     if r.ratio is not None and not r.group_by and not _share_across(r, info):
         return "ratio"
     if "distribution" in words and not r.group_by:
@@ -446,6 +552,9 @@ def _build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     )
     if task == "ratio":
         return _ratio_plan(plan, r, info)
+    if task == "span":
+        plan.span = r.span
+        return plan
     if r.periods and task != "growth":
         plan.filters = [*plan.filters, *_period_filters(r)]
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
@@ -523,9 +632,9 @@ def is_category(info: DataFrameInfo, column: str) -> bool:
 def _correlation_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]) -> Plan:
     plan.target, plan.second = [*numeric, None, None][:2]
     if re.search(r"kendall|ケンドール", r.lowered):
-        plan.options["method"] = "kendall"
+        plan.method = plan.method.model_copy(update={"corr": "kendall"})
     elif re.search(r"spearman|スピアマン|順位相関|rank correlation", r.lowered):
-        plan.options["method"] = "spearman"
+        plan.method = plan.method.model_copy(update={"corr": "spearman"})
     plan.chart = "scatter" if plan.task == "correlation" else "heatmap"
     return plan
 
@@ -535,10 +644,10 @@ def _column_plan(plan: Plan, r: Reading, info: DataFrameInfo, numeric: list[str]
     if plan.task == "distinct":
         plan.target = _distinct_target(r, info)
     elif plan.task == "duplicates":  # 顧客IDの重複: rows equal in the columns named, else in every column
-        plan.options["columns"] = list(dict.fromkeys(m.column for m in r.mentions))
+        plan.columns = list(dict.fromkeys(m.column for m in r.mentions))
     elif plan.task == "count":
         plan.stat = "count"
-        plan.options["shape"] = bool(SHAPE.search(r.lowered) and not r.filters)
+        plan.shape = bool(SHAPE.search(r.lowered) and not r.filters)
     else:
         plan.target = r.mentions[0].column if r.mentions else None
     return plan
@@ -584,9 +693,9 @@ def _over_time(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificat
     unit = plan.time_unit = r.time_unit or named or _auto_unit(info, r.date_column)
     if window and unit in WINDOWS:
         given = window.group("n") or window.group("n_en")
-        plan.options["rolling"] = int(given) if given and 1 < int(given) <= 366 else WINDOWS[unit]
+        plan.rolling = int(given) if given and 1 < int(given) <= 366 else WINDOWS[unit]
     elif CUMULATIVE.search(r.lowered) and unit in WINDOWS:
-        plan.options["cumulative"] = True
+        plan.cumulative = True
     plan.ascending = _wants_smallest(r)  # 最も少なかった月: the lowest period leads the answer
     plan.group_by = r.group_by if r.group_by and r.group_by != r.date_column else None
     plan.chart = "line"
@@ -649,8 +758,13 @@ def _base_first(r: Reading) -> list[Period]:
 def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     """Group-by aggregations, top-N lists and shares."""
     group = r.group_by or _entity(r, info, plan.target)
-    if group is None and plan.task == "top" and plan.target and (group := _row_label(info)):
-        plan.options["rows"] = True  # 給与が高い上位5人: the rows themselves, named by their name or id
+    if (
+        group is None
+        and plan.task == "top"
+        and plan.target
+        and (group := _row_label(info) or _row_label(info, repeated=True))
+    ):
+        plan.rows = True  # 給与が高い上位5人: the rows themselves, named by their name or id
     if group is None and r.form == "name" and plan.target:
         group = _row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
     if group is None and r.form == "date" and plan.target and r.date_column:
@@ -917,9 +1031,19 @@ _RATE = re.compile(r"率|割合|比率|\brates?\b|percentage|proportion|share", 
 def _flag_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
     """The yes/no condition whose rate the question asks for in each group (退職率, churn rate), if any."""
     flags = [f for f in r.filters if f.op == "==" and (c := info.column(f.column)) and yes_no(c.values or [])]
-    grouped = r.group_by or r.entity_question or re.search(r"ごと|別|\bby\b|\bper\b|\beach\b", r.lowered)
-    if len(flags) != 1 or len(r.filters) != 1 or not grouped or not _RATE.search(r.lowered) or r.numeric(info):
+    if len(flags) != 1 or not _RATE.search(r.lowered):
         return None
+    others = [f for f in r.filters if f is not flags[0]]
+    named = [f for f in others if f.op == "in" and isinstance(f.value, list) and len(f.value) >= 2]
+    grouped = r.group_by or r.entity_question or re.search(r"ごと|別|\bby\b|\bper\b|\beach\b", r.lowered)
+    if not (grouped and not others) and not (
+        len(named) == 1 and len(others) == 1 and r.group_by in (None, named[0].column)
+    ):
+        return None  # 部署ごとの退職率; 女性と男性の生存率: the rate in each named group
+    if [c for c in r.numeric(info) if c != flags[0].column]:
+        return None  # a measure named besides the flag: its statistic, not the rate
+    if named and r.group_by is None:
+        r.group_by = named[0].column
     return flags[0]
 
 
@@ -929,7 +1053,10 @@ def _share_within(plan: Plan, r: Reading, info: DataFrameInfo) -> None:
     A yes/no column's rate (部署ごとの退職率) is always taken within each group."""
     flag = _flag_rate(r, info)
     if flag is not None and plan.group_by != flag.column:
-        plan.within, plan.filters = [flag], []
+        plan.within, plan.filters = [flag], [f for f in plan.filters if f.column == plan.group_by and f is not flag]
+        if plan.target == flag.column:  # 生存率 over a 0/1 column: the rate of rows, not a weighted sum
+            plan.target = None
+            plan.assumptions = [a for a in plan.assumptions if flag.column not in a]
         plan.ascending = _wants_smallest(r)
         return
     if plan.focus or not (_wants_one(r) or r.entity_question):
@@ -1288,6 +1415,10 @@ def _auto_unit(info: DataFrameInfo, date_column: str | None) -> TimeUnit:
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 # "多い都市を2つ", "the 3 sensors with the most …": a count of items next to an ordering word.
 _COUNTED = (
+    re.compile(  # 年齢が高い順に3人, 売上の多い順で5件
+        r"(?P<order>多い|少ない|高い|低い|大きい|小さい|長い|短い|安い|古い|新しい|若い|早い|遅い)順(?:に|で)?\s*"
+        r"(?:並べて)?\s*(?P<n>\d+|[一二三四五六七八九十]+)\s*(?:つ|件|個|人|名|社|か国|カ国|ヶ国|都市|店舗?|位|行)"
+    ),
     re.compile(
         r"(?P<order>多い|少ない|高い|低い|大きい|小さい|長い|短い|安い|売れた)[^、。?？]{0,12}?を\s*"
         r"(?P<n>\d+|[一二三四五六七八九十]+)\s*(?:つ|件|個|人|社|か国|カ国|ヶ国|都市|店舗?|位)"
@@ -1301,7 +1432,7 @@ _COUNTED = (
 _SMALL_FIRST = re.compile(
     r"(?:少な|低|小さ|短|安)い(?:順|方|ほう|もの)?|\b(?:shortest|cheapest|fewest|lowest|smallest)\b"
 )
-_SMALL = re.compile(r"少な|低|小さ|短|安|lowest|least|fewest|smallest|coldest")
+_SMALL = re.compile(r"少な|低|小さ|短|安|若|早|古|lowest|least|fewest|smallest|coldest")
 
 
 def read_top(lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:

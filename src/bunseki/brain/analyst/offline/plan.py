@@ -28,13 +28,15 @@ Task = Literal[
     "describe",
     "answers",
     "ratio",
+    "span",
 ]
 Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
 TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
 Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
 # The form of the answer the question asks for: a plain value (a number, a table), the name of the
-# winner, a date, the difference or the ratio (times) of two groups or periods, a percentile, yes/no.
-AnswerForm = Literal["value", "name", "date", "difference", "times", "percentile", "yesno"]
+# winner, a date, a duration (days, months, years between dates), the difference or the ratio (times)
+# of two groups or periods, a percentile, yes/no.
+AnswerForm = Literal["value", "name", "date", "difference", "times", "percentile", "yesno", "duration"]
 
 
 class Filter(BaseModel):
@@ -124,6 +126,48 @@ class Ratio(BaseModel):
     part_column: str | None = Field(default=None, description="change between measures: the compared column.")
 
 
+class Event(BaseModel):
+    """A moment in the rows: the first or last date, or the date of a measure's largest or smallest row."""
+
+    kind: Literal["first", "last", "max", "min"]
+    column: str | None = Field(default=None, description="max/min: the measure whose extreme row it is.")
+
+
+class Span(BaseModel):
+    """The time between two moments (Appleの最安値から最高値まで何か月, first and last win), in a unit."""
+
+    start: Event
+    end: Event
+    unit: Literal["days", "weeks", "months", "years"] = "days"
+
+
+class Method(BaseModel):
+    """How the answer slots compute what they name, as the question's own method words say
+    ("Spearman", "alpha 0.01", "remove outliers beyond 2.5 IQR", "population standard deviation")."""
+
+    corr: Literal["pearson", "spearman", "kendall"] = "pearson"
+    normality: Literal["shapiro", "ks", "anderson", "skew"] = "shapiro"
+    skew_bound: float = 0.5
+    alpha: float = 0.05
+    z: float = 3.0
+    iqr: float = 1.5
+    ddof: int = 1
+    remove: Literal["iqr", "zscore"] | None = None
+    r_threshold: float = 0.5
+    averaged: bool = False
+
+    def numbers(self) -> list[float]:
+        """The numbers these methods take from the question."""
+        return [self.skew_bound, self.alpha, self.z, self.iqr, self.ddof, self.r_threshold]
+
+
+class AgeBands(BaseModel):
+    """A column of an age column's decades (年代別: 20代, 30代…), added before the analysis."""
+
+    column: str
+    age: str
+
+
 class Slot(BaseModel):
     """One requested ``@name[value]`` answer and how to compute it."""
 
@@ -143,6 +187,9 @@ class Plan(BaseModel):
     task: Task
     language: Language
     form: AnswerForm = "value"
+    compared: Literal["higher", "lower"] | None = Field(
+        default=None, description="A yes/no question that compares: is the first group higher (lower) than the second."
+    )
     stat: Stat = "sum"
     quantile: float | None = Field(default=None, description="stat 'quantile': which (0.9: the 90th percentile).")
     target: str | None = None
@@ -162,11 +209,19 @@ class Plan(BaseModel):
     )
     derived: Derived | None = None
     ratio: Ratio | None = None
+    span: Span | None = None
     chart: Chart | None = None
     outlier_method: Literal["zscore", "iqr"] = "zscore"
     threshold: float = 3.0
     slots: list[Slot] = Field(default_factory=list)
-    options: dict[str, Any] = Field(default_factory=dict, description="Method details for answer slots.")
+    method: Method = Field(default_factory=Method, description="How answer slots and correlations compute.")
+    year_column: str | None = Field(default=None, description="A whole-number year column read as the dates.")
+    age_bands: AgeBands | None = None
+    rolling: int | None = Field(default=None, description="trend: a moving average over this many periods.")
+    cumulative: bool = Field(default=False, description="trend: the running total.")
+    rows: bool = Field(default=False, description="top: the rows themselves, named by a name or id column.")
+    shape: bool = Field(default=False, description="count: the table's rows and columns (何行何列).")
+    columns: list[str] = Field(default_factory=list, description="correlation_matrix: the columns named.")
     derived_columns: list[Derived] = Field(default_factory=list, description="New features the question defines.")
     assumptions: list[str] = Field(default_factory=list)
     robust: bool = Field(default=False, description="Coerce text to numbers and drop blanks (a retry).")

@@ -13,7 +13,6 @@ from bunseki.brain.text import fold
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 _YEAR_NAME = re.compile(r"^(?:year|yr|fy|fiscal year|calendar year|年|年度|西暦|会計年度|暦年)$|(?:^|\s)year$|年度?$")
-OPTION = "year_column"  # plan.options key: the year column the code must convert
 
 
 def year_column(info: DataFrameInfo) -> str | None:
