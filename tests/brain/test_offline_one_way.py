@@ -112,3 +112,26 @@ def test_the_catalog_has_every_text_in_both_languages() -> None:
         assert all(text.strip() for text in texts.values()), key
     assert catalog.say("corr_positive", "en", level="strong") == "there is a strong positive correlation"
     assert measures.strength(0.75) == "strong" and measures.strength(-0.05) == "none"
+
+
+def test_the_question_is_read_once_and_the_plan_carried_to_code_and_report() -> None:
+    """decide() hands its plan to the graph; write_code() uses the plan carried back, not a new reading."""
+    from bunseki.brain.analyst.contract import AnalystView
+    from bunseki.brain.analyst.offline import OfflineAnalystBrain
+
+    info = summarize(EDGES)
+    brain = OfflineAnalystBrain()
+    view = AnalystView(question="amount の合計は？", language="ja", data=info)
+    decision = brain.decide(view)
+    assert decision.next_action == "act" and decision.plan is not None
+    carried = Plan.model_validate(decision.plan["plan"])
+    assert (carried.task, carried.target, carried.stat) == ("stat", "amount", "sum")
+    # the same turn with the carried plan changed: the code follows the carried plan
+    changed = {**decision.plan, "plan": carried.model_copy(update={"stat": "median"}).model_dump(mode="json")}
+    code = brain.write_code(view.model_copy(update={"plan": changed})).code
+    assert code.startswith("# amountの中央値") and "value = values.median()" in code
+    # another question, or other data, is read afresh
+    other = view.model_copy(update={"question": "amount の平均は？", "plan": changed})
+    assert "value = values.mean()" in brain.write_code(other).code
+    narrower = view.model_copy(update={"data": summarize(EDGES[["when", "amount"]]), "plan": changed})
+    assert "value = values.sum()" in brain.write_code(narrower).code

@@ -50,6 +50,8 @@ def reason(state: AnalystState, runtime: Runtime[AnalystContext]) -> dict[str, A
         assumption=decision.assumption,
     )
     update: dict[str, Any] = {"next_action": decision.next_action, "steps": [step], "tool": None}
+    if decision.plan is not None:
+        update["plan"] = decision.plan
     if decision.assumption:
         update["assumptions"] = [decision.assumption]
     if decision.next_action == "ask":
@@ -184,6 +186,7 @@ def view(state: AnalystState, context: AnalystContext) -> AnalystView:
         workspace_dir=str(context.sandbox.workspace),
         data_state=context.data_state.describe(state.language) if context.data_state is not None else None,
         tools=context.data_state is not None,
+        plan=state.plan,
     )
 
 

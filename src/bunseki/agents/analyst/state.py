@@ -36,6 +36,7 @@ class AnalystState(BaseModel):
     instruction: str | None = None
     tool: str | None = None
     tool_arguments: dict[str, Any] | None = None
+    plan: dict[str, Any] | None = None  # the brain's reading of the turn (JSON), read once, used by code and report
     executions: Annotated[list[ExecutionRecord], operator.add] = Field(default_factory=list)
     assumptions: Annotated[list[str], operator.add] = Field(default_factory=list)
     steps: Annotated[list[ReasonStep], operator.add] = Field(default_factory=list)

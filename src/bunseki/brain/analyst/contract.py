@@ -10,6 +10,7 @@ import re
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from bunseki.brain.results import without_results
 from bunseki.data.summary import DataFrameInfo
@@ -38,6 +39,10 @@ class ReasonOutput(BaseModel):
     question: str | None = Field(default=None, description="When asking: the question for the person.")
     assumption: str | None = Field(default=None, description="An assumption made to proceed, if any.")
     rationale: str = Field(description="Why this action (for the thought-process display).")
+    # A brain's own reading of the turn (the offline brain's typed plan, as JSON), kept in the graph's
+    # state and handed back in the view so code and report use the reading the decision made. Not part
+    # of what a model is asked to fill in.
+    plan: SkipJsonSchema[dict[str, Any] | None] = None
 
     @model_validator(mode="after")
     def _complete(self) -> ReasonOutput:
@@ -111,6 +116,7 @@ class AnalystView(BaseModel):
     workspace_dir: str = ""
     data_state: str | None = Field(default=None, description="The active data state, in a line.")
     tools: bool = Field(default=False, description="Whether data tools are available.")
+    plan: dict[str, Any] | None = Field(default=None, description="The brain's own plan of this turn, as it decided.")
 
     @property
     def last_execution(self) -> ExecutionRecord | None:

@@ -81,7 +81,11 @@ class OfflineAnalystBrain:
             )
         assumption = " ".join(planned.assumptions) or None
         return ReasonOutput(
-            next_action="act", instruction=instruction, assumption=assumption, rationale=_why(planned, view)
+            next_action="act",
+            instruction=instruction,
+            assumption=assumption,
+            rationale=_why(planned, view),
+            plan=_carried(view, planned),
         )
 
     def write_code(self, view: AnalystView) -> CodeGenOutput:
@@ -129,7 +133,7 @@ class OfflineAnalystBrain:
         if view.data is None:
             return Clarification(question="", reason="no data")
         question = _effective_question(view)
-        planned = plan_question(question, view.data, view.language)
+        planned = _read_before(view, question) or plan_question(question, view.data, view.language)
         if isinstance(planned, Plan):
             applied = [(r.tool, r.arguments) for r in view.executions if r.tool is not None and r.success]
             if applied:  # conditions the tools already applied are not applied again
@@ -149,6 +153,24 @@ class OfflineAnalystBrain:
             if mismatch is not None:
                 return mismatch
         return planned
+
+
+def _carried(view: AnalystView, planned: Plan) -> dict[str, object]:
+    """The plan as the graph keeps it, with the question it was read from (one reading per turn)."""
+    columns = view.data.columns if view.data is not None else []
+    return {"question": _effective_question(view), "columns": columns, "plan": planned.model_dump(mode="json")}
+
+
+def _read_before(view: AnalystView, question: str) -> Plan | None:
+    """The plan this turn's decision read from ``question``, if the graph carried one: the question is
+    read once, and the code and the report use the same reading."""
+    carried = view.plan or {}
+    columns = view.data.columns if view.data is not None else []
+    if carried.get("question") != question or carried.get("columns") != columns:
+        return None  # another question, or other data (a new file, a data step): read afresh
+    if not isinstance(carried.get("plan"), dict):
+        return None
+    return Plan.model_validate(carried["plan"])
 
 
 def _effective_question(view: AnalystView) -> str:
