@@ -186,7 +186,7 @@ def flag_filters(
     for name, single in list(found.items()):
         flagged = info.column(name)
         sides = yes_no(flagged.values or []) if flagged else None
-        other = _OTHER_SIDE.search(text)
+        other = _OTHER_SIDE.search(text) or _OTHER_SIDE_EN.search(text)
         if single.op == "==" and sides and other:  # 在宅勤務ありの…は、なしと比べて: both sides, named one first
             both = [single.value, sides[1] if single.value == sides[0] else sides[0]]
             found[name] = Filter(column=name, op="in", value=both, text=f"{single.text}|{other.group('side')}")
@@ -201,6 +201,12 @@ _OTHER_SIDE = re.compile(
 )
 
 
+# "… than people without", "compared with those who don't": the other side after the comparison word.
+_OTHER_SIDE_EN = re.compile(
+    r"\b(?:than|versus|vs\.?|compared (?:to|with))\s+(?:(?:the\s+)?(?:people|those|ones|others|[a-z]+s)\s+)?"
+    r"(?P<side>without|with no|who (?:do|did)n'?t|who (?:are|were) not|not)\b",
+    re.IGNORECASE,
+)
 _BOTH_SIDES = re.compile(r"^\s*の?\s*(?:有無|あるなし|ありなし)")
 _SAYS_YES_OR_NO = re.compile(
     r"^\s*(?:が|は|に)?\s*(?:あり|有り|なし|無し|ある|ない|有|無)|^\S{0,4}?(?:していない|している|してない|した|しない)|"
