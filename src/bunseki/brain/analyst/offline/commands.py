@@ -14,8 +14,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from bunseki.brain.analyst.offline.filters import is_number
-from bunseki.brain.analyst.offline.parse import Reading, read
 from bunseki.brain.analyst.offline.plan import Filter
+from bunseki.brain.analyst.offline.reading import Reading, read
 from bunseki.brain.analyst.offline.vocab import STATS
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language

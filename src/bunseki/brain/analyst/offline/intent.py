@@ -1,6 +1,6 @@
 """Typed pieces of what a question asks, filled against the table's schema and values.
 
-The parser (``parse.read``) finds columns, values, conditions and periods; this module turns
+The parser (``reading.read``) finds columns, values, conditions and periods; this module turns
 them into the parts of an analysis intent the older pattern rules missed:
 
 - ``expression``: a measure described in words or symbols (金額÷数量, tip divided by total_bill,

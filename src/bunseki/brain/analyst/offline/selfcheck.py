@@ -11,8 +11,8 @@ import re
 from typing import Final
 
 from bunseki.brain.analyst.offline import catalog
-from bunseki.brain.analyst.offline.parse import read_top
 from bunseki.brain.analyst.offline.plan import Clarification, Plan
+from bunseki.brain.analyst.offline.reading import read_top
 from bunseki.brain.analyst.offline.vocab import PERCENT_ASKED, WHICH
 from bunseki.brain.text import normalize
 from bunseki.domain import Language

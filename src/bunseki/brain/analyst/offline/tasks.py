@@ -1,0 +1,229 @@
+"""The task a question asks for: a specific analysis named by its own words (a correlation, missing
+values, a share, a growth, a top-N list, a trend…), else a summary of a measure (by group, a count,
+distinct values, one statistic, an overview). Also the readings of a `Reading` that both the choice
+and the plan rely on: the main statistic, a yes/no column's rate, the columns rows break down by.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bunseki.brain.analyst.offline.asking import capabilities
+from bunseki.brain.analyst.offline.groups import CROSS_MAX
+from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
+from bunseki.brain.analyst.offline.plan import Clarification, Filter, Task
+from bunseki.brain.analyst.offline.reading import Reading
+from bunseki.brain.analyst.offline.vocab import ADDITIVE, Stat
+from bunseki.data.summary import DataFrameInfo
+
+ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
+
+
+RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over year|month over month"
+
+
+COMPARE = r"比べ|比較|違い|違う|違っ|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer"
+
+
+def task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
+    """The kind of analysis: a specific one when its words appear, else a summary of a measure."""
+    return _specific_task(r, info) or _summary_task(r, info)
+
+
+def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
+    """Analyses named by their own words: correlation, missing values, outliers, trends…"""
+    words = r.words
+    if r.span is not None:
+        return "span"  # Appleの最安値から最高値まで何か月: the time between two moments
+    if "correlation" in words:
+        return "correlation" if len(r.numeric(info)) + (1 if r.derived else 0) >= 2 else "correlation_matrix"
+    if "duplicates" in words and not r.group_by:
+        return "duplicates"
+    if "missing" in words or "outliers" in words:
+        return "missing" if "missing" in words else "outliers"
+    if r.ratio is not None and flag_rate(r, info) is not None and r.form in ("difference", "times"):
+        return "share"  # 女性と男性で生存率は何ポイント違う: two groups' rates, not a change between them
+    if r.ratio is not None and not r.group_by and not _share_across(r, info):
+        return "ratio"
+    if "distribution" in words and not r.group_by:
+        return "distribution"
+    if "share" in words and (r.group_by or r.categorical(info) or _value_filter(r)):
+        return "share"
+    if flag_rate(r, info) is not None:
+        return "share"  # 部署ごとの退職率, the churn rate by plan: a yes/no column's rate in each group
+    trend_only = "trend" in words and not ASKS_PERCENT.search(r.lowered)  # "trending up or down month over month"
+    if "growth" in words and (len(r.periods) >= 2 or re.search(RELATIVE_GROWTH, r.lowered)) and not trend_only:
+        return "growth"
+    if r.form in ("difference", "times") and len(r.periods) >= 2 and not r.group_by:
+        return "growth"  # 2015年は2012年と比べて何度高い, 2014年は2013年の何倍: two periods compared
+    if "top" in words:
+        return "top"
+    if (r.time_unit and r.date_column) or ("trend" in words and r.date_column):
+        return "trend"
+    return None
+
+
+# "how many", and 何 with a counter word: 何件, 何人, 何台, 何社, 何か国, 何羽…
+_HOW_MANY = re.compile(
+    r"how many|いくつ|何\s*(?:件|人|日|台|名|社|個|本|匹|頭|羽|回|か国|カ国|ヶ国|店|店舗|軒|冊|枚|点|組|世帯)(?!通り)"
+)
+
+
+SHAPE = re.compile(
+    r"列数|列の数|列はいくつ|何列|何行|行数|"
+    r"\bhow many (?:rows|records|col(?:u|o|ou)?m?n?s|cols)\b|\bnumber of (?:rows|col(?:u|o|ou)?m?n?s)\b|\bshape\b"
+)
+
+
+def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
+    """A measure summarised: by group, counted, distinct values, one statistic, or an overview."""
+    stat = main_stat(r)
+    if SHAPE.search(r.lowered) and not r.filters and not r.group_by:
+        return "count"
+    asks_count = _HOW_MANY.search(r.lowered) and r.duration is None  # 何日経った: a duration
+    conditioned = {c for f in r.filters for c in f.columns()}
+    counted = None if _how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
+    measured_apart = [
+        c for c in r.numeric(info) if c not in conditioned and c != counted
+    ]  # 年収が600万円以上の社員は何人
+    if asks_count and not measured_apart and not r.group_by and not distinct_target(r, info):
+        return "count"  # how many orders / rows / 件: rows, whatever the total word
+    measured = bool(r.numeric(info) or r.derived)
+    compared = re.search(COMPARE, r.lowered) and any(f.op == "in" for f in r.filters)
+    if r.group_by or compared:
+        return "group"  # 東京と大阪を比べて: one bar per value
+    if r.entity_question and (measured or stat in ("max", "min", "count") or wants_one(r)):
+        return "group"
+    if r.form in ("name", "date") and measured and stat in ("max", "min"):
+        return "group"  # 最高気温が一番高かった日はいつ, who is the oldest: the row, named by a column
+    named = [c for c in r.categorical(info) if c not in conditioned]
+    if measured and stat in ("max", "min") and named and not _value_filter(r):
+        return "group"  # 平均寿命が最も短かった国: the country, not the shortest life expectancy
+    if distinct_target(r, info):
+        return "distinct"
+    if stat == "count" and not _how_many_measure(r, info):
+        return "count"
+    if stat is not None or (measured and not r.words & {"describe", "chart"}):
+        return "stat"  # 7月以降の飲料の売上: a measure under conditions, total by default
+    if "describe" in r.words or (r.mentions and "chart" not in r.words):
+        return "describe"
+    if "chart" in r.words and r.categorical(info):
+        return "group"
+    return capabilities(r, info)
+
+
+def main_stat(r: Reading) -> Stat | None:
+    """The statistic asked for; max/min are orderings when a group or a 'which' is involved."""
+    found = [stat for _, stat in r.stats]
+    if "quantile" in found:
+        return "quantile"
+    ordering = {"max", "min"}
+    for stat in found:
+        if stat not in ordering and stat != "count" and stat != "nunique":
+            return stat
+    if any(stat in ordering for stat in found):
+        if r.group_by or r.entity_question or "top" in r.words or r.time_unit:
+            return None
+        return next(stat for stat in found if stat in ordering)
+    if "count" in found:
+        return "count"
+    if "nunique" in found:
+        return "nunique"
+    return None
+
+
+def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
+    """'how many customers' over a whole-number 客数 column means its sum, not a row count."""
+    match = re.search(r"how many|何人|何個|何点", r.lowered)
+    if not match:
+        return False
+    after = [m for m in r.mentions if m.start >= match.end() and m.start - match.end() <= 3]
+    column = info.column(after[0].column) if after else None
+    whole = column is not None and column.kind == "number" and column.dtype.lower().startswith(("int", "uint"))
+    return whole and bool(ADDITIVE.search(after[0].column))
+
+
+def _after_how_many(r: Reading, info: DataFrameInfo) -> str | None:
+    """An amount named right after 'how many' (how many bills → total_bill): the rows are counted.
+
+    A whole-number column there (how many sessions) counts things itself and stays the measure.
+    """
+    match = re.search(r"how many", r.lowered)
+    after = [m for m in r.mentions if match and 0 <= m.start - match.end() <= 3]
+    column = info.column(after[0].column) if after else None
+    if column is None or column.dtype.lower().startswith(("int", "uint")):
+        return None
+    return column.name
+
+
+def distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
+    """'How many stores?', '地域は何種類?': the category column whose distinct values are counted."""
+    if any(stat == "nunique" for _, stat in r.stats):
+        categorical = r.categorical(info)
+        if categorical or r.mentions:
+            return (categorical or [r.mentions[0].column])[0]
+    for mention in r.mentions:  # 都道府県の数, 部署はいくつ: the number of a category's values
+        column = info.column(mention.column)
+        rest = r.text[mention.end :]
+        if column and column.kind in ("category", "text") and re.match(r"\s*(?:の数(?!量)|は\s*(?:いくつ|何個))", rest):
+            return mention.column
+    counter = re.search(r"(?:how many|何)\s*(?P<word>[^\s、。?？]{1,12})", r.lowered)
+    if counter:
+        after = [m for m in r.mentions if counter.start() <= m.start <= counter.end() + 2]
+        for mention in after:
+            column = info.column(mention.column)
+            if column and column.kind in ("category", "text") and not _value_filter(r):
+                return mention.column
+    return None
+
+
+def _share_across(r: Reading, info: DataFrameInfo) -> bool:
+    """新宿店の支払方法の割合: a share across a column named besides the condition, not the condition's share."""
+    if r.ratio is None or r.ratio.kind != "share" or "share" not in r.words:
+        return False
+    conditioned = {c for f in r.filters for c in f.columns()}
+    return any(c not in conditioned for c in breakdowns(r, info))
+
+
+_RATE = re.compile(r"率|割合|比率|\brates?\b|percentage|proportion|share", re.I)
+
+
+def flag_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
+    """The yes/no condition whose rate the question asks for in each group (退職率, churn rate), if any."""
+    flags = [f for f in r.filters if f.op == "==" and (c := info.column(f.column)) and yes_no(c.values or [])]
+    if len(flags) != 1 or not _RATE.search(r.lowered):
+        return None
+    others = [f for f in r.filters if f is not flags[0]]
+    named = [f for f in others if f.op == "in" and isinstance(f.value, list) and len(f.value) >= 2]
+    grouped = r.group_by or r.entity_question or re.search(r"ごと|別|\bby\b|\bper\b|\beach\b", r.lowered)
+    if not (grouped and not others) and not (
+        len(named) == 1 and len(others) == 1 and r.group_by in (None, named[0].column)
+    ):
+        return None  # 部署ごとの退職率; 女性と男性の生存率: the rate in each named group
+    if [c for c in r.numeric(info) if c != flags[0].column]:
+        return None  # a measure named besides the flag: its statistic, not the rate
+    if named and r.group_by is None:
+        r.group_by = named[0].column
+    return flags[0]
+
+
+def breakdowns(r: Reading, info: DataFrameInfo) -> list[str]:
+    """Category columns named that can break rows down: not an identifier (生徒ID for 生徒), few values."""
+    return [
+        c
+        for c in r.categorical(info)
+        if not ID_LIKE.search(c) and (column := info.column(c)) is not None and 1 < column.unique <= CROSS_MAX
+    ]
+
+
+def _value_filter(r: Reading) -> bool:
+    return any(f.op in ("==", "in") and isinstance(f.value, str | list) for f in r.filters)
+
+
+def wants_one(r: Reading) -> bool:
+    return any(stat in ("max", "min") for _, stat in r.stats)
+
+
+def wants_smallest(r: Reading) -> bool:
+    ordering = [stat for _, stat in r.stats if stat in ("max", "min")]
+    return bool(ordering) and ordering[0] == "min"
