@@ -286,3 +286,31 @@ def test_a_flag_column_named_then_said_present_or_absent() -> None:
     # 有無 is both sides: never a filter on one of them
     both = plan_question("子供の有無別の平均年齢", info, "ja")
     assert not (isinstance(both, Plan) and any(f.column == "子供" for f in both.filters))
+
+
+def test_a_shares_part_is_the_condition_said_last_and_an_age_is_said_in_years() -> None:
+    info = summarize(PASSENGERS)
+    english = plan("What percentage of passengers under 40 years old survived?", info, "en")
+    assert english.ratio is not None and [(f.column, f.value) for f in english.ratio.part] == [("生存", "1")]
+    assert [(f.column, f.op, f.value) for f in english.filters] == [("年齢", "<", 40)]
+    assert english.target is None  # a share of rows, not of summed ages
+    japanese = plan("生存者のうち40歳未満の人の割合は？", info)
+    assert japanese.ratio is not None and [(f.column, f.op) for f in japanese.ratio.part] == [("年齢", "<")]
+
+
+def test_a_share_whose_part_was_not_read_is_asked_about(staff: DataFrameInfo) -> None:
+    assert "副業がある人" in asked("営業のうち副業がある人の割合は？", staff)
+
+
+def test_who_and_when_inside_a_condition_ask_for_no_name_or_date() -> None:
+    assert accounting.asked_form("median salary of people who've served 30 years or more?") == "value"
+    assert accounting.asked_form("average uempmed in months when the savings rate was below 5%?") == "value"
+    assert accounting.asked_form("who was the oldest winner?") == "name"
+    assert accounting.asked_form("when did sales peak?") == "date"
+
+
+def test_how_many_more_of_one_value_than_another() -> None:
+    info = summarize(pd.DataFrame({"種類": ["犬", "猫", "犬", "犬", "猫"], "年齢": [3, 5, 2, 7, 1]}))
+    planned = plan("How many more dogs than cats are there?", info, "en")
+    assert (planned.task, planned.group_by, planned.form) == ("group", "種類", "difference")
+    assert [(f.op, f.value) for f in planned.filters] == [("in", ["犬", "猫"])]

@@ -101,7 +101,7 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("倉庫", "物流センター", "warehouse", "depot", "fulfillment center")),
     Concept(wider=("クラス", "学級", "class", "homeroom")),
     Concept(wider=("部活", "部活動", "club")),
-    Concept(("年齢", "age"), ("歳",)),
+    Concept(("年齢", "age"), ("歳", "years old", "year old", "year-old", "year-olds")),
     Concept(wider=("身長", "背丈", "height")),
     Concept(wider=("体重", "重さ", "重量", "weight", "mass", "body mass")),
     Concept(wider=("性別", "男女", "gender", "sex")),

@@ -21,6 +21,7 @@ from bunseki.domain import Language
 Form = AnswerForm
 
 # The forms a question asks for, by the words that ask them (Japanese and English).
+_HEAD: Final = r"(?:^|[,.;:?!、。]\s*|\b(?:and|but|tell me|show me|know|find|say)\s+)"
 _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     (
         "percentile",
@@ -56,8 +57,13 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
             re.IGNORECASE,
         ),
     ),
-    ("date", re.compile(r"いつ|何月何日|何日に|どの日|\bwhen\b|\bwhat date\b|\bwhich date\b|\bon which day\b", re.I)),
-    ("name", re.compile(r"誰|だれ|\bwho\b|\bwhose\b|名前は|\bwhat(?:'s| is) the name\b", re.IGNORECASE)),
+    # "when" and "who" ask only at the head of a clause: "months when the rate was below 5%" and
+    # "people who had an affair" are conditions, not a date or a name asked for
+    (
+        "date",
+        re.compile(rf"いつ|何月何日|何日に|どの日|{_HEAD}when\b|\bwhat date\b|\bwhich date\b|\bon which day\b", re.I),
+    ),
+    ("name", re.compile(rf"誰|だれ|{_HEAD}(?:who|whose)\b|名前は|\bwhat(?:'s| is) the name\b", re.IGNORECASE)),
 )
 # Words that ask for an extreme (the largest, 一番…) or a change (伸びた, "grew"): a plan that neither
 # ranks nor compares answers another question.

@@ -87,7 +87,8 @@ def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     if len(r.periods) == 1 and ratio.kind == "share":
         plan.filters += period_filters(r)
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
-    measures = [c for c in numeric if c not in split_columns and c != r.date_column]
+    conditioned = split_columns | {c for f in r.filters for c in f.columns()}  # 10歳未満の割合: no measure of age
+    measures = [c for c in numeric if c not in conditioned and c != r.date_column]
     plan.target = ratio.part_column or (measures[0] if measures else None)
     stat = main_stat(r)
     plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"

@@ -11,6 +11,7 @@ from bunseki.brain.analyst.offline.columns import Mention, ValueMention
 from bunseki.brain.analyst.offline.plan import Filter, Op
 from bunseki.brain.analyst.offline.text import Spans, numbers
 from bunseki.brain.analyst.offline.vocab import COMPARISONS, COMPARISONS_EN, NEGATION_AFTER, NEGATION_BEFORE
+from bunseki.brain.lexicon import concepts_for
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 from bunseki.domain import Language
 
@@ -118,7 +119,8 @@ def number_filters(
         op = _comparison(text, match.start(), match.end(), language)
         if op is None:
             continue
-        column = _nearest(numeric, starts, ends, match.start(), match.end()) or default_column
+        column = _by_unit(text, match.end(), info) or _nearest(numeric, starts, ends, match.start(), match.end())
+        column = column or default_column
         if column is None:
             continue
         if match.group("percent"):
@@ -146,6 +148,24 @@ def _comparison(text: str, start: int, end: int, language: Language) -> Op | Non
     for op, pattern in COMPARISONS_EN:
         if re.search(rf"(?:{pattern})\s*(?:of\s+|than\s+)?[$¥]?\s*$", before):
             return op  # type: ignore[return-value]
+    return None
+
+
+# Units that say which measure a number is of, whatever column is named nearest: 10歳未満 is an age.
+_UNIT_CONCEPTS = ((re.compile(r"^\s*(?:歳|才|years?[ -]old\b|yrs? old\b)", re.IGNORECASE), "age"),)
+
+
+def _by_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
+    """The one numeric column the unit after a number names (歳 → the age column), if there is one."""
+    after = text[end : end + 12]
+    for unit, concept_word in _UNIT_CONCEPTS:
+        if unit.match(after):
+            columns = [
+                c.name
+                for c in info.column_info
+                if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
+            ]
+            return columns[0] if len(columns) == 1 else None
     return None
 
 

@@ -345,7 +345,9 @@ def ratio(
     singled = [f for f in filters if f.op in ("==", "!=", ">", ">=", "<", "<=", "between") and f.column != date_column]
     if not singled:
         return None
-    part = singled[-1]
+    lowered = text.lower()
+    # the part is the condition said last: "of passengers under 10, how many survived", 乗客のうち生存した人
+    part = max(enumerate(singled), key=lambda item: (lowered.rfind((item[1].text or "").lower()), item[0]))[1]
     # 東京 names itself; 1000 alone does not: a bound is said with its column (単価 が 1000 以上)
     label = part.text or str(part.value) if part.op in ("==", "!=") else part.describe(language)
     return Ratio(kind="share", part=[part], part_label=label)

@@ -119,7 +119,27 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
         missing.insert(0, accounting.Unaccounted("form", "extreme"))  # 一番重い車: no average of weights
     if accounting.asks_change(blanked) and not _changes(plan):
         missing.insert(0, accounting.Unaccounted("form", "change"))  # 最も伸びた国: no average over the years
+    if (unread := _share_part_unread(plan, r)) is not None:
+        missing.insert(0, accounting.Unaccounted("term", unread))  # 男性のうち浮気経験がある人の割合
     return missing
+
+
+# 「AのうちBの割合」: A is the whole and B the part; a share whose part was read before のうち has lost B.
+_AMONG = re.compile(r"のうち|の中で|のなかで|の中の")
+_SHARE_END = re.compile(r"(?:の|が)?(?:割合|比率|占める|何\s*[%％]|何パーセント)")
+
+
+def _share_part_unread(plan: Plan, r: Reading) -> str | None:
+    """The words naming a share's part, when the reading took the whole (before のうち) as the part."""
+    among = _AMONG.search(r.text)
+    if plan.ratio is None or plan.ratio.kind != "share" or among is None:
+        return None
+    part_at = [r.text.find(f.text) for f in plan.ratio.part if f.text and r.text.find(f.text) >= 0]
+    if not part_at or max(part_at) > among.start():
+        return None
+    end = _SHARE_END.search(r.text, among.end())
+    phrase = r.text[among.end() : end.start() if end else len(r.text)].strip("、, ")
+    return phrase or None
 
 
 def _ranks(plan: Plan) -> bool:

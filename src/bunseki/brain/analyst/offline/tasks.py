@@ -86,6 +86,10 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     measured_apart = [
         c for c in r.numeric(info) if c not in conditioned and c != counted
     ]  # 年収が600万円以上の社員は何人
+    two_named = [f for f in r.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
+    if r.form in ("difference", "times") and two_named and not measured_apart and not r.group_by:
+        r.group_by = two_named[0].column  # how many more dogs than cats: the rows of each, compared
+        return "group"
     if asks_count and not measured_apart and not r.group_by and not distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
     measured = bool(r.numeric(info) or r.derived)
