@@ -314,3 +314,38 @@ def test_how_many_more_of_one_value_than_another() -> None:
     planned = plan("How many more dogs than cats are there?", info, "en")
     assert (planned.task, planned.group_by, planned.form) == ("group", "種類", "difference")
     assert [(f.op, f.value) for f in planned.filters] == [("in", ["犬", "猫"])]
+
+
+def test_a_flags_rate_with_no_grouping_is_a_share_of_the_rows() -> None:
+    planned = plan("50歳以上の人の生存率は？", summarize(PASSENGERS))
+    assert planned.task == "ratio" and planned.ratio is not None
+    assert [(f.column, f.value) for f in planned.ratio.part] == [("生存", "1")]
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("年齢", ">=", 50)]
+
+
+def test_both_sides_of_a_flag_compared() -> None:
+    info = summarize(PASSENGERS)
+    planned = plan("亡くなった人と助かった人の平均年齢の差は？", info)
+    assert (planned.task, planned.group_by, planned.form, planned.top_n) == ("group", "生存", "difference", None)
+    assert [(f.op, f.value) for f in planned.filters] == [("in", ["0", "1"])]
+
+
+def test_a_judgement_without_a_direction_is_asked_about(staff: DataFrameInfo) -> None:
+    question = asked("年収が一番いい部署は？", staff)
+    assert "いい" in question and "年収" in question
+
+
+def test_a_lower_case_word_like_a_value_is_not_dropped() -> None:
+    info = summarize(
+        pd.DataFrame(
+            {"rank": ["Prof", "AsstProf", "AssocProf", "Prof"], "salary": [1, 2, 3, 4], "years": [5, 9, 2, 30]}
+        )
+    )
+    assert "professors" in asked("What's the average salary of professors?", info, "en")
+
+
+def test_a_number_counts_the_column_named_right_after_it() -> None:
+    info = summarize(pd.DataFrame({"salary": [100, 200, 300], "children": [0, 2, 3]}))
+    planned = plan("What is the average salary of people with at least 2 children?", info, "en")
+    assert planned.target == "salary"
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("children", ">=", 2)]

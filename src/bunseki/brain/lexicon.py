@@ -155,7 +155,7 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("人口", "population")),
     Concept(wider=("平均寿命", "寿命", "life expectancy")),
     Concept(wider=("国内総生産", "gdp")),
-    Concept(wider=("一人当たりGDP", "1人当たりGDP", "gdp per capita", "per capita gdp", "gdppercap")),
+    Concept(wider=("一人当たりGDP", "1人当たりGDP", "gdp per capita", "per capita gdp")),
     Concept(wider=("排出量", "emissions")),
     # school subjects
     Concept(wider=("国語", "japanese")),
@@ -174,6 +174,12 @@ EXTREMES: Final[tuple[tuple[tuple[str, ...], str, bool], ...]] = (
     (("lightest", "最も軽い", "一番軽い", "いちばん軽い", "もっとも軽い"), "weight", False),
 )
 
+# Audit (December 2026): every concept word was compared with the headers of the evaluation tables
+# (benchmarks/questions and benchmarks/public). Where one coincides (売上, 部署, temperature) it is
+# the everyday word for the concept, with the other language's words beside it; no concept holds a
+# table's own spelling or abbreviation (gdppercap, birth_pl, yrs.service) or exists for one header.
+# The domain words (clinics, hotels, web traffic, schools, weather, vehicles, economies) are there as
+# vocabulary any table of that domain uses.
 # Where words came from: the concepts above were written as general business vocabulary; the tenure
 # and body-measure concepts, EXTREMES and FLAGS were added while tuning on the public tables' tuning
 # half (benchmarks/public: CPS wages, Titanic, mtcars, affairs), kept only as everyday concepts any such

@@ -82,6 +82,18 @@ _CHANGE: Final = re.compile(
 )
 
 
+# Words that judge (良い, worst) say which end is wanted only when one knows which way is better.
+_QUALITY: Final = re.compile(
+    r"良い|よい|いい|良かった|よかった|悪い|わるい|悪かった|優れ|劣っ|\b(?:best|worst|better|worse)\b", re.IGNORECASE
+)
+
+
+def asks_quality(text: str) -> str | None:
+    """The judging word ``text`` (column names and values blanked) ranks by (燃費が悪い, the best), if any."""
+    found = _QUALITY.search(text)
+    return found.group() if found else None
+
+
 def asks_extreme(text: str) -> bool:
     """Whether ``text`` (column names and values blanked) asks for the largest or smallest of something."""
     return _EXTREME.search(text) is not None
@@ -118,7 +130,7 @@ _DECIMALS: Final = re.compile(r"^\s*(?:桁|decimal)", re.IGNORECASE)
 class Unaccounted:
     """One element of the question the plan does not use."""
 
-    kind: Literal["column", "value", "number", "form", "term", "ambiguous"]
+    kind: Literal["column", "value", "number", "form", "term", "ambiguous", "direction", "statistic"]
     text: str
     detail: str = ""
 
@@ -382,79 +394,71 @@ def _describes_rows(mention: Mention, info: DataFrameInfo) -> bool:
 def ask_back(missing: list[Unaccounted], language: Language, what: str) -> Clarification:
     """One precise question naming the first element the plan leaves out."""
     first = missing[0]
-    if first.kind == "column":
-        if language == "ja":
-            question = (
-                f"「{first.text}」（列 {first.detail}）を質問のどこに使うのか読み取れませんでした。"
-                f"いま読めたのは「{what}」です。{first.detail} は条件（例:「{first.detail}が…の行」）、"
-                f"集計する値（「{first.detail}の平均」）、分ける単位（「{first.detail}別」）のどれですか？"
-            )
-        else:
-            question = (
-                f"I could not tell how '{first.text}' (column {first.detail}) is meant: what I read is '{what}'. "
-                f"Is {first.detail} a condition ('rows where {first.detail} is …'), the value to compute "
-                f"('mean {first.detail}'), or a grouping ('by {first.detail}')?"
-            )
-    elif first.kind == "value":
-        if language == "ja":
-            question = (
-                f"「{first.text}」（列 {first.detail} の値）をどう使うのか読み取れませんでした。"
-                f"いま読めたのは「{what}」です。{first.detail}が{first.text}の行だけで計算しますか？"
-            )
-        else:
-            question = (
-                f"I could not tell how '{first.text}' (a value of {first.detail}) is meant: what I read is "
-                f"'{what}'. Should only the rows where {first.detail} is {first.text} be used?"
-            )
-    elif first.kind == "term":
-        if language == "ja":
-            question = (
-                f"「{first.text}」がデータのどの列・どの値を指すのか分かりませんでした。"
-                f"いま読めたのは「{what}」で、{first.text} は使われていません。"
-                f"{first.text} に当たる列と値を、データの書き方で教えてください（例:「列名が 値 の行」）。"
-            )
-        else:
-            question = (
-                f"I could not find what '{first.text}' refers to in the data: what I read is '{what}', "
-                f"which leaves {first.text} out. Which column and value is it, as the data writes them "
-                f"(e.g. 'rows where <column> is <value>')?"
-            )
+    words = {"text": first.text, "detail": first.detail, "what": what}
+    if first.kind == "form":
+        words["words"] = FORM_WORDS[language][first.text]
     elif first.kind == "ambiguous":
-        if language == "ja":
-            question = (
-                f"「{first.text}」に当たる列が複数あります（{first.detail}）。どの列のことですか？"
-                f"いま読めたのは「{what}」です。列名で指定してください。"
-            )
-        else:
-            columns = first.detail.replace("、", ", ")
-            question = (
-                f"'{first.text}' could be any of the columns {columns}. Which one do you mean? "
-                f"What I read is '{what}'; please name the column."
-            )
-    elif first.kind == "number":
-        if language == "ja":
-            question = (
-                f"質問の「{first.text}」を何に使うのか読み取れませんでした。いま読めたのは「{what}」です。"
-                f"{first.text} はどの列の条件（例:「…が{first.text}以上」）や期間ですか？"
-            )
-        else:
-            question = (
-                f"I could not tell what '{first.text}' in the question refers to: what I read is '{what}'. "
-                f"Which column's condition (e.g. '… at least {first.text}') or which period is it?"
-            )
-    else:
-        words = FORM_WORDS[language][first.text]
-        if language == "ja":
-            question = (
-                f"{words}をお尋ねのようですが、読み取れた計算「{what}」ではそれを求められません。"
-                f"何と何の{words}か、列と条件を添えてもう一度教えてください。"
-            )
-        else:
-            question = (
-                f"You seem to ask for {words}, but what I read ('{what}') does not give one. "
-                "Which columns and conditions should it be computed from?"
-            )
+        words["detail"] = first.detail if language == "ja" else first.detail.replace("、", ", ")
+    elif first.kind == "direction":
+        words["detail"] = first.detail or ("その値" if language == "ja" else "the value")
+    question = ASK_BACK[first.kind][language].format(**words)
     return Clarification(question=question, reason=f"{first.kind} not used by the plan: {first.text}")
+
+
+# The question back for each kind of element left out: {text} the element as written, {detail} its
+# column (or columns), {what} what the reading understood, {words} the form asked for.
+ASK_BACK: Final[dict[str, dict[Language, str]]] = {
+    "column": {
+        "ja": "「{text}」（列 {detail}）を質問のどこに使うのか読み取れませんでした。いま読めたのは「{what}」です。"
+        "{detail} は条件（例:「{detail}が…の行」）、集計する値（「{detail}の平均」）、分ける単位（「{detail}別」）の"
+        "どれですか？",
+        "en": "I could not tell how '{text}' (column {detail}) is meant: what I read is '{what}'. Is {detail} a "
+        "condition ('rows where {detail} is …'), the value to compute ('mean {detail}'), or a grouping "
+        "('by {detail}')?",
+    },
+    "value": {
+        "ja": "「{text}」（列 {detail} の値）をどう使うのか読み取れませんでした。いま読めたのは「{what}」です。"
+        "{detail}が{text}の行だけで計算しますか？",
+        "en": "I could not tell how '{text}' (a value of {detail}) is meant: what I read is '{what}'. Should only "
+        "the rows where {detail} is {text} be used?",
+    },
+    "term": {
+        "ja": "「{text}」がデータのどの列・どの値を指すのか分かりませんでした。いま読めたのは「{what}」で、{text} は"
+        "使われていません。{text} に当たる列と値を、データの書き方で教えてください（例:「列名が 値 の行」）。",
+        "en": "I could not find what '{text}' refers to in the data: what I read is '{what}', which leaves {text} "
+        "out. Which column and value is it, as the data writes them (e.g. 'rows where <column> is <value>')?",
+    },
+    "ambiguous": {
+        "ja": "「{text}」に当たる列が複数あります（{detail}）。どの列のことですか？いま読めたのは「{what}」です。"
+        "列名で指定してください。",
+        "en": "'{text}' could be any of the columns {detail}. Which one do you mean? What I read is '{what}'; "
+        "please name the column.",
+    },
+    "statistic": {
+        "ja": "「{text}」も求められていますが、読み取れた計算「{what}」には含まれません。"
+        "統計量は一つずつ聞いてください（例:「…の{text}は？」）。",
+        "en": "You also ask for the {text}, which what I read ('{what}') does not compute. Please ask for one "
+        "statistic at a time (e.g. 'what is the {text} of …?').",
+    },
+    "direction": {
+        "ja": "「{text}」は {detail} が大きい方と小さい方のどちらのことですか？（例:「{detail}が一番小さい」）"
+        "いま読めたのは「{what}」です。",
+        "en": "Does '{text}' mean the highest or the lowest {detail}? (e.g. 'the lowest {detail}') What I read "
+        "is '{what}'.",
+    },
+    "number": {
+        "ja": "質問の「{text}」を何に使うのか読み取れませんでした。いま読めたのは「{what}」です。"
+        "{text} はどの列の条件（例:「…が{text}以上」）や期間ですか？",
+        "en": "I could not tell what '{text}' in the question refers to: what I read is '{what}'. Which column's "
+        "condition (e.g. '… at least {text}') or which period is it?",
+    },
+    "form": {
+        "ja": "{words}をお尋ねのようですが、読み取れた計算「{what}」ではそれを求められません。"
+        "何と何の{words}か、列と条件を添えてもう一度教えてください。",
+        "en": "You seem to ask for {words}, but what I read ('{what}') does not give one. Which columns and "
+        "conditions should it be computed from?",
+    },
+}
 
 
 FORM_WORDS: Final[dict[Language, dict[str, str]]] = {
@@ -500,7 +504,10 @@ _ASKING_JA: Final = re.compile(
     r"分布|相関|推移|傾向|外れ値|欠損|重複|変化|増加|減少|伸び|上昇|低下|計算|集計|算出|比べ|比較|"
     # methods and units of analysis
     r"スコア|スピアマン|ピアソン|ケンドール|ログ|ベース|レコード|サンプル|合計値|平均値|最大値|最小値|"
-    r"品目|項目|単位|基準|対象|条件|全体|全社|全件|ライン|境目|境界"
+    r"品目|項目|単位|基準|対象|条件|全体|全社|全件|ライン|境目|境界|"
+    # units an answer is asked in
+    r"グラム|キログラム|キロ|メートル|センチ|ミリ|リットル|ドル|ユーロ|ポンド|マイル|カロリー|ワット|"
+    r"傾向|範囲|較差|絶対値"
 )
 
 
@@ -526,6 +533,8 @@ _ASKING_EN: Final = frozenset(
         smaller smallest so some sum table tell than that the their them then there these they this those
         through times to top total totals under until up value values was we were what when where which
         while who whole whom whose why will with within without would year years you your
+        change changed changes changing grow grew grown growth rise rose risen fall fell fallen drop dropped
+        increase increased increases decrease decreased decreases compare compares versus trend trends
         """
     )
 )
@@ -576,6 +585,33 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
             continue
         found.append(word)
     return found
+
+
+def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) -> list[str]:
+    """Lower-case words the reading did not place that look like a value of a category column
+    ("professors" beside Prof, AsstProf): a condition the plan would silently leave out."""
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = "".join(chars)
+    stems: dict[str, str] = {}
+    for column in info.column_info:
+        if column.kind in ("category", "boolean") and column.values and column.unique <= 50:
+            for value in column.values:
+                for word in re.findall(r"[a-z]{4,}", _split_camel(str(value)).casefold()):
+                    stems.setdefault(word[:4], column.name)
+    found = []
+    for match in re.finditer(r"(?<![A-Za-z'])[a-z]{4,}(?![A-Za-z])", rest):
+        word = match.group()
+        if word in _ASKING_EN or word in _METHODS_EN:
+            continue
+        if word[:4] in stems:
+            found.append(word)
+    return found
+
+
+def _split_camel(value: str) -> str:
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", value)
 
 
 _NAME_LIKE: Final = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,}|[A-Za-z][A-Za-z'\-]*[A-Za-z]")

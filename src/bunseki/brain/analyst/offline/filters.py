@@ -119,7 +119,11 @@ def number_filters(
         op = _comparison(text, match.start(), match.end(), language)
         if op is None:
             continue
-        column = _by_unit(text, match.end(), info) or _nearest(numeric, starts, ends, match.start(), match.end())
+        column = (
+            _by_unit(text, match.end(), info)
+            or _named_after(numeric, starts, text, match.end())
+            or _nearest(numeric, starts, ends, match.start(), match.end())
+        )
         column = column or default_column
         if column is None:
             continue
@@ -166,6 +170,18 @@ def _by_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
                 if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
             ]
             return columns[0] if len(columns) == 1 else None
+    return None
+
+
+_UNIT_GAP = re.compile(r"\s*(?:[a-z]+\s+(?:of\s+)?)?", re.IGNORECASE)
+
+
+def _named_after(numeric: list[Mention], starts: list[int], text: str, end: int) -> str | None:
+    """The column a number counts when it is named right after it: "more than 20 years of service",
+    "at least 3 children" (at most a unit word between)."""
+    after = bisect_left(starts, end)
+    if after < len(numeric) and _UNIT_GAP.fullmatch(text[end : numeric[after].start]) is not None:
+        return numeric[after].column
     return None
 
 

@@ -223,14 +223,33 @@ def flag_words(text: str, info: DataFrameInfo, existing: list[Filter]) -> tuple[
     mentions: list[Mention] = []
     for column in info.column_info:
         sides = yes_no(column.values or [])
-        if sides is None or column.name in conditioned:
+        if sides is None:
             continue
         name = fold(column.name)
         for names, positive, negative in FLAGS:
             if not any(word in name for word in names):
                 continue
             hits = [(m, sides[1]) for w in negative if (m := _word_at(lowered, w))]
-            hits = hits or [(m, sides[0]) for w in positive if (m := _word_at(lowered, w))]
+            yes = [(m, sides[0]) for w in positive if (m := _word_at(lowered, w))]
+            yes = [(m, v) for m, v in yes if not any(n.start() <= m.start() < n.end() for n, _ in hits)]
+            if hits and yes:  # 既婚者と未婚者で: both sides, in the order named
+                first, second = sorted([hits[0], yes[0]], key=lambda hit: hit[0].start())
+                found.append(
+                    Filter(
+                        column=column.name,
+                        op="in",
+                        value=[first[1], second[1]],
+                        text=f"{first[0].group()}|{second[0].group()}",
+                    )
+                )
+                for match, _ in (first, second):
+                    mentions.append(
+                        Mention(column.name, match.start(), match.end(), 0.8, text[match.start() : match.end()])
+                    )
+                break
+            if column.name in conditioned:
+                break  # one side already read from the column's name
+            hits = hits or yes
             hits = hits or _said_of(lowered, names, sides)  # 子供のいない, 子供がいる: the name, then あり/なし
             both = next(
                 (m for w in names if not w.isascii() and (m := re.search(re.escape(w) + r"の?有無", lowered))), None

@@ -67,6 +67,9 @@ def _in_form(plan: Plan, form: accounting.Form, *, compared: Literal["higher", "
         return plan.model_copy(
             update={"form": form, "task": "count", "target": None, "group_by": None, "cross": None, "top_n": None}
         )
+    named = [f for f in plan.filters if f.column == plan.group_by and f.op == "in" and len(f.value) == 2]
+    if form in ("difference", "times") and plan.task == "group" and named:
+        return plan.model_copy(update={"form": form, "top_n": None})  # both groups, not the larger one
     return plan.model_copy(update={"form": form})
 
 
@@ -109,7 +112,10 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
     missing += [
         accounting.Unaccounted("term", word)
-        for word in accounting.residue(r.text, placed(r), r.language)
+        for word in [
+            *accounting.residue(r.text, placed(r), r.language),
+            *accounting.value_like(r.text, placed(r), info),
+        ]
         if word.casefold() not in source
     ]
     if not _produces(plan, plan.form, info):
@@ -119,9 +125,40 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
         missing.insert(0, accounting.Unaccounted("form", "extreme"))  # 一番重い車: no average of weights
     if accounting.asks_change(blanked) and not _changes(plan):
         missing.insert(0, accounting.Unaccounted("form", "change"))  # 最も伸びた国: no average over the years
+    ordered = any(stat in ("max", "min") for _, stat in r.stats)
+    if (judged := accounting.asks_quality(blanked)) and _ranks(plan) and not ordered:
+        missing.insert(0, accounting.Unaccounted("direction", judged, plan.target or ""))  # 燃費が悪い: low or high?
+    if (other := _other_statistic(plan, r)) is not None:
+        missing.insert(0, accounting.Unaccounted("statistic", other))  # 中央値と四分位範囲: one of two statistics
     if (unread := _share_part_unread(plan, r)) is not None:
         missing.insert(0, accounting.Unaccounted("term", unread))  # 男性のうち浮気経験がある人の割合
     return missing
+
+
+# Statistics no plan computes as a whole answer; a question naming one besides another asks for two.
+_UNPLANNED_STATS = re.compile(r"四分位範囲|四分位偏差|\biqr\b|interquartile range|最頻値|歪度|尖度|skewness|kurtosis")
+_ONE_STATISTIC = ("mean", "median", "sum", "std", "var")
+
+
+def _other_statistic(plan: Plan, r: Reading) -> str | None:
+    """A statistic the question names that the plan does not compute (平均と中央値: it computes one)."""
+    if plan.task in ("describe", "answers", "distribution", "outliers", "correlation", "correlation_matrix"):
+        return None
+    blanked = blank_spans(r.lowered, placed(r))
+    if (unplanned := _UNPLANNED_STATS.search(blanked)) is not None:
+        return unplanned.group()
+    named = {stat for _, stat in r.stats if stat in _ONE_STATISTIC}
+    extra = sorted(named - {plan.stat})
+    if not extra or (plan.task in ("ratio", "share", "count") and not named - {"sum", "mean"}):
+        return None
+    words = {
+        "mean": ("平均", "mean"),
+        "median": ("中央値", "median"),
+        "sum": ("合計", "total"),
+        "std": ("標準偏差", "standard deviation"),
+        "var": ("分散", "variance"),
+    }
+    return words[extra[0]][0 if r.language == "ja" else 1]
 
 
 # 「AのうちBの割合」: A is the whole and B the part; a share whose part was read before のうち has lost B.

@@ -141,7 +141,8 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
     filters += flag_filters(text, mentions, info, filters, group_by)
     meant, flagged = flag_words(text, info, filters)  # 亡くなった乗客: the no side of a survived column
-    filters += meant
+    both = {f.column for f in meant if f.op == "in"}  # 既婚者と未婚者: both sides replace the one read first
+    filters = [f for f in filters if f.column not in both or f.op != "=="] + meant
     mentions = sorted([*mentions, *flagged], key=lambda m: m.start)
     numeric_default = derived.name if derived else None
     filters += number_filters(

@@ -11,7 +11,7 @@ import re
 from bunseki.brain.analyst.offline.asking import capabilities
 from bunseki.brain.analyst.offline.groups import CROSS_MAX
 from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
-from bunseki.brain.analyst.offline.plan import Clarification, Filter, Task
+from bunseki.brain.analyst.offline.plan import Clarification, Filter, Ratio, Task
 from bunseki.brain.analyst.offline.reading import Reading
 from bunseki.brain.analyst.offline.vocab import ADDITIVE, Stat
 from bunseki.data.summary import DataFrameInfo
@@ -43,6 +43,9 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "missing" if "missing" in words else "outliers"
     if r.ratio is not None and flag_rate(r, info) is not None and r.form in ("difference", "times"):
         return "share"  # 女性と男性で生存率は何ポイント違う: two groups' rates, not a change between them
+    if r.ratio is None and not r.group_by and (flag := _flag_named_rate(r, info)) is not None:
+        r.ratio = Ratio(kind="share", part=[flag], part_label=flag.text)  # 60歳以上の乗客の生存率: a share
+        return "ratio"
     if r.ratio is not None and not r.group_by and not _share_across(r, info):
         return "ratio"
     if "distribution" in words and not r.group_by:
@@ -87,8 +90,9 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         c for c in r.numeric(info) if c not in conditioned and c != counted
     ]  # 年収が600万円以上の社員は何人
     two_named = [f for f in r.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
-    if r.form in ("difference", "times") and two_named and not measured_apart and not r.group_by:
-        r.group_by = two_named[0].column  # how many more dogs than cats: the rows of each, compared
+    counted_more = _COUNT_MORE.search(r.lowered) is not None
+    if r.form in ("difference", "times") and two_named and not r.group_by and (r.numeric(info) or counted_more):
+        r.group_by = two_named[0].column  # how many more dogs than cats, AはBより何円高い: each, compared
         return "group"
     if asks_count and not measured_apart and not r.group_by and not distinct_target(r, info):
         return "count"  # how many orders / rows / 件: rows, whatever the total word
@@ -190,6 +194,31 @@ def _share_across(r: Reading, info: DataFrameInfo) -> bool:
 
 
 _RATE = re.compile(r"率|割合|比率|\brates?\b|percentage|proportion|share", re.I)
+
+
+# Counting rows of two groups against each other (how many more dogs than cats, 何人多い), not a measure's
+# difference (how many more years, 何倍重い).
+_COUNT_MORE = re.compile(
+    r"how many (?:more|fewer|less)\b(?!\s+(?:years?|months?|weeks?|days?|hours?|minutes?|points?|dollars?|yen|"
+    r"percent|times|kg|pounds|grams?|cm|inches|miles)\b)|何\s*(?:件|人|個|台|匹|頭|羽|社|回|店|か国|カ国)\s*(?:多|少)|"
+    r"件数|人数|\bnumber of\b|\bcount\b"
+)
+_RATE_AFTER = re.compile(r"^\s*(?:率|の割合|の比率|rates?\b)", re.IGNORECASE)
+
+
+def _flag_named_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
+    """The yes/no condition whose rate the question names by the flag itself (生存率, survival rate),
+    when one is asked for with no grouping: the share of the rows meeting it."""
+    if any(f.op == "in" for f in r.filters):
+        return None  # 営業と開発で在宅勤務率: each named group's rate
+    for f in r.filters:
+        column = info.column(f.column)
+        if f.op != "==" or column is None or yes_no(column.values or []) is None or not f.text:
+            continue
+        at = r.lowered.find(f.text.lower())
+        if at >= 0 and _RATE_AFTER.match(r.lowered[at + len(f.text) :]):
+            return f
+    return None
 
 
 def flag_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
