@@ -141,7 +141,8 @@ _YES_NO_EN: Final = re.compile(
     re.IGNORECASE,
 )
 _YES_NO_JA: Final = re.compile(
-    r"(?:います|あります|存在します|ありました|いました)か\s*[?？]?\s*$|(?:いる|ある|あった|いた)\s*[?？]\s*$"
+    r"(?:います|あります|存在します|ありました|いました)か\s*[?？]?\s*$|(?:いる|ある|あった|いた)\s*[?？]\s*$|"
+    r"(?:った|した|れた|んだ)\s*(?:の|んですか|のですか)?\s*[?？]\s*$|(?:ました|ましたか)\s*[?？]?\s*$"
 )
 # A comparison asked as yes or no: 全体より低いですか, 平均を上回っていますか, "is A higher than B".
 _COMPARED_YES_NO_JA: Final = re.compile(
@@ -188,6 +189,7 @@ def asked_form(text: str) -> Form:
     return "value"
 
 
+_THAN_NUMBER: Final = re.compile(r"\s+than\s+[$¥€£]?\s*\d")
 _LOWER: Final = re.compile(r"低|少|短|小さ|遅|下回|\b(?:lower|less|fewer|smaller|shorter|below)\b", re.IGNORECASE)
 
 
@@ -196,8 +198,10 @@ def compares(text: str) -> Literal["higher", "lower"] | None:
     rows exist."""
     stripped = text.strip()
     found = _COMPARED_YES_NO_JA.search(stripped)
-    if found is None and _YES_NO_EN.search(stripped):
-        found = _COMPARED_YES_NO_EN.search(stripped)
+    if found is None and _YES_NO_EN.search(stripped):  # "more than 300" is a condition, not a comparison
+        found = next(
+            (m for m in _COMPARED_YES_NO_EN.finditer(stripped) if not _THAN_NUMBER.match(stripped[m.end() :])), None
+        )
     if found is None:
         return None
     return "lower" if _LOWER.search(found.group()) else "higher"
@@ -579,6 +583,8 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
                 continue
         elif _ASKING_JA.fullmatch(re.sub(r"(?:別|ごと|毎)$", "", word)):
             continue  # 月別, 四半期別: a grouping by a word of asking
+        elif _GROUPED.match(rest[match.end() : match.end() + 3]) or word.endswith(("別", "毎")):
+            pass  # 銘柄ごとの最高値: a grouping by a column the reading did not find
         elif not (_KANJI.fullmatch(word) and rest[match.end() : match.end() + 2] == "の\x00") or _ASKING_JA.fullmatch(
             word
         ):
@@ -614,6 +620,7 @@ def _split_camel(value: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", value)
 
 
+_GROUPED: Final = re.compile(r"ごと|毎に|別に|別の")
 _NAME_LIKE: Final = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,}|[A-Za-z][A-Za-z'\-]*[A-Za-z]")
 _TABLE_NOUN: Final = re.compile(r"(?:データ|ログ|リスト|一覧|記録|履歴|台帳|名簿|ファイル|テーブル)$")
 _KATAKANA: Final = re.compile(r"[\u30a1-\u30fa\u30fc]+")

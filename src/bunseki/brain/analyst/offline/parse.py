@@ -64,8 +64,17 @@ def _in_form(plan: Plan, form: accounting.Form, *, compared: Literal["higher", "
     if compared and form == "yesno":
         return plan.model_copy(update={"form": form, "compared": compared})
     if form == "yesno" and plan.filters and plan.task in ("stat", "count", "group", "top", "describe"):
+        stated = [a for a in plan.assumptions if "集計方法" not in a and "No statistic" not in a]
         return plan.model_copy(
-            update={"form": form, "task": "count", "target": None, "group_by": None, "cross": None, "top_n": None}
+            update={
+                "form": form,
+                "task": "count",
+                "target": None,
+                "group_by": None,
+                "cross": None,
+                "top_n": None,
+                "assumptions": stated,  # a count of rows: no statistic was assumed
+            }
         )
     named = [f for f in plan.filters if f.column == plan.group_by and f.op == "in" and len(f.value) == 2]
     if form in ("difference", "times") and plan.task == "group" and named:

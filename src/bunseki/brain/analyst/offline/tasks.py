@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bunseki.brain.analyst.offline.accounting import compares
 from bunseki.brain.analyst.offline.asking import capabilities
 from bunseki.brain.analyst.offline.groups import CROSS_MAX
 from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
@@ -91,7 +92,10 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     ]  # 年収が600万円以上の社員は何人
     two_named = [f for f in r.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
     counted_more = _COUNT_MORE.search(r.lowered) is not None
-    if r.form in ("difference", "times") and two_named and not r.group_by and (r.numeric(info) or counted_more):
+    if r.form == "yesno" and r.filters and not r.group_by and compares(r.lowered) is None:
+        return "count"  # 2012年に雪は降った？: whether any row meets the conditions
+    compared = r.form in ("difference", "times") or (r.form == "yesno" and compares(r.lowered) is not None)
+    if compared and two_named and not r.group_by and (r.numeric(info) or counted_more):
         r.group_by = two_named[0].column  # how many more dogs than cats, AはBより何円高い: each, compared
         return "group"
     if asks_count and not measured_apart and not r.group_by and not distinct_target(r, info):
