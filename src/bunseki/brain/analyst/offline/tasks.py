@@ -94,8 +94,8 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     counted_more = _COUNT_MORE.search(r.lowered) is not None
     if r.form == "yesno" and r.filters and not r.group_by and compares(r.lowered) is None:
         return "count"  # 2012年に雪は降った？: whether any row meets the conditions
-    compared = r.form in ("difference", "times") or (r.form == "yesno" and compares(r.lowered) is not None)
-    if compared and two_named and not r.group_by and (r.numeric(info) or counted_more):
+    weighed = r.form in ("difference", "times") or (r.form == "yesno" and compares(r.lowered) is not None)
+    if weighed and two_named and not r.group_by and (r.numeric(info) or counted_more):
         r.group_by = two_named[0].column  # how many more dogs than cats, AはBより何円高い: each, compared
         return "group"
     if asks_count and not measured_apart and not r.group_by and not distinct_target(r, info):
