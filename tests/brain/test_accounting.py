@@ -349,3 +349,38 @@ def test_a_number_counts_the_column_named_right_after_it() -> None:
     planned = plan("What is the average salary of people with at least 2 children?", info, "en")
     assert planned.target == "salary"
     assert [(f.column, f.op, f.value) for f in planned.filters] == [("children", ">=", 2)]
+
+
+MEMBERS = pd.DataFrame(
+    {
+        "氏名": ["佐藤", "鈴木", "高橋", "田中", "伊藤"],
+        "入会日": pd.to_datetime(["2019-05-01", "2020-03-01", "2021-01-10", "2022-07-01", "2018-02-01"]),
+        "退会日": pd.to_datetime(["2021-06-30", None, "2022-12-31", None, "2020-01-31"]),
+        "ステータス": ["退会", "有効", "退会", "有効", "退会"],
+        "プラン": ["A", "B", "A", "B", "A"],
+        "年齢": [31, 45, 28, 52, 39],
+    }
+)
+
+
+def test_members_current_on_a_day_begun_and_not_ended() -> None:
+    from bunseki.brain.analyst.offline.filters import condition
+
+    info = summarize(MEMBERS)
+    planned = plan("2021年12月31日時点の有効会員数は？", info)
+    assert planned.task == "count"
+    [current] = planned.filters  # 有効 (today's status) gives way to the day's
+    assert (current.op, current.column, current.other, current.value) == ("active_on", "入会日", "退会日", "2021-12-31")
+    rows = eval(condition(current, info), {"pd": pd, "data": MEMBERS})
+    assert list(MEMBERS.loc[rows, "氏名"]) == ["鈴木", "高橋"]
+
+
+def test_a_value_named_as_a_rate_and_an_event_dates_its_rows() -> None:
+    info = summarize(MEMBERS)
+    churn = plan("プランごとの退会率", info)
+    assert churn.task == "share" and churn.group_by == "プラン"
+    assert [(f.column, f.value) for f in churn.within] == [("ステータス", "退会")]
+    left = plan("退会した会員の平均年齢は？", info)
+    assert [(f.column, f.value) for f in left.filters] == [("ステータス", "退会")]
+    by_year = plan("年別の退会者数", info)
+    assert (by_year.task, by_year.date_column, by_year.time_unit) == ("trend", "退会日", "Y")

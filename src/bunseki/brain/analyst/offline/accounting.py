@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bunseki.brain.analyst.offline.columns import Mention
+from bunseki.brain.analyst.offline.durations import restates_active
 from bunseki.brain.analyst.offline.plan import AnswerForm, Clarification, Filter, Plan
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
@@ -297,7 +298,8 @@ def unaccounted(
         named = text[start:end]
         if column in used and (column == plan.group_by or column == plan.cross):
             continue  # 東京と大阪を比べて: the values of the grouping are its groups
-        if column not in used and not any(_same(named, v) for v in filtered | focused):
+        current = any(f.op == "active_on" for f in _all_filters(plan)) and restates_active(named)
+        if column not in used and not current and not any(_same(named, v) for v in filtered | focused):
             missing.append(Unaccounted("value", named, column))
     taken = [(m.start, m.end) for m in mentions] + [(s, e) for s, e, _ in value_spans] + consumed
     return missing + _unused_numbers(plan, text, taken, info)

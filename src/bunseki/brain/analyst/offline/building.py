@@ -177,6 +177,9 @@ def _shape(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     return plan
 
 
+_ASKS_NAME = re.compile(r"名前|氏名|\bnames?\b|\bwho\b|誰")
+
+
 def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     """Group-by aggregations, top-N lists and shares."""
     group = r.group_by or _entity(r, info, plan.target)
@@ -191,6 +194,9 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         group = _row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
     if group is None and r.form == "date" and plan.target and r.date_column:
         group = r.date_column  # on which day was it coldest: the day of the coldest row
+    if group is not None and ID_LIKE.search(group) and _ASKS_NAME.search(r.lowered):
+        named = [c.name for c in info.column_info if c.kind in ("text", "category") and _NAME.search(c.name)]
+        group = named[0] if named else group  # 会員の名前: the name column, not the member's id
     if group is None:
         return ask_group(r, info, plan.task)
     plan.group_by = group

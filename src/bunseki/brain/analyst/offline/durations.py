@@ -14,7 +14,7 @@ from datetime import date
 from typing import Final
 
 from bunseki.brain.analyst.offline.columns import Mention
-from bunseki.brain.analyst.offline.plan import Derived, Event, Span
+from bunseki.brain.analyst.offline.plan import Derived, Event, Filter, Span
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -43,6 +43,34 @@ class Duration:
     derived: Derived
     spans: list[tuple[int, int]]
     unit: str  # "days", "months" or "years"
+
+
+_END: Final = re.compile(
+    r"終了|終|退会|退職|解約|退任|離任|卒業|完了|end|leave|left|exit|cancel|churn|close|finish", re.I
+)
+_ACTIVE: Final = frozenset({"有効", "在籍", "在籍中", "アクティブ", "現役", "継続", "継続中", "active", "current"})
+
+
+def as_of_filter(text: str, info: DataFrameInfo) -> tuple[Filter, tuple[int, int]] | None:
+    """Rows that were current on a day the question names as a point in time (2024年12月31日時点の会員,
+    active as of 2024-12-31): begun on or before it, not ended by it, by the table's start and end dates."""
+    found = _AS_OF.search(text)
+    if found is None or (day := _day(found)) is None:
+        return None
+    dated = [c for c in info.column_info if c.kind == "datetime"]
+    starts = [c.name for c in dated if _START.search(c.name)] or [c.name for c in dated[:1]]
+    ends = [c.name for c in dated if _END.search(c.name) and c.name not in starts]
+    if not starts:
+        return None
+    shown = found.group().strip()
+    return Filter(
+        column=starts[0], op="active_on", value=day.isoformat(), other=ends[0] if ends else None, text=shown
+    ), found.span()
+
+
+def restates_active(value: object) -> bool:
+    """A value that says a row is current (有効, active): what an as-of condition decides instead."""
+    return str(value).strip().casefold() in _ACTIVE
 
 
 def read_duration(

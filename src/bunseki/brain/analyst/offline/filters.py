@@ -33,6 +33,13 @@ def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
     A range of numbers ("between 10 and 20") includes both ends, as people mean it.
     """
     column = f"{frame}[{item.column!r}]"
+    if item.op == "active_on":  # begun on or before the day, and not ended by it (or never ended)
+        day = f"pd.Timestamp({str(item.value)!r})"
+        begun = f"(pd.to_datetime({column}, errors='coerce') <= {day})"
+        if not item.other:
+            return begun
+        ended = f"pd.to_datetime({frame}[{item.other!r}], errors='coerce')"
+        return f"{begun} & ({ended}.isna() | ({ended} > {day}))"
     if item.other:  # two columns of the same row (在庫数 < 発注点)
         return f"({column} {item.op} {frame}[{item.other!r}])"
     if item.op == "between":

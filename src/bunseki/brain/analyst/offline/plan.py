@@ -30,7 +30,8 @@ Task = Literal[
     "ratio",
     "span",
 ]
-Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between"]
+# active_on: the row's span [column, other) holds the day in value (会員 as of a day: joined, not yet left)
+Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between", "active_on"]
 TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
 Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
 # The form of the answer the question asks for: a plain value (a number, a table), the name of the
@@ -54,7 +55,9 @@ class Filter(BaseModel):
 
     def describe(self, language: Language) -> str:
         value = self.value
-        if self.other:
+        if self.op == "active_on":
+            shown = str(value)
+        elif self.other:
             shown = self.other
         elif self.op in ("in", "not in") and isinstance(value, list):
             shown = "・".join(map(str, value)) if language == "ja" else ", ".join(map(str, value))
@@ -79,6 +82,7 @@ OP_WORDS: dict[Language, dict[Op, str]] = {
         "<": "{column} が {value} 未満",
         "<=": "{column} が {value} 以下",
         "between": "{column} が {value}",
+        "active_on": "{value} 時点で在籍（{column} 以降、終了前）",
     },
     "en": {
         "==": "{column} = {value}",
@@ -90,6 +94,7 @@ OP_WORDS: dict[Language, dict[Op, str]] = {
         "<": "{column} < {value}",
         "<=": "{column} ≤ {value}",
         "between": "{column} from {value}",
+        "active_on": "active on {value} ({column} on or before, not yet ended)",
     },
 }
 

@@ -108,22 +108,20 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     matcher = ColumnMatcher(info)
     mentions = matcher.columns(text)
     # 東京倉庫 is a value of 倉庫, not the column 倉庫: a value wins over a column name inside it.
-    # 初診 is a value of 初診再診 as much as a prefix of its name: the value, so 初診と再診 compares both.
+    # 初診 is a value of 初診再診 as much as a prefix of its name: the value, so 初診と再診 compares both;
+    # 退会 is a value of ステータス and a prefix of 退会日: the value, a condition (退会した会員の平均年齢).
     named = [(v.start, v.end, v.column) for v in matcher.values(text)]
     mentions = [
         m
         for m in mentions
-        if not any(
-            s <= m.start and m.end <= e and (e - s > m.end - m.start or (column == m.column and m.score < 1))
-            for s, e, column in named
-        )
+        if not any(s <= m.start and m.end <= e and (e - s > m.end - m.start or m.score < 1) for s, e, _ in named)
     ]
     derived = _derived(text, matcher, mentions, language)
     duration = read_duration(text, lowered, info, mentions, language) if derived is None else None
     if duration is not None:  # 在任日数, 2019年1月1日時点で登録から何日: a duration column is the measure
         derived = duration.derived
-    as_of = duration.spans if duration else []  # the day a duration runs to is no date window
-    date_column = _date_column(info, mentions)
+    current, as_of = _current_on(text, info, duration)  # the day a duration runs to, or rows current on it
+    date_column = _date_column(info, mentions, lowered)
     periods, period_spans = _periods(blank_spans(text, as_of), info, date_column, language)
     two = asks_change(text) or accounting.asked_form(lowered) in ("difference", "times")
     if len(periods) == 1 and two:  # 2023年から2024年で何％伸びた, 何週伸びた: two periods, not one range
@@ -153,7 +151,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         taken=period_spans + top_spans + quantile_spans + as_of + [m.span() for m in Z_THRESHOLD.finditer(text)],
         default_column=numeric_default,
     )
-    filters += column_comparisons(text, mentions, info)
+    filters = _with_current(filters, current) + column_comparisons(text, mentions, info)
     filters += equalities(text, mentions, info, filters)
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a maximum
     inside += [m.span() for m in ROLLING.finditer(lowered)]  # 移動平均 smooths the totals: no mean of rows
@@ -335,12 +333,43 @@ def _blank(text: str, span: tuple[int, int] | None) -> str:
     return text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
 
 
-def _date_column(info: DataFrameInfo, mentions: list[Mention]) -> str | None:
+def _current_on(
+    text: str, info: DataFrameInfo, duration: Duration | None
+) -> tuple[Filter | None, list[tuple[int, int]]]:
+    """The day a duration runs to (no date window), or the rows current on a day named as a point in time
+    (2024年12月31日時点の会員数): begun by it and not ended."""
+    if duration is not None:
+        return None, duration.spans
+    found = durations.as_of_filter(text, info)
+    return (found[0], [found[1]]) if found else (None, [])
+
+
+def _with_current(filters: list[Filter], current: Filter | None) -> list[Filter]:
+    """The conditions with the rows current on a day; 有効 (active) restates it, so it gives way."""
+    if current is None:
+        return filters
+    return [f for f in filters if not durations.restates_active(f.value)] + [current]
+
+
+def _date_column(info: DataFrameInfo, mentions: list[Mention], lowered: str = "") -> str | None:
+    """The date column the question means: the one it names, else the one whose event it names
+    (退会者数 → 退会日, hires → hire_date), else the table's first."""
     for mention in mentions:
         column = info.column(mention.column)
         if column and column.kind == "datetime":
             return mention.column
-    return next((c.name for c in info.column_info if c.kind == "datetime"), None)
+    dated = [c.name for c in info.column_info if c.kind == "datetime"]
+    events = [
+        name
+        for name in dated
+        if (stem := _EVENT_SUFFIX.sub("", name.casefold())) and len(stem) >= 2 and stem in lowered
+    ]
+    if len(events) == 1:
+        return events[0]
+    return next(iter(dated), None)
+
+
+_EVENT_SUFFIX = re.compile(r"(?:日付|日時|年月日|日|date|_date| date|_at| at|time)$")
 
 
 def _periods(

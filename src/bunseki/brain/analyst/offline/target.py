@@ -101,7 +101,8 @@ def _count_words(r: Reading) -> bool:
     """A count was asked (件数, 取引数, how many) or words that rank by how often (人気, most common)."""
     return any(stat == "count" for _, stat in r.stats) or bool(
         re.search(
-            r"人数|数が多|多い順|頻度|よく使|多く使|人気|frequen|often|most common|least common|popular",
+            r"人数|者数|者の数|数が多|多い順|頻度|よく使|多く使|人気|frequen|often|most common|least common|popular|"
+            r"\bnumber of (?:new )?[a-z]+s\b",
             r.lowered,
         )
     )

@@ -219,15 +219,30 @@ def _flag_named_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
         column = info.column(f.column)
         if f.op != "==" or column is None or yes_no(column.values or []) is None or not f.text:
             continue
-        at = r.lowered.find(f.text.lower())
-        if at >= 0 and _RATE_AFTER.match(r.lowered[at + len(f.text) :]):
+        if _rate_named(f, r):
             return f
-    return None
+    return next((f for f in r.filters if _value_rate(f, r, info)), None)
+
+
+def _rate_named(f: Filter, r: Reading) -> bool:
+    """The condition's own words are followed by 率 or "rate" (生存率, 退会率, churn rate)."""
+    at = r.lowered.find((f.text or "").lower())
+    return bool(f.text) and at >= 0 and _RATE_AFTER.match(r.lowered[at + len(f.text) :]) is not None
+
+
+def _value_rate(f: Filter, r: Reading, info: DataFrameInfo) -> bool:
+    """A category value named as a rate (退会率 over a ステータス of 有効/退会): the share of rows holding it."""
+    column = info.column(f.column)
+    return f.op == "==" and column is not None and column.kind == "category" and _rate_named(f, r)
 
 
 def flag_rate(r: Reading, info: DataFrameInfo) -> Filter | None:
     """The yes/no condition whose rate the question asks for in each group (退職率, churn rate), if any."""
-    flags = [f for f in r.filters if f.op == "==" and (c := info.column(f.column)) and yes_no(c.values or [])]
+    flags = [
+        f
+        for f in r.filters
+        if f.op == "==" and (c := info.column(f.column)) and (yes_no(c.values or []) or _value_rate(f, r, info))
+    ]
     if len(flags) != 1 or not _RATE.search(r.lowered):
         return None
     others = [f for f in r.filters if f is not flags[0]]
