@@ -384,3 +384,15 @@ def test_a_value_named_as_a_rate_and_an_event_dates_its_rows() -> None:
     assert [(f.column, f.value) for f in left.filters] == [("ステータス", "退会")]
     by_year = plan("年別の退会者数", info)
     assert (by_year.task, by_year.date_column, by_year.time_unit) == ("trend", "退会日", "Y")
+
+
+def test_the_period_with_the_most_rows_and_a_date_column_read_only_when_used() -> None:
+    info = summarize(MEMBERS)
+    busiest = plan("入会者が一番多かった年は？", info)
+    assert (busiest.task, busiest.time_unit, busiest.date_column, busiest.form) == ("trend", "Y", "入会日", "date")
+    assert asked("入会日が一番早い会員の年齢の合計は？", info)  # 入会日 orders nothing the plan reads: asked
+    which = plan(
+        "プランAとプランBではどちらが平均年齢が高い？",
+        summarize(MEMBERS.assign(プラン=["プランA", "プランB"] * 2 + ["プランA"])),
+    )
+    assert which.task == "group" and which.group_by == "プラン"

@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 from bunseki.brain.analyst.offline.columns import Mention
 from bunseki.brain.analyst.offline.durations import restates_active
-from bunseki.brain.analyst.offline.plan import AnswerForm, Clarification, Filter, Plan
+from bunseki.brain.analyst.offline.plan import AnswerForm, Clarification, Filter, Plan, TimeUnit
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -174,6 +174,36 @@ _DAY_NOUNS: Final = frozenset(
 )
 
 
+_PERIOD_NOUNS: Final[dict[str, TimeUnit]] = {
+    "年": "Y",
+    "年度": "Y",
+    "月": "M",
+    "週": "W",
+    "日": "D",
+    "日付": "D",
+    "曜日": "weekday",
+    "四半期": "Q",
+}
+_WHICH_PERIOD_EN: Final = re.compile(
+    r"\b(?:which|what) (?P<noun>year|month|week|day of the week|weekday|quarter|day|date)\b", re.IGNORECASE
+)
+_PERIOD_EN: Final[dict[str, TimeUnit]] = {
+    "year": "Y", "month": "M", "week": "W", "day of the week": "weekday", "weekday": "weekday", "quarter": "Q",
+    "day": "D", "date": "D",
+}  # fmt: skip
+
+
+def asked_period(text: str) -> TimeUnit | None:
+    """The grain of the period a question asks to be named (一番多かった年は？, which month had the most):
+    "Y", "M", "W", "D", "Q" or "weekday"."""
+    stripped = text.strip()
+    if (which := _WHICH_ONE.search(stripped)) and which.group("noun") in _PERIOD_NOUNS:
+        return _PERIOD_NOUNS[which.group("noun")]
+    if english := _WHICH_PERIOD_EN.search(stripped):
+        return _PERIOD_EN[english.group("noun").casefold()]
+    return None
+
+
 def asked_form(text: str) -> Form:
     """The form of the answer the question asks for ("value" when it asks for a plain number or table)."""
     for form, pattern in _FORMS:
@@ -210,7 +240,11 @@ def compares(text: str) -> Literal["higher", "lower"] | None:
 
 def plan_columns(plan: Plan) -> set[str]:
     """Every column the plan reads: measures, groupings, dates, conditions, formulas, answer slots."""
-    used = {c for c in (plan.target, plan.second, plan.group_by, plan.cross, plan.date_column) if c}
+    used = {c for c in (plan.target, plan.second, plan.group_by, plan.cross) if c}
+    # the date column is read only when the plan works over time (a trend, periods, a span, a date asked)
+    over_time = plan.time_unit or plan.periods or plan.task in ("trend", "growth", "span") or plan.form == "date"
+    if plan.date_column and over_time:
+        used.add(plan.date_column)
     filters: list[Filter] = [*plan.filters, *plan.within]
     if plan.ratio is not None:
         filters += [*plan.ratio.part, *plan.ratio.base]

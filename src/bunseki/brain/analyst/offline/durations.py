@@ -45,6 +45,7 @@ class Duration:
     unit: str  # "days", "months" or "years"
 
 
+_POINT_IN_TIME: Final = re.compile(r"時点|現在|基準|\bas (?:of|at)\b", re.IGNORECASE)
 _END: Final = re.compile(
     r"終了|終|退会|退職|解約|退任|離任|卒業|完了|end|leave|left|exit|cancel|churn|close|finish", re.I
 )
@@ -55,8 +56,8 @@ def as_of_filter(text: str, info: DataFrameInfo) -> tuple[Filter, tuple[int, int
     """Rows that were current on a day the question names as a point in time (2024年12月31日時点の会員,
     active as of 2024-12-31): begun on or before it, not ended by it, by the table's start and end dates."""
     found = _AS_OF.search(text)
-    if found is None or (day := _day(found)) is None:
-        return None
+    if found is None or not _POINT_IN_TIME.search(found.group()) or (day := _day(found)) is None:
+        return None  # "on 2024-03-15" is that day's rows, not the rows current on it
     dated = [c for c in info.column_info if c.kind == "datetime"]
     starts = [c.name for c in dated if _START.search(c.name)] or [c.name for c in dated[:1]]
     ends = [c.name for c in dated if _END.search(c.name) and c.name not in starts]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.analyst.offline.accounting import compares
+from bunseki.brain.analyst.offline.accounting import asked_period, compares
 from bunseki.brain.analyst.offline.asking import capabilities
 from bunseki.brain.analyst.offline.groups import CROSS_MAX
 from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
@@ -23,7 +23,10 @@ ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|
 RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over year|month over month"
 
 
-COMPARE = r"比べ|比較|違い|違う|違っ|差|対比|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer"
+COMPARE = (
+    r"比べ|比較|違い|違う|違っ|差|対比|どちら|どっち|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer|"
+    r"\bwhich (?:one|of the two|of them)\b|\bwhich is (?:higher|lower|larger|smaller|more|less|bigger)\b"
+)
 
 
 def task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
@@ -62,6 +65,7 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
         return "growth"  # 2015年は2012年と比べて何度高い, 2014年は2013年の何倍: two periods compared
     if "top" in words:
         return "top"
+    _period_asked(r, info)  # 入会者が一番多かった年は？: the periods compared, the extreme one named
     if (r.time_unit and r.date_column) or ("trend" in words and r.date_column):
         return "trend"
     return None
@@ -77,6 +81,21 @@ SHAPE = re.compile(
     r"列数|列の数|列はいくつ|何列|何行|行数|"
     r"\bhow many (?:rows|records|col(?:u|o|ou)?m?n?s|cols)\b|\bnumber of (?:rows|col(?:u|o|ou)?m?n?s)\b|\bshape\b"
 )
+
+
+_QUANTITY_ASKED = re.compile(r"多|少|高|低|\bmost\b|\bfewest\b|\bleast\b|\bhighest\b|\blowest\b")
+
+
+def _period_asked(r: Reading, info: DataFrameInfo) -> None:
+    """The grain of the period whose extreme the question asks to be named, as the reading's time unit."""
+    grain = asked_period(r.lowered) if r.date_column and not r.time_unit and not r.group_by else None
+    if grain is not None and (r.stats or _QUANTITY_ASKED.search(r.lowered)) and not _day_extreme(r, info, grain):
+        r.time_unit = grain
+
+
+def _day_extreme(r: Reading, info: DataFrameInfo, grain: str) -> bool:
+    """The day asked is one row's (最高気温が一番高かった日): the row's date, not a total per day."""
+    return grain == "D" and bool(r.numeric(info))
 
 
 def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
