@@ -396,3 +396,18 @@ def test_the_period_with_the_most_rows_and_a_date_column_read_only_when_used() -
         summarize(MEMBERS.assign(プラン=["プランA", "プランB"] * 2 + ["プランA"])),
     )
     assert which.task == "group" and which.group_by == "プラン"
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("How many members joined before 2020?", ["2018-02-01", "2020-01-01"]),
+        ("How many members joined after 2020?", ["2021-01-01", "2022-07-02"]),
+        ("How many members joined since 2020?", ["2020-01-01", "2022-07-02"]),
+        ("2020年より前に入会した会員は何人？", ["2018-02-01", "2020-01-01"]),
+        ("2020年までに入会した会員は何人？", ["2018-02-01", "2021-01-01"]),
+    ],
+)
+def test_before_after_and_since_a_year(question: str, window: list[str]) -> None:
+    planned = plan(question, summarize(MEMBERS), "en" if question.isascii() else "ja")
+    assert [f.value for f in planned.filters if f.column == "入会日"] == [window]

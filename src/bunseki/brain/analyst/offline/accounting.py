@@ -360,6 +360,9 @@ def _column_used(
     """Whether a column the question names is accounted for by the plan (or is no element at all)."""
     if mention.column in used or _describes_rows(mention, info):
         return True
+    column = info.column(mention.column)
+    if column is not None and column.kind == "datetime" and mention.score < 0.9:
+        return True  # 受診件数, "returns", days: the event a date column dates names the rows, not the date
     if plan.task == "count" and _ROWS_NAMED.match(text[mention.end : mention.end + 16]):
         return True  # counting rows: "how many bills are there", センサーデータは何行 name the rows themselves
     if any(s <= mention.start and mention.end <= e for s, e in consumed):

@@ -112,8 +112,12 @@ _RECENT = re.compile(
     re.IGNORECASE,
 )
 _RANGE_JOIN = re.compile(r"^\s*(?:~|から|より|to|through|until|till|-|–|and)\s*$", re.IGNORECASE)
-_SINCE = re.compile(r"^\s*(?:以降|から|より後|以後)|(?:\bsince|\bafter|\bfrom)\s*$", re.IGNORECASE)
-_UNTIL = re.compile(r"^\s*(?:まで|以前|より前)|(?:\bbefore|\buntil|\bthrough|\bup to)\s*$", re.IGNORECASE)
+_SINCE = re.compile(r"^\s*(?:以降|から|以後)|(?:\bsince|\bfrom)\s*$", re.IGNORECASE)
+_UNTIL = re.compile(r"^\s*(?:まで|以前)|(?:\buntil|\btill|\bthrough|\bup to)\s*$", re.IGNORECASE)
+# Strictly before or after the named period: "before 2020" ends when 2020 begins, 2020年より後 after it.
+_BEFORE = re.compile(r"^\s*(?:より前|よりも前)|\bbefore\s*$", re.IGNORECASE)
+_AFTER = re.compile(r"^\s*(?:より後|よりも後|より あと)|\bafter\s*$", re.IGNORECASE)
+_LEADING = re.compile(r"^(?:since|after|from|before|until|till|through|in|for|during|of|to|between|and)\s+", re.I)
 
 
 @dataclass(frozen=True)
@@ -320,11 +324,20 @@ def _join_ranges(text: str, found: list[Window], *, first: date, last: date, lan
             )
             index += 2
             continue
-        after, before = (
-            text[current.span[1] : current.span[1] + 6],
-            text[max(0, current.span[0] - 8) : current.span[0]],
-        )
-        if _SINCE.match(after) or _SINCE.search(before):
+        after = text[current.span[1] : current.span[1] + 6]
+        # the word before the period, whether the period's own match took it ("before 2020") or not
+        lead = _LEADING.match(text[current.span[0] : current.span[1]])
+        before = text[max(0, current.span[0] - 8) : current.span[0]]
+        led = before + (lead.group().strip() if lead else "")
+        if lead and lead.group().strip().casefold() in ("since", "until", "till"):
+            before = led  # "since 2021", "until 2020": open at one end (not "from 2010 to 2014", one range)
+        if _BEFORE.match(after) or _BEFORE.search(led):
+            suffix = "より前" if language == "ja" else " (before)"
+            current = Window(first, current.start, current.label + suffix, current.span)
+        elif _AFTER.match(after) or _AFTER.search(led):
+            suffix = "より後" if language == "ja" else " (after)"
+            current = Window(current.end, last + timedelta(days=1), current.label + suffix, current.span)
+        elif _SINCE.match(after) or _SINCE.search(before):
             suffix = "以降" if language == "ja" else " onwards"
             current = Window(current.start, last + timedelta(days=1), current.label + suffix, current.span)
         elif _UNTIL.match(after) or _UNTIL.search(before):
