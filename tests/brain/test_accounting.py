@@ -411,3 +411,17 @@ def test_the_period_with_the_most_rows_and_a_date_column_read_only_when_used() -
 def test_before_after_and_since_a_year(question: str, window: list[str]) -> None:
     planned = plan(question, summarize(MEMBERS), "en" if question.isascii() else "ja")
     assert [f.value for f in planned.filters if f.column == "入会日"] == [window]
+
+
+def test_a_bound_no_value_of_the_nearest_column_could_meet_goes_to_the_one_it_fits() -> None:
+    info = summarize(pd.DataFrame({"salary": [35000, 90000, 160000, 52000], "age": [23, 41, 64, 35]}))
+    planned = plan("What is the average salary of employees under 30?", info, "en")
+    assert planned.target == "salary"
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("age", "<", 30)]
+
+
+def test_who_inside_a_condition_and_a_negated_verb() -> None:
+    info = summarize(pd.DataFrame({"salary": [1, 2, 3, 4], "remote": [True, False, True, False]}))
+    planned = plan("What is the average salary of employees who do not work remotely?", info, "en")
+    assert (planned.task, planned.group_by) == ("stat", None)
+    assert [(f.column, f.value) for f in planned.filters] == [("remote", "False")]

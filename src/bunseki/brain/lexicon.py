@@ -67,6 +67,10 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
             "income",
             "annual income",
             "pay",
+            "paid",
+            "earn",
+            "earns",
+            "earnings",
             "wage",
         )
     ),
@@ -113,7 +117,19 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     Concept(wider=("状態", "ステータス", "status", "state")),
     Concept(wider=("保険", "保険種別", "insurance", "insurance type")),
     Concept(wider=("紹介状", "紹介", "referral", "referral letter")),
-    Concept(wider=("在宅勤務", "リモートワーク", "テレワーク", "remote work", "work from home", "remote")),
+    Concept(
+        wider=(
+            "在宅勤務",
+            "リモートワーク",
+            "リモート勤務",
+            "リモート",
+            "テレワーク",
+            "remote work",
+            "work from home",
+            "remote",
+            "remotely",
+        )
+    ),
     Concept(wider=("注文", "受注", "order")),
     Concept(wider=("予約", "booking", "reservation")),
     Concept(wider=("受診", "来院", "visit")),

@@ -132,6 +132,8 @@ def number_filters(
             or _nearest(numeric, starts, ends, match.start(), match.end())
         )
         column = column or default_column
+        if column is not None and not _plausible(value, info.column(column)):
+            column = _only_plausible(value, info) or column  # "under 30" beside salary: the one column it fits
         if column is None:
             continue
         if match.group("percent"):
@@ -164,6 +166,34 @@ def _comparison(text: str, start: int, end: int, language: Language) -> Op | Non
 
 # Units that say which measure a number is of, whatever column is named nearest: 10歳未満 is an age.
 _UNIT_CONCEPTS = ((re.compile(r"^\s*(?:歳|才|years?[ -]old\b|yrs? old\b)", re.IGNORECASE), "age"),)
+
+
+def _plausible(value: float, column: ColumnInfo | None) -> bool:
+    """Whether a number could bound the column: within a factor of ten of its values (30 bounds no
+    salary of 35,000 to 160,000; 100 still bounds an age)."""
+    if column is None or not isinstance(column.minimum, int | float) or not isinstance(column.maximum, int | float):
+        return True
+    low, high = float(column.minimum), float(column.maximum)
+    return not ((low > 0 and value < low / 10) or (high > 0 and value > high * 10))
+
+
+def _only_plausible(value: float, info: DataFrameInfo) -> str | None:
+    """The one numeric column a number could bound, if exactly one can."""
+    fitting = [
+        c.name
+        for c in info.column_info
+        if c.kind == "number" and c.unique > 2 and _within(value, c) and _plausible(value, c)
+    ]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _within(value: float, column: ColumnInfo) -> bool:
+    """The number lies in the column's range, give or take half of it (30 in ages 21 to 65)."""
+    if not isinstance(column.minimum, int | float) or not isinstance(column.maximum, int | float):
+        return False
+    low, high = float(column.minimum), float(column.maximum)
+    slack = (high - low) / 2
+    return low - slack <= value <= high + slack
 
 
 def _by_unit(text: str, end: int, info: DataFrameInfo) -> str | None:

@@ -149,7 +149,11 @@ def _balanced(run: str) -> str:
 # "1"/"0": a flag stored as a number (survived 1/0, manual 1/0) is named as a yes or a no as well.
 _POSITIVE = {"yes", "y", "true", "t", "1", "はい", "有", "有り", "あり", "○", "◯", "済", "該当"}
 _NEGATIVE = {"no", "n", "false", "f", "0", "いいえ", "無", "無し", "なし", "×", "未", "非該当"}
-_NEGATED_BEFORE = re.compile(r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+|\bwithout\s+(?:any\s+)?)$", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(
+    r"(?:非|不|未|\bnon-?|\bnot\s+(?:a\s+)?|\bno\s+|\bwithout\s+(?:any\s+)?|"
+    r"(?:\bnot|n't|\bnever)\s+(?:[a-z]+\s+){1,2})$",  # "do not work remotely", "don't have children"
+    re.IGNORECASE,
+)
 _NEGATED_AFTER = re.compile(
     r"^\S{0,6}?(?:ていない|でない|ではない|じゃない|しない|なし|無し|無い|がない|のない|してない)|"
     r"^\s*(?:の|が)?\s*(?:いない|いなかった|なかった)|^\s*(?:=|は)?\s*(?:no|false)\b",

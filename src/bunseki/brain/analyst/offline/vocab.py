@@ -47,7 +47,8 @@ PERCENT_ASKED: Final = (
     r"what percent|percentage|\bshare\b|proportion|fraction of|growth rate|rate of change"
 )
 # Asking for a name rather than a number: the words every reading of "which" shares.
-WHICH: Final = r"どの|どこ|どれ|誰|何月|\bwhich\b|\bwho\b"
+# "who" asks only at the head of a clause: "employees who work remotely" is a condition
+WHICH: Final = r"どの|どこ|どれ|誰|何月|\bwhich\b|(?:^|[,.;:?!]\s*|\b(?:and|tell me|show me|find)\s+)who\b"
 
 TASK_WORDS: Final[dict[str, str]] = {
     # "X が多いほど Y は上がる？", "does Y go up as X grows?": how one measure moves with another
