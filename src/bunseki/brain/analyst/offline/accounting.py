@@ -41,7 +41,8 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
             r"(?<![誤時偏])差(?:は|を|が|って|額|分)?(?![別])|差分|違いは|どれ(?:くらい|ぐらい|だけ)(?:高|低|多|少|長|短|大き|小さ)|"
             r"何(?:円|ドル|点|歳|年|日|人|件|ポイント|度|cm|mm|kg|g)?(?:高|低|多|少|長|短|大き|小さ)(?:い|かった)|"
             r"何\S{0,3}?(?:伸び|増え|減っ|減り|上が|下が|年上|年下|上回|下回)|"
-            r"\bdifference\b|\bdiffer\b|how much (?:more|less|higher|lower|larger|smaller|bigger|longer|shorter)\b|"
+            r"\bdifference\b|\bdiffer\b|\bgap\b|"
+            r"how much (?:more|less|higher|lower|larger|smaller|bigger|longer|shorter)\b|"
             r"how many (?:\w+ )?(?:more|fewer|higher|lower|larger|smaller|longer|shorter)\b|"
             r"(?:何|どれ(?:くらい|ぐらい|だけ)|どのくらい|どのぐらい|いくら)[^、。?？]{0,6}?(?:違う|違い|差がある|開き)",
             re.IGNORECASE,
@@ -478,10 +479,10 @@ ASK_BACK: Final[dict[str, dict[Language, str]]] = {
         "please name the column.",
     },
     "statistic": {
-        "ja": "「{text}」も求められていますが、読み取れた計算「{what}」には含まれません。"
-        "統計量は一つずつ聞いてください（例:「…の{text}は？」）。",
-        "en": "You also ask for the {text}, which what I read ('{what}') does not compute. Please ask for one "
-        "statistic at a time (e.g. 'what is the {text} of …?').",
+        "ja": "「{text}」は、読み取れた計算「{what}」には含まれていません。統計量は一つずつ、合計・平均・中央値・"
+        "標準偏差・最大・最小・分位点などで聞いてください（例:「…の{text}は？」を分けて聞く）。",
+        "en": "The {text} is not part of what I read ('{what}'). Please ask for one statistic at a time, such as a "
+        "total, mean, median, standard deviation, maximum, minimum or percentile.",
     },
     "direction": {
         "ja": "「{text}」は {detail} が大きい方と小さい方のどちらのことですか？（例:「{detail}が一番小さい」）"

@@ -145,7 +145,9 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
 
 
 # Statistics no plan computes as a whole answer; a question naming one besides another asks for two.
-_UNPLANNED_STATS = re.compile(r"四分位範囲|四分位偏差|\biqr\b|interquartile range|最頻値|歪度|尖度|skewness|kurtosis")
+_UNPLANNED_STATS = re.compile(
+    r"四分位範囲|四分位偏差|\biqr\b|interquartile range|\brange\b|範囲は|レンジ|最頻値|歪度|尖度|skewness|kurtosis"
+)
 _ONE_STATISTIC = ("mean", "median", "sum", "std", "var")
 
 
@@ -153,6 +155,8 @@ def _other_statistic(plan: Plan, r: Reading) -> str | None:
     """A statistic the question names that the plan does not compute (平均と中央値: it computes one)."""
     if plan.task in ("describe", "answers", "distribution", "outliers", "correlation", "correlation_matrix"):
         return None
+    if plan.derived is not None and "=" in r.text:
+        return None  # "Daily range = 最高気温 - 最低気温": the name of a formula, not a statistic
     blanked = blank_spans(r.lowered, placed(r))
     if (unplanned := _UNPLANNED_STATS.search(blanked)) is not None:
         return unplanned.group()

@@ -24,7 +24,7 @@ RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over
 
 
 COMPARE = (
-    r"比べ|比較|違い|違う|違っ|差|対比|どちら|どっち|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer|"
+    r"比べ|比較|違い|違う|違っ|差|対比|どちら|どっち|\bcompare|\bversus\b|\bvs\.?\b|\bdifference|\bdiffer|\bgap\b|"
     r"\bwhich (?:one|of the two|of them)\b|\bwhich is (?:higher|lower|larger|smaller|more|less|bigger)\b"
 )
 
