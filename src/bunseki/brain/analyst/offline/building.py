@@ -260,7 +260,7 @@ def _unique(info: DataFrameInfo, name: str) -> int:
 
 # The extreme is one row's: 最も短い人, 一番若い選手, "the person with the highest …".
 _ONE_ROW: Final = re.compile(
-    r"(?:い|な|た)(?:人|者|方|選手|乗客|社員|従業員|会員|個体)(?:は|が|の|って|を)|"
+    r"(?:い|な|た|の)(?:人|者|方|選手|乗客|社員|従業員|会員|個体)(?:は|が|の|って|を)|"
     r"\bthe (?:person|one|individual|player|passenger|employee|member|character)\b"
 )
 
