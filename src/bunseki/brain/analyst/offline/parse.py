@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from bunseki.brain.analyst.offline import accounting, bands, building, formats, tasks, years
+from bunseki.brain.analyst.offline import accounting, asking, bands, building, formats, tasks, years
 from bunseki.brain.analyst.offline.codegen import describe
 from bunseki.brain.analyst.offline.intent import answer_format
 from bunseki.brain.analyst.offline.plan import AgeBands, Clarification, Filter, Plan
@@ -41,7 +41,7 @@ def plan_question(question: str, info: DataFrameInfo, language: Language) -> Pla
         if planned.compared:
             planned = _subject_first(planned, reading)
         if unused := _unaccounted(planned, reading, info):
-            return accounting.ask_back(unused, reading.language, describe(planned))
+            return asking.ask_back(unused, reading.language, describe(planned))
     if year and isinstance(planned, Plan):
         planned.year_column = year
     if banded and isinstance(planned, Plan):
