@@ -196,6 +196,11 @@ EXTREMES: Final[tuple[tuple[tuple[str, ...], str, bool], ...]] = (
 # table's own spelling or abbreviation (gdppercap, birth_pl, yrs.service) or exists for one header.
 # The domain words (clinics, hotels, web traffic, schools, weather, vehicles, economies) are there as
 # vocabulary any table of that domain uses.
+# Added in December 2026 while tuning on the public tables' tuning half and on probe tables written
+# then (a membership and an employee table): labour union, minimum/maximum temperature, wind, the
+# vehicle concepts, GDP per capita, earn/paid, remote work, years old, and the everyday category values
+# in VALUE_CONCEPTS (statuses, employment, time of day, seasons, weather, colours, pets, human) — each
+# kept only as a word any table of its domain uses, none as one table's header or value as written.
 # Where words came from: the concepts above were written as general business vocabulary; the tenure
 # and body-measure concepts, EXTREMES and FLAGS were added while tuning on the public tables' tuning
 # half (benchmarks/public: CPS wages, Titanic, mtcars, affairs), kept only as everyday concepts any such

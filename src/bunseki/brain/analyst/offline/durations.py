@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Final
+from typing import Final, Literal
 
 from bunseki.brain.analyst.offline.columns import Mention
 from bunseki.brain.analyst.offline.plan import Derived, Event, Filter, Span
@@ -144,7 +144,9 @@ def _day(match: re.Match[str]) -> date | None:
 
 # --- the time between two moments of the rows ---------------------------------------------------
 
-_EVENTS: Final = (
+EventKind = Literal["first", "last", "max", "min"]
+SpanUnit = Literal["days", "weeks", "months", "years"]
+_EVENTS: Final[tuple[tuple[EventKind, re.Pattern[str]], ...]] = (
     (
         "max",
         re.compile(
@@ -164,7 +166,7 @@ _EVENTS: Final = (
     ("first", re.compile(r"最初|初めて|\bfirst\b|\bearliest\b", re.IGNORECASE)),
     ("last", re.compile(r"最後|最新|\blast\b|\blatest\b|\bmost recent\b|\bfinal\b", re.IGNORECASE)),
 )
-_SPAN_UNIT: Final = (
+_SPAN_UNIT: Final[tuple[tuple[SpanUnit, re.Pattern[str]], ...]] = (
     ("years", re.compile(r"何年|\byears\b", re.IGNORECASE)),
     ("months", re.compile(r"何か月|何ヶ月|何カ月|何ヵ月|\bmonths\b", re.IGNORECASE)),
     ("weeks", re.compile(r"何週|\bweeks\b", re.IGNORECASE)),
@@ -197,7 +199,7 @@ def read_span(lowered: str, info: DataFrameInfo, mentions: list[Mention]) -> tup
     """The time between two moments the question names — the first and the last row, or the rows where
     a measure is largest and smallest — with the spans that named them; None unless exactly two."""
     inside = [(m.start, m.end) for m in mentions]  # 最高 in 最高気温 names a column, not a moment
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, EventKind]] = []
     for kind, pattern in _EVENTS:
         for match in pattern.finditer(lowered):
             if not any(s <= match.start() < e for s, e in inside):
@@ -209,14 +211,17 @@ def read_span(lowered: str, info: DataFrameInfo, mentions: list[Mention]) -> tup
     measures = [c.name for c in info.column_info if c.kind == "number"]
     events = []
     for start, end, kind in found:
+
+        def gap(m: Mention, start: int = start, end: int = end) -> int:
+            return min(abs(m.start - end), abs(start - m.end))
+
         if kind in ("first", "last"):
-            events.append(Event(kind=kind))  # type: ignore[arg-type]
-        elif near := [m for m in numeric if min(abs(m.start - end), abs(start - m.end)) <= _NEAR]:
-            nearest = min(near, key=lambda m: min(abs(m.start - end), abs(start - m.end)))
-            events.append(Event(kind=kind, column=nearest.column))  # type: ignore[arg-type]
+            events.append(Event(kind=kind))
+        elif near := [m for m in numeric if gap(m) <= _NEAR]:
+            events.append(Event(kind=kind, column=min(near, key=gap).column))
         elif len(measures) == 1 and not numeric:  # 最安値から最高値まで over a table of one measure
-            events.append(Event(kind=kind, column=measures[0]))  # type: ignore[arg-type]
+            events.append(Event(kind=kind, column=measures[0]))
         else:
             return None
-    unit = next((name for name, pattern in _SPAN_UNIT if pattern.search(lowered)), "days")
-    return Span(start=events[0], end=events[1], unit=unit), [(s, e) for s, e, _ in found]  # type: ignore[arg-type]
+    unit: SpanUnit = next((name for name, pattern in _SPAN_UNIT if pattern.search(lowered)), "days")
+    return Span(start=events[0], end=events[1], unit=unit), [(s, e) for s, e, _ in found]
