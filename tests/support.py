@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -9,7 +10,8 @@ from typing import get_args
 
 from sqlalchemy import Engine, text
 
-from bunseki.sandbox import isolation
+from bunseki.sandbox import Sandbox, isolation
+from bunseki.sandbox.workspace import internal
 from bunseki.settings import IsolationChoice, Settings
 
 
@@ -52,3 +54,20 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+def saved_cell(box: Sandbox) -> int:
+    """The cell whose state the newest complete snapshot holds (-1 before the first)."""
+    state = internal(box.work_dir, "state")  # a working copy's, where Landlock works from one
+    try:
+        generation = (state / "CURRENT").read_text().strip()
+        return int(json.loads((state / generation / "manifest.json").read_text())["cell"])
+    except (OSError, ValueError):
+        return -1
+
+
+def wait_until_saved(box: Sandbox, cell: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while saved_cell(box) < cell:
+        assert time.monotonic() < deadline, f"the state after cell {cell} was not saved in time"
+        time.sleep(0.02)

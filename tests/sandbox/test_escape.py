@@ -27,7 +27,7 @@ from bunseki.sandbox import Limits, Sandbox, add_data_file, isolation, new_works
 from bunseki.sandbox.zygote import Zygote
 from bunseki.settings import Settings
 from bunseki.state import DataState
-from tests.support import available_tiers
+from tests.support import available_tiers, wait_until_saved
 
 SECRET = "sk-canary-7f3a9c2e"
 TIERS = available_tiers()
@@ -137,7 +137,9 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     with box:
         assert zygote is None or box.ready.get("zygote")
         data_copy = add_data_file(box.workspace, source)
-        assert box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}").success
+        setup = box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}")
+        assert setup.success and setup.cell is not None
+        wait_until_saved(box, setup.cell)  # a test that kills the worker finds the canary in the restored state
         if neighbour is not None:
             assert neighbour.run("secret = open('other-session.csv').read()", check_policy=False).success
         yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest(), neighbour)

@@ -19,7 +19,7 @@ from bunseki.sandbox.inside import snapshot
 from bunseki.sandbox.session import _terminate
 from bunseki.sandbox.workspace import internal
 from bunseki.settings import Settings
-from tests.support import available_tiers
+from tests.support import available_tiers, saved_cell, wait_until_saved
 
 
 @pytest.fixture
@@ -154,23 +154,6 @@ def test_variables_lists_what_cells_defined(sandbox: Sandbox, sales: pd.DataFram
     assert variables["summary"]["type"] == "DataFrame"
     assert variables["n"] == {"type": "int", "shape": None}
     assert "pd" not in variables
-
-
-def saved_cell(box: Sandbox) -> int:
-    """The cell whose state the newest complete snapshot holds (-1 before the first)."""
-    state = internal(box.work_dir, "state")  # a working copy's, where Landlock works from one
-    try:
-        generation = (state / "CURRENT").read_text().strip()
-        return int(json.loads((state / generation / "manifest.json").read_text())["cell"])
-    except (OSError, ValueError):
-        return -1
-
-
-def wait_until_saved(box: Sandbox, cell: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while saved_cell(box) < cell:
-        assert time.monotonic() < deadline, f"the state after cell {cell} was not saved in time"
-        time.sleep(0.02)
 
 
 def test_worker_death_restarts_and_restores_the_last_state(sandbox: Sandbox) -> None:
@@ -435,3 +418,30 @@ def test_a_sandbox_started_by_a_thread_that_ended_keeps_running(settings: Settin
         assert box.pid == pid and box.restarts == 0
     finally:
         box.close()
+
+
+SLEEPING_FORK_BOMB = (
+    "import os, time\nfor _ in range(1000):\n    try:\n        os.fork()\n    except OSError:\n        time.sleep(60)"
+)
+
+
+def test_a_neighbours_fork_bomb_leaves_this_session_running(settings: Settings) -> None:
+    """Run as root, every sandbox is the same uid, whose process cap they all count against: a bomb
+    next door is stopped at its allowance, and a holder that cannot fork meanwhile waits, not dies."""
+    theirs = Sandbox(new_workspace(settings.workspace_root), settings=settings, limits=Limits(timeout_s=40, cpu_s=40))
+    ours = Sandbox(new_workspace(settings.workspace_root), settings=settings, limits=Limits(timeout_s=10, cpu_s=1))
+    bombs: list[ExecutionResult] = []
+    with ours, theirs:
+        assert ours.run("kept = 1").success
+        assert theirs.run("x = 1").success
+        bomb = threading.Thread(target=lambda: bombs.append(theirs.run(SLEEPING_FORK_BOMB, check_policy=False)))
+        bomb.start()
+        time.sleep(0.3)
+        spun = ours.run("while True:\n    pass", check_policy=False)  # ends at its CPU limit: the holder forks anew
+        after = ours.run("print(kept)")
+        bomb.join()
+    assert bombs[0].limit == "processes", bombs[0].error
+    assert bombs[0].duration_s < 20
+    assert spun.limit == "cpu_time"
+    assert after.success and not after.restarted
+    assert after.stdout == "1\n"

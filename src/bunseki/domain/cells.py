@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-LimitName = Literal["wall_time", "cpu_time", "memory", "disk", "output"]
+LimitName = Literal["wall_time", "cpu_time", "memory", "disk", "output", "processes"]
 
 
 class ExpectedOutput(BaseModel):

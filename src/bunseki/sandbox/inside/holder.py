@@ -42,7 +42,7 @@ FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
 LINGER_S = 10.0  # a former holder waits at most this long for its successor's first fork
-FORK_RETRY_S = 5.0
+FORK_PAUSE_MAX_S = 0.5
 SAVER_TIMEOUT_S = 60
 SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
 SAVE_DEFER_MAX_S = 1.0  # in a stream of back-to-back cells, save at least this often
@@ -545,6 +545,10 @@ class Watch:
             written = sum(size for _, size in cell.scan_workspace(holder.workspace).values())
             if written > self.limits["disk_mb"] * MB:
                 return "disk"
+            # At its allowance a cell can start nothing more, and the sandbox uid's process cap is
+            # shared with other sessions' sandboxes: stop it now rather than at its time limit.
+            if procs.tasks(self.pid) + sum(procs.tasks(pid) for pid in others) >= self.limits["max_processes"]:
+                return "processes"
         if cpu > self.limits["cpu_s"]:
             return "cpu_time"
         if memory > self.limits["memory_mb"] * MB:
@@ -560,19 +564,22 @@ class Watch:
 
 
 def _fork_when_allowed() -> int:
-    """fork(), waiting out a process cap still held by a killed cell's processes.
+    """fork(), waiting out a process cap held by cells that are being stopped.
 
-    After a fork bomb the anchor reaps the killed processes within a few tenths of a second;
-    until then they count against RLIMIT_NPROC and fork() fails with EAGAIN.
+    RLIMIT_NPROC counts every process of the sandbox uid: those of a cell of ours that was just
+    killed until the anchor reaps them (a few tenths of a second), and those of other sessions'
+    sandboxes under the same uid, whose watchdogs stop a cell at its allowance or its limits.
+    Until then fork() fails with EAGAIN. The holder waits rather than die, which would lose the
+    state since the last save; a request meanwhile waits in the pipe, and the controller's own
+    deadline still stands.
     """
-    deadline = time.monotonic() + FORK_RETRY_S
+    pause = 0.05
     while True:
         try:
             return os.fork()
         except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise
-            time.sleep(0.05)
+            time.sleep(pause)
+            pause = min(pause * 2, FORK_PAUSE_MAX_S)
 
 
 def cap_data_segment(extra: int) -> None:

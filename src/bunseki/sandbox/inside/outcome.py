@@ -38,6 +38,11 @@ ADVICE = {
         "The cell printed far more than can be shown and was stopped. {kept} Print summaries "
         "(df.head(), df.describe(), value_counts().head(20)) instead of whole tables.",
     ),
+    "processes": (
+        "ProcessLimitExceeded",
+        "The cell ran {max_processes} processes and threads at once, all it may, and was stopped. {kept} "
+        "Start fewer workers (n_jobs=1, a smaller pool) and wait for the processes and threads you start.",
+    ),
     "handover": (
         "WorkerLost",
         "The cell finished, but its process died before its results could be kept. {kept} Run the cell again.",

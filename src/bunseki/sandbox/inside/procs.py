@@ -67,6 +67,14 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / TICKS
 
 
+def tasks(pid: int) -> int:
+    """How many tasks (threads) ``pid`` runs: what RLIMIT_NPROC counts."""
+    fields = _stat_fields(pid)
+    if fields is None or fields[0] in ("Z", "X"):
+        return 0
+    return int(fields[17])
+
+
 def private_bytes(pid: int) -> int:
     """Memory this process does not share with its parent (copy-on-write pages it has written)."""
     try:
