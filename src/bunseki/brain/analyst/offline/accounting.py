@@ -16,6 +16,7 @@ from typing import Final, Literal
 from bunseki.brain.analyst.offline.columns import Mention
 from bunseki.brain.analyst.offline.durations import restates_active
 from bunseki.brain.analyst.offline.plan import AnswerForm, Filter, Plan, TimeUnit
+from bunseki.brain.text import fold
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -139,7 +140,8 @@ class Unaccounted:
 
 # Yes/no questions: "Is there …", "Did any …", 〜ってありますか / いる？ — with no question word in them.
 _YES_NO_EN: Final = re.compile(
-    r"^(?:[^,?]{0,40},\s*)?(?:is|are|was|were|does|do|did|has|have|had|can|could)\s+(?:there|any|anyone|anybody|some|the|a|an|it)\b",
+    r"^(?:[^,?]{0,40},\s*)?(?:(?:is|are|was|were|does|do|did|has|have|had|can|could)\s+"
+    r"(?:there|any|anyone|anybody|some|the|a|an|it)\b|(?:is|are|was|were|does|do|did)\s+(?!you\b|we\b|i\b)[a-z]+)",
     re.IGNORECASE,
 )
 _YES_NO_JA: Final = re.compile(
@@ -359,10 +361,9 @@ def _column_used(
     mention: Mention, plan: Plan, used: set[str], text: str, info: DataFrameInfo, consumed: list[tuple[int, int]]
 ) -> bool:
     """Whether a column the question names is accounted for by the plan (or is no element at all)."""
-    if mention.column in used or _describes_rows(mention, info):
+    if mention.column in used or describes_rows(mention, info):
         return True
-    column = info.column(mention.column)
-    if column is not None and column.kind == "datetime" and mention.score < 0.9:
+    if dated_event(mention, info):
         return True  # 受診件数, "returns", days: the event a date column dates names the rows, not the date
     if plan.task == "count" and _ROWS_NAMED.match(text[mention.end : mention.end + 16]):
         return True  # counting rows: "how many bills are there", センサーデータは何行 name the rows themselves
@@ -374,6 +375,13 @@ def _column_used(
         return True  # ページビュー（pageviews÷sessions）, "… times 100": the formula's name or operator
     stem = mention.text.casefold().removesuffix("s")
     return len(stem) >= 3 and any(stem in column.casefold() for column in used)  # "pages" beside pageviews
+
+
+def dated_event(mention: Mention, info: DataFrameInfo) -> bool:
+    """Whether a mention names the event a date column dates (発売された for 発売日, 受診 for 受診日),
+    rather than the date itself."""
+    column = info.column(mention.column)
+    return column is not None and column.kind == "datetime" and mention.score < 0.9
 
 
 def _unused_numbers(plan: Plan, text: str, taken: list[tuple[int, int]], info: DataFrameInfo) -> list[Unaccounted]:
@@ -428,7 +436,7 @@ def _same(named: str, value: str) -> bool:
     return named.casefold() in value.casefold() or value.casefold() in named.casefold()
 
 
-def _describes_rows(mention: Mention, info: DataFrameInfo) -> bool:
+def describes_rows(mention: Mention, info: DataFrameInfo) -> bool:
     """A column naming each row (a name, an id) stands for the rows themselves: 'how many players'."""
     column = info.column(mention.column)
     rows = info.shape[0]
@@ -483,6 +491,8 @@ _ASKING_EN: Final = frozenset(
         while who whole whom whose why will with within without would year years you your
         change changed changes changing grow grew grown growth rise rose risen fall fell fallen drop dropped
         increase increased increases decrease decreased decreases compare compares versus trend trends
+        file files spreadsheet sheet sheets list listed included contained recorded shown appear appears
+        altogether unique distinct different separate column columns
         """
     )
 )
@@ -556,6 +566,44 @@ def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) ->
         if word in _ASKING_EN or word in _METHODS_EN:
             continue
         if word[:4] in stems:
+            found.append(word)
+    return found
+
+
+_HOW_MANY_NOUN: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?[a-z'\-]+", re.IGNORECASE)
+
+
+def unread_predicate(text: str, placed: list[tuple[int, int]]) -> list[str]:
+    """In "how many <rows> <predicate>" with no condition read: the predicate's content words ("are in
+    the labour force"), which a count of every row would silently leave out."""
+    asked = _HOW_MANY_NOUN.search(text)
+    if asked is None:
+        return []
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = "".join(chars)[asked.end() :]
+    words = re.findall(r"(?<![A-Za-z'\x00])[A-Za-z]{4,}(?![A-Za-z\x00])", rest)
+    return [w for w in words if w.casefold() not in _ASKING_EN and w.casefold() not in _METHODS_EN]
+
+
+def column_parts(text: str, placed: list[tuple[int, int]], info: DataFrameInfo, used: set[str]) -> list[str]:
+    """Words the reading did not place that are part of the name of a column the plan does not use
+    (子供 of 5歳以下の子供数): the question names that column, and the plan leaves it out."""
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    unused = [fold(c.name) for c in info.column_info if c.name not in used]
+    found = []
+    for match in _NAME_LIKE.finditer(rest):
+        word = match.group()
+        folded = fold(word)
+        if word[0].isascii() and (len(word) < 4 or folded in _ASKING_EN or folded in _METHODS_EN):
+            continue
+        if not word[0].isascii() and _ASKING_JA.fullmatch(word):
+            continue
+        if any(folded in name for name in unused) and not any(folded in fold(c) for c in used):
             found.append(word)
     return found
 

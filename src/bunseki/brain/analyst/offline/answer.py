@@ -192,7 +192,11 @@ def _two_rates(plan: Plan, values: list[list[Any]], language: Language) -> str:
     if plan.form == "times":
         times = first_value / second_value if second_value else float("nan")
         return catalog.say("group_times", language, times=_n(times), **words)
-    return catalog.say("group_difference", language, difference=_points(first_value - second_value, language), **words)
+    if first_value < second_value:  # a difference told as how far the higher is above the lower
+        words.update(first=second, second=first, first_value=words["second_value"], second_value=words["first_value"])
+    return catalog.say(
+        "group_difference", language, difference=_points(abs(first_value - second_value), language), **words
+    )
 
 
 def _points(value: float, language: Language) -> str:
@@ -220,7 +224,9 @@ def _two_groups(plan: Plan, values: list[list[Any]], language: Language) -> str:
     if plan.form == "times":
         times = first_value / second_value if second_value else float("nan")
         return catalog.say("group_times", language, times=_n(times), **words)
-    return catalog.say("group_difference", language, difference=_n(first_value - second_value), **words)
+    if first_value < second_value:  # a difference told as how far the higher is above the lower
+        words.update(first=second, second=first, first_value=words["second_value"], second_value=words["first_value"])
+    return catalog.say("group_difference", language, difference=_n(abs(first_value - second_value)), **words)
 
 
 def _group_text(plan: Plan, result: dict[str, Any], language: Language) -> str:
@@ -274,6 +280,9 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     ]
     if plan.ascending:  # the lowest period was asked for: it comes first
         extremes.reverse()
+    if plan.form in ("date", "name"):  # 一番多かった年は？: that period alone, not the other end or the change
+        extremes = extremes[:1]
+        change = None
     text = catalog.say(
         "trend",
         language,
@@ -291,7 +300,8 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
             last_value=_n(last[1]),
             change=_pct(change, signed=True),
         )
-    return text + _direction(result, plan, language) + _leading_group(plan, result, language)
+    direction = "" if plan.form in ("date", "name") else _direction(result, plan, language)
+    return text + direction + _leading_group(plan, result, language)
 
 
 CYCLIC = ("weekday", "daytype")  # periods that repeat: no first-to-last change, no slope

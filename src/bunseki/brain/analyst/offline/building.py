@@ -10,13 +10,13 @@ import re
 from typing import Final
 
 from bunseki.brain.analyst.offline.asking import ask_group
+from bunseki.brain.analyst.offline.columns import ID_LIKE, NAME_WORDS, row_label
 from bunseki.brain.analyst.offline.filters import is_number
 from bunseki.brain.analyst.offline.periods import over_time, period_filters
 from bunseki.brain.analyst.offline.plan import Clarification, Plan, Task
 from bunseki.brain.analyst.offline.reading import Reading, blank_spans
 from bunseki.brain.analyst.offline.target import default_stat, measure
 from bunseki.brain.analyst.offline.tasks import (
-    ID_LIKE,
     SHAPE,
     breakdowns,
     distinct_target,
@@ -25,7 +25,7 @@ from bunseki.brain.analyst.offline.tasks import (
     wants_one,
     wants_smallest,
 )
-from bunseki.brain.analyst.offline.vocab import Stat
+from bunseki.brain.analyst.offline.vocab import NON_ADDITIVE, Stat
 from bunseki.data.summary import DataFrameInfo
 
 OUTLIER_THRESHOLD = (
@@ -76,6 +76,9 @@ def build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
 _SINCE = re.compile(r"(?P<last>最後|最新|直近|\blast\b|\blatest\b|most recent)|最初|初めて|\bfirst\b|\bearliest\b")
 
 
+_TOTAL: Final = re.compile(r"合計|総額|総量|総計|\btotal\b|\bsum\b")
+
+
 def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     """A share or a change: the measure (rows when none is named apart from the conditions) and its subsets."""
     assert r.ratio is not None
@@ -89,6 +92,8 @@ def _ratio_plan(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan:
     numeric = [r.derived.name, *r.numeric(info)] if r.derived else r.numeric(info)
     conditioned = split_columns | {c for f in r.filters for c in f.columns()}  # 10歳未満の割合: no measure of age
     measures = [c for c in numeric if c not in conditioned and c != r.date_column]
+    if ratio.kind == "share" and not _TOTAL.search(r.lowered):  # a share of weights or ages is no share: of rows
+        measures = [c for c in measures if not NON_ADDITIVE.search(c)]
     plan.target = ratio.part_column or (measures[0] if measures else None)
     stat = main_stat(r)
     plan.stat = stat if plan.target and stat in ("mean", "median", "max", "min") else "sum"
@@ -187,15 +192,15 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         group is None
         and plan.task == "top"
         and plan.target
-        and (group := _row_label(info) or _row_label(info, repeated=True))
+        and (group := row_label(info) or row_label(info, repeated=True))
     ):
         plan.rows = True  # 給与が高い上位5人: the rows themselves, named by their name or id
     if group is None and r.form == "name" and plan.target:
-        group = _row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
+        group = row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
     if group is None and r.form == "date" and plan.target and r.date_column:
         group = r.date_column  # on which day was it coldest: the day of the coldest row
     if group is not None and ID_LIKE.search(group) and _ASKS_NAME.search(r.lowered):
-        named = [c.name for c in info.column_info if c.kind in ("text", "category") and _NAME.search(c.name)]
+        named = [c.name for c in info.column_info if c.kind in ("text", "category") and NAME_WORDS.search(c.name)]
         group = named[0] if named else group  # 会員の名前: the name column, not the member's id
     if group is None:
         return ask_group(r, info, plan.task)
@@ -231,31 +236,6 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         plan.top_n = 1
         plan.ascending = wants_smallest(r)
     return plan
-
-
-_NAME = re.compile(r"name|名前|氏名|名称|品名|商品名|タイトル|title", re.IGNORECASE)
-
-
-def _row_label(info: DataFrameInfo, *, repeated: bool = False) -> str | None:
-    """A column naming each row once (a name, else an id): top-N rows are listed by it.
-
-    ``repeated``: a name column may name a row more than once (a winner of two awards); any column
-    naming most rows (a car model, a title) does as well, when there is no column called a name.
-    """
-    rows = info.shape[0]
-    unique = [c for c in info.column_info if rows > 0 and c.unique == rows and c.missing == 0]
-    named = [c.name for c in unique if c.kind in ("text", "category") and _NAME.search(c.name)]
-    ids = [c.name for c in unique if ID_LIKE.search(c.name)]
-    if repeated:
-        texts = [c for c in info.column_info if c.kind in ("text", "category") and rows and c.unique >= 0.5 * rows]
-        named += sorted((c.name for c in texts if _NAME.search(c.name)), key=lambda n: -_unique(info, n))
-        named += [c.name for c in texts if not ID_LIKE.search(c.name) and c.name not in named]
-    return next(iter(named + ids), None)
-
-
-def _unique(info: DataFrameInfo, name: str) -> int:
-    column = info.column(name)
-    return column.unique if column else 0
 
 
 # The extreme is one row's: 最も短い人, 一番若い選手, "the person with the highest …".

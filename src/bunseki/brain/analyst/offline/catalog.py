@@ -111,9 +111,10 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "No: none of the {total} rows match{conditions}.",
     },
     "group_difference": {
-        "ja": "{measure}の差は {difference} です（{first} {first_value} − {second} {second_value}）{conditions}。",
-        "en": "The difference in {measure} is {difference} "
-        "({first} {first_value} − {second} {second_value}){conditions}.",
+        "ja": "{measure}の差は {difference} です（{first} の {first_value} が {second} の {second_value} を上回ります）"
+        "{conditions}。",
+        "en": "The difference in {measure} is {difference}: {first} ({first_value}) is above {second} "
+        "({second_value}){conditions}.",
     },
     "compared_yes": {
         "ja": "はい。{first} の{measure}（{first_value}）は {second}（{second_value}）より高く、"

@@ -11,6 +11,7 @@ import inspect
 import re
 
 from bunseki.brain.analyst.offline import bands, catalog, measures, years
+from bunseki.brain.analyst.offline.columns import row_label
 from bunseki.brain.analyst.offline.filters import condition, rows
 from bunseki.brain.analyst.offline.plan import Event, Filter, Plan, Span
 from bunseki.brain.analyst.offline.quantiles import quantile_name
@@ -232,9 +233,12 @@ def _stat(plan: Plan, info: DataFrameInfo) -> list[str]:
 
 
 def _context_columns(plan: Plan, info: DataFrameInfo) -> list[str]:
-    """Columns that say where a maximum or minimum happened (its date, store, region…)."""
+    """Columns that say where a maximum or minimum happened: the row's name when a column names the
+    rows (a product, a person), then its date, store, region…"""
     kinds = ("datetime", "category")
-    return [c.name for c in info.column_info if c.kind in kinds and c.name != plan.target][:3]
+    label = row_label(info, repeated=True)
+    named = [label] if label is not None and label != plan.target else []
+    return (named + [c.name for c in info.column_info if c.kind in kinds and c.name not in (plan.target, label)])[:3]
 
 
 def _describe_ratio(plan: Plan) -> str:

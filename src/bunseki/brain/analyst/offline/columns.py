@@ -19,6 +19,9 @@ from bunseki.brain.lexicon import concepts_for, value_forms
 from bunseki.brain.text import fold, normalize
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
+_CJK = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fc]+")
+_PARTICLE = "(?:が|の|は|を)"
+SPLIT_SCORE = 0.85  # a column's name with a particle inside it
 VALUE_SUFFIXES = ("店", "県", "都", "府", "市", "区", "町", "村", "部", "課", "支店", "地方")
 _ASCII = re.compile(r"^[\x00-\x7f]+$")
 _ID_WORD = re.compile(r"(?:^|\s)(?:id|no|code|number|key)$|番号$|コード$|ID$", re.IGNORECASE)
@@ -131,6 +134,7 @@ class ColumnMatcher:
             for start in _occurrences(lowered, alias):
                 found.append(Mention(column, start, start + len(alias), score, text[start : start + len(alias)]))
         found += self._fuzzy(lowered)
+        found += self._split(lowered, text)
         chosen = _non_overlapping(found, key=lambda m: (-m.score, -(m.end - m.start)))
         return [
             replace(m, others=tuple(sorted(self._shared[alias] - {m.column})))
@@ -138,6 +142,21 @@ class ColumnMatcher:
             else m
             for m in chosen
         ]
+
+    def _split(self, lowered: str, text: str) -> list[Mention]:
+        """A Japanese column name written with a particle inside it: 妻が大卒 for 妻大卒, 夫の年収 for 夫年収."""
+        found = []
+        for column in self.info.column_info:
+            name = column.name
+            if len(name) < 3 or not _CJK.fullmatch(name):
+                continue
+            for cut in range(1, len(name)):
+                pattern = re.escape(name[:cut]) + _PARTICLE + re.escape(name[cut:])
+                for match in re.finditer(pattern, lowered):
+                    found.append(
+                        Mention(name, match.start(), match.end(), SPLIT_SCORE, text[match.start() : match.end()])
+                    )
+        return found
 
     def values(self, text: str, exclude: list[Mention] | None = None) -> list[ValueMention]:
         """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""
@@ -337,3 +356,31 @@ def column_info(info: DataFrameInfo, name: str) -> ColumnInfo:
     if found is None:
         raise KeyError(name)
     return found
+
+
+# --- the column that names each row ---
+
+ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
+NAME_WORDS = re.compile(r"name|名前|氏名|名称|品名|商品名|タイトル|title", re.IGNORECASE)
+
+
+def row_label(info: DataFrameInfo, *, repeated: bool = False) -> str | None:
+    """A column naming each row once (a name, else an id): top-N rows are listed by it.
+
+    ``repeated``: a name column may name a row more than once (a winner of two awards); any column
+    naming most rows (a car model, a title) does as well, when there is no column called a name.
+    """
+    rows = info.shape[0]
+    unique = [c for c in info.column_info if rows > 0 and c.unique == rows and c.missing == 0]
+    named = [c.name for c in unique if c.kind in ("text", "category") and NAME_WORDS.search(c.name)]
+    ids = [c.name for c in unique if ID_LIKE.search(c.name)]
+    if repeated:
+        texts = [c for c in info.column_info if c.kind in ("text", "category") and rows and c.unique >= 0.5 * rows]
+        named += sorted((c.name for c in texts if NAME_WORDS.search(c.name)), key=lambda n: -_unique(info, n))
+        named += [c.name for c in texts if not ID_LIKE.search(c.name) and c.name not in named]
+    return next(iter(named + ids), None)
+
+
+def _unique(info: DataFrameInfo, name: str) -> int:
+    column = info.column(name)
+    return column.unique if column else 0

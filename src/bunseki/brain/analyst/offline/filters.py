@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from typing import Any
+from typing import Any, Final
 
 from bunseki.brain.analyst.offline.columns import Mention, ValueMention
 from bunseki.brain.analyst.offline.plan import Filter, Op
@@ -40,6 +40,8 @@ def condition(item: Filter, info: DataFrameInfo, frame: str = "data") -> str:
             return begun
         ended = f"pd.to_datetime({frame}[{item.other!r}], errors='coerce')"
         return f"{begun} & ({ended}.isna() | ({ended} > {day}))"
+    if item.op in ("missing", "present"):  # 管理費が設定されていない, "no email recorded"
+        return f"{column}.isna()" if item.op == "missing" else f"{column}.notna()"
     if item.other:  # two columns of the same row (在庫数 < 発注点)
         return f"({column} {item.op} {frame}[{item.other!r}])"
     if item.op == "between":
@@ -75,6 +77,47 @@ def rows(filters: list[Filter], info: DataFrameInfo, frame: str = "data") -> str
     if not filters:
         return frame
     return f"{frame}[" + " & ".join(f"({condition(item, info, frame)})" for item in filters) + "]"
+
+
+# A column said to be filled in or left blank, right after its name: 管理費が設定されている物件,
+# メールアドレスが未登録の会員, "rows where email is missing", "houses with no HOA fee recorded".
+_PRESENT: Final = re.compile(
+    r"^\s*(?:が|の|は)?\s*(?:(?:設定|記録|入力|記載|登録)(?:されて|が(?:あ|されて))(?:い)?る|(?:記入|入力|登録)済み?|"
+    r"is (?:recorded|known|filled in|given|set|present|not missing)|"
+    r"(?:are|were|was) (?:recorded|known|filled in|given))",
+    re.IGNORECASE,
+)
+_MISSING: Final = re.compile(
+    r"^\s*(?:が|の|は)?\s*(?:(?:設定|記録|入力|記載|登録)(?:されて|が)(?:い)?ない|未(?:設定|記録|入力|記入|記載|登録)|"
+    r"空欄|空白|欠損(?:して)?|不明|"
+    r"is (?:missing|blank|empty|unknown|not recorded|null)|"
+    r"(?:are|were|was) (?:missing|blank|empty|unknown|not recorded))",
+    re.IGNORECASE,
+)
+
+
+_NO_BEFORE: Final = re.compile(r"\b(?:no|without(?: an?| any)?)\s+$", re.IGNORECASE)
+_RECORDED_AFTER: Final = re.compile(r"^\s*(?:recorded|given|listed|entered|filled in)\b", re.IGNORECASE)
+
+
+def presence_filters(text: str, mentions: list[Mention]) -> list[tuple[Filter, tuple[int, int]]]:
+    """Conditions that a column is filled in or blank, read right after the column's name (or around
+    it: "with no HOA fee recorded"), each with the span of the question it was read from."""
+    found: list[tuple[Filter, tuple[int, int]]] = []
+    for mention in mentions:
+        after = text[mention.end : mention.end + 16]
+        recorded = _RECORDED_AFTER.match(after)
+        if recorded and _NO_BEFORE.search(text[max(0, mention.start - 12) : mention.start]):
+            span = (mention.start, mention.end + recorded.end())
+            found.append((Filter(column=mention.column, op="missing", value=None, text=text[slice(*span)]), span))
+            continue
+        if (missing := _MISSING.match(after)) or _PRESENT.match(after):
+            op: Op = "missing" if missing else "present"
+            matched = missing or _PRESENT.match(after)
+            assert matched is not None
+            span = (mention.start, mention.end + matched.end())
+            found.append((Filter(column=mention.column, op=op, value=None, text=text[slice(*span)]), span))
+    return found
 
 
 def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
@@ -126,12 +169,14 @@ def number_filters(
         op = _comparison(text, match.start(), match.end(), language)
         if op is None:
             continue
-        column = (
-            _by_unit(text, match.end(), info)
-            or _named_after(numeric, starts, text, match.end())
-            or _nearest(numeric, starts, ends, match.start(), match.end())
-        )
-        column = column or default_column
+        unit = _unit_concept(text, match.end())
+        if unit is not None:  # 35歳以上: only an age column; with none (or two), the number stays unread
+            column = _by_concept(unit, info, mentions)
+        else:
+            column = _named_after(numeric, starts, text, match.end()) or _nearest(
+                numeric, starts, ends, match.start(), match.end()
+            )
+            column = column or default_column
         if column is not None and not _plausible(value, info.column(column)):
             column = _only_plausible(value, info) or column  # "under 30" beside salary: the one column it fits
         if column is None:
@@ -196,18 +241,22 @@ def _within(value: float, column: ColumnInfo) -> bool:
     return low - slack <= value <= high + slack
 
 
-def _by_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
-    """The one numeric column the unit after a number names (歳 → the age column), if there is one."""
+def _unit_concept(text: str, end: int) -> str | None:
+    """The concept the unit after a number belongs to (歳 → age), if it has one."""
     after = text[end : end + 12]
-    for unit, concept_word in _UNIT_CONCEPTS:
-        if unit.match(after):
-            columns = [
-                c.name
-                for c in info.column_info
-                if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
-            ]
-            return columns[0] if len(columns) == 1 else None
-    return None
+    return next((concept for unit, concept in _UNIT_CONCEPTS if unit.match(after)), None)
+
+
+def _by_concept(concept_word: str, info: DataFrameInfo, mentions: list[Mention]) -> str | None:
+    """The numeric column of a unit's concept (the age column for 歳): the only one, or the only one
+    the question names (母親の年齢 among two ages)."""
+    columns = [
+        c.name
+        for c in info.column_info
+        if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
+    ]
+    named = [c for c in columns if any(m.column == c for m in mentions)]
+    return columns[0] if len(columns) == 1 else named[0] if len(named) == 1 else None
 
 
 _UNIT_GAP = re.compile(r"\s*(?:[a-z]+\s+(?:of\s+)?)?", re.IGNORECASE)

@@ -55,7 +55,7 @@ def placed(r: Reading) -> list[tuple[int, int]]:
     spans += r.period_spans + r.top_spans
     spans += [r.quantile.span()] if r.quantile else []
     spans += r.duration.spans if r.duration else []
-    return spans + r.span_spans
+    return spans + r.span_spans + r.condition_spans
 
 
 def _in_form(plan: Plan, form: accounting.Form, *, compared: Literal["higher", "lower"] | None = None) -> Plan:
@@ -124,6 +124,8 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
         for word in [
             *accounting.residue(r.text, placed(r), r.language),
             *accounting.value_like(r.text, placed(r), info),
+            *accounting.column_parts(r.text, placed(r), info, accounting.plan_columns(plan)),
+            *(accounting.unread_predicate(r.text, placed(r)) if plan.task == "count" and not plan.filters else []),
         ]
         if word.casefold() not in source
     ]

@@ -31,7 +31,7 @@ Task = Literal[
     "span",
 ]
 # active_on: the row's span [column, other) holds the day in value (会員 as of a day: joined, not yet left)
-Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between", "active_on"]
+Op = Literal["==", "!=", "in", "not in", ">", ">=", "<", "<=", "between", "active_on", "missing", "present"]
 TimeUnit = Literal["D", "W", "M", "Q", "Y", "weekday", "daytype"]  # daytype: weekday or weekend
 Chart = Literal["bar", "line", "hist", "scatter", "heatmap"]
 # The form of the answer the question asks for: a plain value (a number, a table), the name of the
@@ -83,6 +83,8 @@ OP_WORDS: dict[Language, dict[Op, str]] = {
         "<=": "{column} が {value} 以下",
         "between": "{column} が {value}",
         "active_on": "{value} 時点で在籍（{column} 以降、終了前）",
+        "missing": "{column} が空欄",
+        "present": "{column} が記入済み",
     },
     "en": {
         "==": "{column} = {value}",
@@ -95,6 +97,8 @@ OP_WORDS: dict[Language, dict[Op, str]] = {
         "<=": "{column} ≤ {value}",
         "between": "{column} from {value}",
         "active_on": "active on {value} ({column} on or before, not yet ended)",
+        "missing": "{column} missing",
+        "present": "{column} recorded",
     },
 }
 

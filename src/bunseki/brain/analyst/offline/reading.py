@@ -16,7 +16,7 @@ import pandas as pd
 from bunseki.brain.analyst.offline import accounting, dates, durations, groups
 from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
 from bunseki.brain.analyst.offline.durations import Duration, read_duration, read_span
-from bunseki.brain.analyst.offline.filters import is_number, number_filters, value_filters
+from bunseki.brain.analyst.offline.filters import is_number, number_filters, presence_filters, value_filters
 from bunseki.brain.analyst.offline.groups import PHRASE
 from bunseki.brain.analyst.offline.intent import (
     as_two_periods,
@@ -82,6 +82,7 @@ class Reading:
     duration: Duration | None = None  # a duration asked for: its derived column
     span: Span | None = None  # the time between two moments of the rows (first and last, low and high)
     span_spans: list[tuple[int, int]] = field(default_factory=list)
+    condition_spans: list[tuple[int, int]] = field(default_factory=list)  # 管理費が未記録: conditions read as phrases
     cross: str | None = None  # a second grouping column: a cross table (店舗別・カテゴリ別)
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
@@ -137,7 +138,9 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         group_by = None  # "revenue per guest": guests divide the measure, they do not group the rows
     if group_by and groups.agent_by(lowered, mentions, info, group_by):
         group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
-    filters += flag_filters(text, mentions, info, filters, group_by)
+    blanks = presence_filters(text, mentions)  # 管理費が設定されている物件: filled in or blank, not a flag
+    present = [f for f, _ in blanks]
+    filters += present + flag_filters(text, mentions, info, filters + present, group_by)
     meant, flagged = flag_words(text, info, filters)  # 亡くなった乗客: the no side of a survived column
     both = {f.column for f in meant if f.op == "in"}  # 既婚者と未婚者: both sides replace the one read first
     filters = [f for f in filters if f.column not in both or f.op != "=="] + meant
@@ -164,7 +167,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         formula_end = max((m.end for m in mentions if m.column in (derived.left, derived.right)), default=0)
         stats = [item for item in stats if item[0] >= formula_end] or stats
     unquantiled = blank_spans(lowered, quantile_spans)  # 上位10%の境目 asks no top list
-    words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, unquantiled)}
+    words = _task_words(unquantiled, conditioned_on_blanks=bool(present))
     if top_n is not None or (ascending and re.search(r"ワースト|下位|\bbottom\b|\bworst\b", lowered)):
         words.add("top")
     reading = Reading(
@@ -183,6 +186,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         ascending,
         derived,
     )
+    reading.condition_spans = [span for _, span in blanks]
     if any(dates.is_fiscal(period.label) for period in periods):
         reading.assumptions.append(
             "年度は4月〜翌年3月の会計年度として集計しました。"
@@ -414,6 +418,14 @@ _SMALL_FIRST = re.compile(
 
 
 _SMALL = re.compile(r"少な|低|小さ|短|安|若|早|古|lowest|least|fewest|smallest|coldest")
+
+
+def _task_words(text: str, *, conditioned_on_blanks: bool) -> set[str]:
+    """The analyses the question names by their words (TASK_WORDS)."""
+    words = {name for name, pattern in TASK_WORDS.items() if re.search(pattern, text)}
+    if conditioned_on_blanks:
+        words.discard("missing")  # 管理費が未記録の物件の平均価格: a condition on the rows, not a count of blanks
+    return words
 
 
 def read_top(lowered: str) -> tuple[int | None, list[tuple[int, int]], bool]:

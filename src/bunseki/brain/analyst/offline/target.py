@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 from bunseki.brain.analyst.offline.asking import no_numeric
+from bunseki.brain.analyst.offline.columns import ID_LIKE
 from bunseki.brain.analyst.offline.intent import REVENUE_NAMES
 from bunseki.brain.analyst.offline.named import measure_question, numeric_candidates, unusable_measure
 from bunseki.brain.analyst.offline.plan import Clarification, Plan, Task
 from bunseki.brain.analyst.offline.reading import Reading
-from bunseki.brain.analyst.offline.tasks import ID_LIKE
 from bunseki.brain.analyst.offline.vocab import ADDITIVE, NON_ADDITIVE, Stat
 from bunseki.data.summary import DataFrameInfo
 

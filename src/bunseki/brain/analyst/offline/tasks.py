@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import re
 
-from bunseki.brain.analyst.offline.accounting import asked_period, compares
+from bunseki.brain.analyst.offline.accounting import asked_period, compares, dated_event, describes_rows
 from bunseki.brain.analyst.offline.asking import capabilities
+from bunseki.brain.analyst.offline.columns import ID_LIKE
 from bunseki.brain.analyst.offline.groups import CROSS_MAX
 from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
 from bunseki.brain.analyst.offline.plan import Clarification, Filter, Ratio, Task
 from bunseki.brain.analyst.offline.reading import Reading
 from bunseki.brain.analyst.offline.vocab import ADDITIVE, Stat
 from bunseki.data.summary import DataFrameInfo
-
-ID_LIKE = re.compile(r"(?:^|[_\s])(?:id|no|code|番号|コード|ID)(?:$|[_\s])|^id|id$|番号$|コード$", re.IGNORECASE)
-
 
 RELATIVE_GROWTH = r"前年度比|前年比|前月比|前週比|yoy|mom|year over year|month over month"
 
@@ -136,7 +134,10 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "count"
     if stat is not None or (measured and not r.words & {"describe", "chart"}):
         return "stat"  # 7月以降の飲料の売上: a measure under conditions, total by default
-    if "describe" in r.words or (r.mentions and "chart" not in r.words):
+    # an overview when asked for, or of a column named alone; not of a date the question names only by
+    # its event (最初に発売されたCPUは？, 1990年の優勝者は？): that asks for something else
+    described = [m for m in r.mentions if not dated_event(m, info) and not describes_rows(m, info)]
+    if "describe" in r.words or (described and "chart" not in r.words):
         return "describe"
     if "chart" in r.words and r.categorical(info):
         return "group"

@@ -54,7 +54,11 @@ TASK_WORDS: Final[dict[str, str]] = {
     # "X が多いほど Y は上がる？", "does Y go up as X grows?": how one measure moves with another
     "correlation": r"相関|関係性|関連|ほど.{0,16}(?:上が|下が|増え|減|高く|低く)|\bcorrelat\w*|\brelationship\b|"
     r"\bas (?:the )?[\w ]{1,30}? (?:grows?|increases?|rises?|goes up)\b",
-    "missing": r"欠損|欠測|空欄|未入力|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b",
+    "missing": (
+        r"欠損|欠測|空欄|空白の|未入力|未記入|未記録|記録(?:されて|が)(?:い)?ない|記載(?:されて|が)(?:い)?ない|"
+        r"入力(?:されて|が)(?:い)?ない|値がない|\bmissing\b|\bnull\b|\bnan\b|\bempty values?\b|\bblank\b|"
+        r"\b(?:not|never) (?:recorded|filled in|given|reported)\b|\bunrecorded\b"
+    ),
     "duplicates": r"重複|ダブり|ダブって|\bduplicat\w*|\bdupes?\b",
     "outliers": r"外れ値|異常値|はずれ値|zスコア|z[- ]?score|\boutliers?\b|\banomal\w*",
     "distribution": r"分布|ヒストグラム|\bdistribution\b|\bhistogram\b",
@@ -166,7 +170,7 @@ ADDITIVE: Final = re.compile(
     re.IGNORECASE,
 )
 NON_ADDITIVE: Final = re.compile(
-    r"単価|価格|率|割合|比|平均|年齢|歳|スコア|点数|評価|気温|温度|湿度|"
-    r"price|rate|ratio|percent|pct|avg|mean|(?<![a-z])age(?![a-z])|score|rating|temp|humidity|grade",
+    r"単価|価格|率|割合|比|平均|年齢|歳|スコア|点数|評価|気温|温度|湿度|体重|身長|"
+    r"price|rate|ratio|percent|pct|avg|mean|(?<![a-z])age(?![a-z])|score|rating|temp|humidity|grade|weight|height",
     re.IGNORECASE,
 )
