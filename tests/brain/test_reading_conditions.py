@@ -168,3 +168,48 @@ def test_an_english_yes_no_question_with_a_plain_subject_compares(products: Data
 def test_a_count_with_a_predicate_it_did_not_read_is_asked_about(households: DataFrameInfo) -> None:
     assert "labour" in asked("How many women are in the labour force?", households, "en")
     assert plan("How many households are listed?", households, "en").task == "count"
+
+
+RUNNERS = pd.DataFrame(
+    {
+        "first_name": ["Jeff", "Julie", "Amy", "Tom", "Kay", "Lee"],
+        "race": ["5k", "5k", "10k", "10k", "5k", "10k"],
+        "sex": ["M", "F", "F", "M", "F", "M"],
+        "age": [58.0, 57.0, None, 34.0, 19.0, 66.0],
+        "run_time_minutes": [31.5, 35.2, 61.0, 48.9, 29.4, 55.0],
+        "Width": [1, 2, 3, 4, 5, 6],
+        "Man.trans.avail": ["Yes", "No", "Yes", "No", "Yes", "No"],
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def runners() -> DataFrameInfo:
+    return summarize(RUNNERS)
+
+
+def test_sex_written_as_one_letter_is_read_from_words(runners: DataFrameInfo) -> None:
+    women = plan("How many women ran the 5k?", runners, "en")
+    assert sorted(conditions(women)) == [("race", "==", "5k"), ("sex", "==", "F")]
+    assert conditions(plan("男性の平均年齢は？", runners)) == [("sex", "==", "M")]
+
+
+def test_an_age_is_read_from_aged_and_or_older(runners: DataFrameInfo) -> None:
+    planned = plan("What is the median run time of runners aged 60 or older?", runners, "en")
+    assert planned.target == "run_time_minutes" and conditions(planned) == [("age", ">=", 60)]
+
+
+def test_a_yes_no_question_with_a_number_is_whether_rows_exist(runners: DataFrameInfo) -> None:
+    planned = plan("Is there any runner with a run time above 60?", runners, "en")
+    assert planned.form == "yesno" and planned.task == "count" and planned.compared is None
+
+
+def test_a_with_clause_the_reading_did_not_place_is_asked_about(runners: DataFrameInfo) -> None:
+    # "with" is no misspelt Width, and the clause's condition is never silently dropped
+    question = asked("What is the average run time of runners with a manual transmission available?", runners, "en")
+    assert "manual" in question
+
+
+def test_the_counted_rows_are_no_condition(runners: DataFrameInfo) -> None:
+    planned = plan("年齢が記録されていないランナーは何人？", runners)
+    assert planned.task == "count" and conditions(planned) == [("age", "missing", None)]

@@ -223,7 +223,7 @@ def asked_form(text: str) -> Form:
     return "value"
 
 
-_THAN_NUMBER: Final = re.compile(r"\s+than\s+[$¥€£]?\s*\d")
+_THAN_NUMBER: Final = re.compile(r"\s+(?:than\s+)?(?:the\s+)?[$¥€£]?\s*\d")  # above 60, more than 300: a condition
 _LOWER: Final = re.compile(r"低|少|短|小さ|遅|下回|\b(?:lower|less|fewer|smaller|shorter|below)\b", re.IGNORECASE)
 
 
@@ -348,7 +348,7 @@ def _told_apart(mention: Mention, text: str) -> bool:
     named = mention.text.casefold()
 
     def rest(column: str) -> str:
-        return column.casefold().replace(named, " ").strip(" _-")
+        return column.casefold().replace(named, " ").strip(" _-.")
 
     def said(column: str) -> bool:
         part = rest(column)
@@ -463,7 +463,7 @@ _ASKING_JA: Final = re.compile(
     r"品目|項目|単位|基準|対象|条件|全体|全社|全件|ライン|境目|境界|"
     # units an answer is asked in
     r"グラム|キログラム|キロ|メートル|センチ|ミリ|リットル|ドル|ユーロ|ポンド|マイル|カロリー|ワット|"
-    r"傾向|範囲|較差|絶対値"
+    r"傾向|範囲|較差|絶対値|一人|ひとり"
 )
 
 
@@ -493,6 +493,9 @@ _ASKING_EN: Final = frozenset(
         increase increased increases decrease decreased decreases compare compares versus trend trends
         file files spreadsheet sheet sheets list listed included contained recorded shown appear appears
         altogether unique distinct different separate column columns
+        missing null nulls empty blank outlier outliers duplicate duplicates duplicated correlation correlated
+        distribution distributed percentile quantile quartile deviation standard variance summary describe
+        statistics chart graph plot histogram scatter rule rules method methods threshold cutoff test score
         """
     )
 )
@@ -518,6 +521,8 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
         at = match.start()
         if _TABLE_NOUN.search(word):
             continue  # アクセスログ, 在庫データ, "the stock list": the table itself
+        if _COUNTED.match(rest[match.end() : match.end() + 8]):
+            continue  # ランナーは何人, 店舗の数: the rows being counted, no condition on them
         if re.match(r"\s*[(（]", rest[match.end() : match.end() + 4]):
             continue  # ページビュー（pageviews÷sessions）: a name the brackets define
         if word[0].isascii():
@@ -587,6 +592,27 @@ def unread_predicate(text: str, placed: list[tuple[int, int]]) -> list[str]:
     return [w for w in words if w.casefold() not in _ASKING_EN and w.casefold() not in _METHODS_EN]
 
 
+# a relative clause or a with-phrase after a noun ("runners who …"), not a question word opening the question
+_CLAUSE: Final = re.compile(r"(?<=\w\s)(?:with|without|who|whose|having|where)\b[^,.;?!]*", re.IGNORECASE)
+
+
+def unread_clause(text: str, placed: list[tuple[int, int]]) -> list[str]:
+    """Content words of a "with …" or "who …" clause that the reading did not place ("cars with a manual
+    transmission available", "customers who churned"): a condition the plan would silently leave out."""
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    found = []
+    for clause in _CLAUSE.finditer(rest):
+        for word in re.finditer(r"(?<![A-Za-z'\x00])[a-z]{4,}(?![A-Za-z\x00])", clause.group()):
+            if re.match(r"\s*\x00", clause.group()[word.end() : word.end() + 2]):
+                continue  # "with party size": a word naming the column placed right after it
+            if word.group() not in _ASKING_EN and word.group() not in _METHODS_EN and word.group() not in found:
+                found.append(word.group())
+    return found
+
+
 def column_parts(text: str, placed: list[tuple[int, int]], info: DataFrameInfo, used: set[str]) -> list[str]:
     """Words the reading did not place that are part of the name of a column the plan does not use
     (子供 of 5歳以下の子供数): the question names that column, and the plan leaves it out."""
@@ -613,6 +639,9 @@ def _split_camel(value: str) -> str:
 
 
 _GROUPED: Final = re.compile(r"ごと|毎に|別に|別の")
+_COUNTED: Final = re.compile(
+    r"(?:は|が)?\s*(?:全部で|全体で)?\s*何\s*(?:人|件|台|名|社|個|本|校|店|軒|頭|匹)|の(?:人数|件数|数)"
+)
 _NAME_LIKE: Final = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,}|[A-Za-z][A-Za-z'\-]*[A-Za-z]")
 _TABLE_NOUN: Final = re.compile(r"(?:データ|ログ|リスト|一覧|記録|履歴|台帳|名簿|ファイル|テーブル)$")
 _KATAKANA: Final = re.compile(r"[\u30a1-\u30fa\u30fc]+")

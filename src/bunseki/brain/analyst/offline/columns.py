@@ -19,6 +19,61 @@ from bunseki.brain.lexicon import concepts_for, value_forms
 from bunseki.brain.text import fold, normalize
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
+_FUNCTION_WORDS = frozenset(
+    (
+        "with",
+        "from",
+        "that",
+        "this",
+        "these",
+        "those",
+        "have",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "than",
+        "then",
+        "there",
+        "their",
+        "they",
+        "them",
+        "over",
+        "under",
+        "into",
+        "also",
+        "each",
+        "only",
+        "some",
+        "more",
+        "most",
+        "less",
+        "many",
+        "much",
+        "very",
+        "does",
+        "done",
+        "will",
+        "would",
+        "could",
+        "should",
+        "about",
+        "after",
+        "before",
+        "between",
+        "during",
+        "without",
+        "within",
+    )
+)
+_SEX_CODES = {"m": "male", "f": "female"}
+
+
+def _names_sex(name: str) -> bool:
+    return any("sex" in concept.words for concept, _ in concepts_for(name))
+
+
 _CJK = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fc]+")
 _PARTICLE = "(?:が|の|は|を)"
 SPLIT_SCORE = 0.85  # a column's name with a particle inside it
@@ -170,6 +225,8 @@ class ColumnMatcher:
                 forms = _value_forms(value)
                 if re.fullmatch(r"[A-Z]", value) and column.unique <= 12:  # grades and ranks: 評価がS, class B
                     forms.append(value)
+                if (full := _SEX_CODES.get(value.casefold())) and _names_sex(column.name):  # F: women, 女性
+                    forms += [full, *value_forms(full)]
                 for form in forms:
                     # Codes such as "IN" or "NY" only count written as codes, not as the word "in".
                     coded = _ASCII.match(form) and form.isupper() and len(form) <= 4
@@ -229,6 +286,8 @@ class ColumnMatcher:
         found = []
         closest: dict[str, list[str]] = {}  # a word repeated a thousand times is compared once
         for word in re.finditer(r"[a-z][a-z0-9]{3,}", lowered):
+            if word.group() in _FUNCTION_WORDS:
+                continue  # "with" is no misspelt Width
             if word.group() not in closest:
                 closest[word.group()] = difflib.get_close_matches(word.group(), single, n=1, cutoff=0.84)
             close = closest[word.group()]
@@ -244,6 +303,35 @@ SUFFIX_SCORE = 0.6  # the end of a Japanese header (its head noun), when no othe
 def _without_unit_suffix(name: str) -> str:
     """くちばしの長さ(mm) → くちばしの長さ: a unit in brackets is no part of the head noun."""
     return re.sub(r"\s*[（(][^）)]{1,8}[）)]\s*$", "", name)
+
+
+_CONNECTORS = frozenset(("per", "of", "the", "and", "or", "for", "in", "to", "by", "at", "on", "a", "an"))
+
+
+def _sub_phrases(folded: str) -> list[str]:
+    """The runs of two or more of a name's words, shorter than the whole and not ending on a connector
+    ("gdp per" of gdp per capita names nothing)."""
+    words = folded.split()
+    return [
+        " ".join(words[at : at + size])
+        for size in range(len(words) - 1, 1, -1)
+        for at in range(len(words) - size + 1)
+        if words[at] not in _CONNECTORS and words[at + size - 1] not in _CONNECTORS
+    ]
+
+
+def _english_parts(folded: str, identifier: bool) -> list[tuple[str, float]]:
+    """Parts of an English name that name it too: runs of its words (run_time_minutes → "run time"),
+    and, weakly, its words alone (per_dem → "dem"; total_bill → "bill", only "total" dropped)."""
+    found = [(phrase, 0.75) for phrase in _sub_phrases(folded)]
+    parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
+    common = [part for part in folded.split() if part in _COMMON_WORDS]
+    if (len(parts) > 1 or (parts and common)) and not identifier:  # weak, so a fuller name always wins
+        for part in parts:
+            found.append((part, 0.5))
+            if not _is_plural(part):
+                found.append((_plural(part), 0.45))
+    return found
 
 
 def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
@@ -268,14 +356,8 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
-        parts = [part for part in folded.split() if len(part) >= 3 and part not in _COMMON_WORDS]
-        common = [part for part in folded.split() if part in _COMMON_WORDS]
-        # per_dem → "dem"; total_bill → "bill" (only "total" dropped); weak, so a fuller name always wins
-        if (len(parts) > 1 or (parts and common)) and not identifier:
-            for part in parts:
-                add(part, 0.5)
-                if not _is_plural(part):
-                    add(_plural(part), 0.45)
+        for phrase, score in _english_parts(folded, identifier):
+            add(phrase, score)
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
             add(normal[:size], 0.7)

@@ -169,7 +169,7 @@ def number_filters(
         op = _comparison(text, match.start(), match.end(), language)
         if op is None:
             continue
-        unit = _unit_concept(text, match.end())
+        unit = _unit_concept(text, match.start(), match.end())
         if unit is not None:  # 35歳以上: only an age column; with none (or two), the number stays unread
             column = _by_concept(unit, info, mentions)
         else:
@@ -199,9 +199,12 @@ def _comparison(text: str, start: int, end: int, language: Language) -> Op | Non
     for op, pattern in COMPARISONS:
         if re.match(pattern, after):
             return op  # type: ignore[return-value]
-    trailing = re.match(r"or (?:more|above|higher|greater|over)\b|or (?:less|fewer|below|lower|under)\b", after)
+    trailing = re.match(
+        r"or (?:more|above|higher|greater|over|older|later)\b|or (?:less|fewer|below|lower|under|younger|earlier)\b",
+        after,
+    )
     if trailing:
-        return ">=" if re.match(r"or (?:more|above|higher|greater|over)", trailing.group()) else "<="
+        return ">=" if re.match(r"or (?:more|above|higher|greater|over|older|later)", trailing.group()) else "<="
     before = text[max(0, start - 40) : start].lower()
     for op, pattern in COMPARISONS_EN:
         if re.search(rf"(?:{pattern})\s*(?:of\s+|than\s+)?[$¥]?\s*$", before):
@@ -241,10 +244,15 @@ def _within(value: float, column: ColumnInfo) -> bool:
     return low - slack <= value <= high + slack
 
 
-def _unit_concept(text: str, end: int) -> str | None:
-    """The concept the unit after a number belongs to (歳 → age), if it has one."""
+def _unit_concept(text: str, start: int, end: int) -> str | None:
+    """The concept the unit around a number belongs to (35歳, "aged 35": an age), if it has one."""
     after = text[end : end + 12]
+    if _AGED.search(text[max(0, start - 12) : start]):
+        return "age"
     return next((concept for unit, concept in _UNIT_CONCEPTS if unit.match(after)), None)
+
+
+_AGED: Final = re.compile(r"\baged\s+(?:(?:over|under|above|below)\s+)?$", re.IGNORECASE)
 
 
 def _by_concept(concept_word: str, info: DataFrameInfo, mentions: list[Mention]) -> str | None:

@@ -126,6 +126,7 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
             *accounting.value_like(r.text, placed(r), info),
             *accounting.column_parts(r.text, placed(r), info, accounting.plan_columns(plan)),
             *(accounting.unread_predicate(r.text, placed(r)) if plan.task == "count" and not plan.filters else []),
+            *(accounting.unread_clause(r.text, placed(r)) if r.language == "en" else []),
         ]
         if word.casefold() not in source
     ]
