@@ -213,3 +213,45 @@ def test_a_with_clause_the_reading_did_not_place_is_asked_about(runners: DataFra
 def test_the_counted_rows_are_no_condition(runners: DataFrameInfo) -> None:
     planned = plan("年齢が記録されていないランナーは何人？", runners)
     assert planned.task == "count" and conditions(planned) == [("age", "missing", None)]
+
+
+MONTHLY = pd.DataFrame(
+    {
+        "年月": pd.date_range("2011-01-01", periods=36, freq="MS"),
+        "前月差": [(-1) ** i * (i * 10) for i in range(36)],
+        "小売業": [1000 + i * 5 for i in range(36)],
+    }
+)
+DEATHS = pd.DataFrame(
+    {
+        "death_date": pd.to_datetime(["1992-04-29", "1992-04-30", "1992-04-30", "1992-05-01", "1992-05-03"]),
+        "type": ["Homicide", "Death", "Homicide", "Homicide", "Death"],
+        "neighborhood": ["Compton", "Watts", "Compton", "Watts", "Compton"],
+        "read": [1, 2, 3, 4, 5],
+    }
+)
+
+
+def test_a_column_named_by_its_name_holds_no_period_nor_a_form() -> None:
+    info = summarize(MONTHLY)
+    planned = plan("2012年の前月差の平均は？", info)  # 前月 of 前月差 is no month, 差 no difference
+    assert planned.task == "stat" and planned.target == "前月差" and planned.form == "value"
+    assert [(f.column, f.value) for f in planned.filters] == [("年月", ["2012-01-01", "2013-01-01"])]
+
+
+def test_two_periods_compared_without_a_direction_lead_with_how_far_apart() -> None:
+    planned = plan("2011年と2013年で小売業の平均はどれだけ違う？", summarize(MONTHLY))
+    text = concluded(planned, MONTHLY)
+    assert text.startswith("差は 120")  # 1027.5 in 2011, 1147.5 in 2013
+
+
+def test_the_rows_counted_and_the_event_each_row_dates_are_no_conditions() -> None:
+    info = summarize(DEATHS)
+    homicides = plan("How many deaths were homicides?", info, "en")
+    assert conditions(homicides) == [("type", "==", "Homicide")]
+    # every row is a death: "deaths" may be the rows or the value Death, so it is asked, not filtered on
+    assert "deaths" in asked("Which neighborhood had the most deaths?", info, "en")
+
+
+def test_a_verb_column_named_by_its_gerund() -> None:
+    assert plan("What is the average reading score?", summarize(DEATHS), "en").target == "read"

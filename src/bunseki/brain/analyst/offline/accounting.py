@@ -570,6 +570,8 @@ def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) ->
         word = match.group()
         if word in _ASKING_EN or word in _METHODS_EN:
             continue
+        if _COUNTED_BEFORE.search(rest[max(0, match.start() - 20) : match.start()]):
+            continue  # "how many deaths were homicides": the rows counted, not a condition
         if word[:4] in stems:
             found.append(word)
     return found
@@ -639,6 +641,7 @@ def _split_camel(value: str) -> str:
 
 
 _GROUPED: Final = re.compile(r"ごと|毎に|別に|別の")
+_COUNTED_BEFORE: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?$", re.IGNORECASE)
 _COUNTED: Final = re.compile(
     r"(?:は|が)?\s*(?:全部で|全体で)?\s*何\s*(?:人|件|台|名|社|個|本|校|店|軒|頭|匹)|の(?:人数|件数|数)"
 )

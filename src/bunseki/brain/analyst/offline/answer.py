@@ -445,7 +445,10 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
         if rate is not None
         else catalog.say("growth_word", language, word=word)
     )
-    return catalog.say("growth", language, change=_n(change), rate=shown_rate, **words)
+    text = catalog.say("growth", language, change=_n(change), rate=shown_rate, **words)
+    if plan.form == "difference":  # 2008年と2010年でどれだけ違う: how far apart first, then which way
+        return catalog.say("growth_difference", language, difference=_n(abs(change))) + text
+    return text
 
 
 def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:

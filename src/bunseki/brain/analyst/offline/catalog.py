@@ -190,6 +190,7 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "a change of {change}{rate}.",
     },
     "growth_rate": {"ja": "（{rate}、{word}）", "en": " ({rate}, {word})"},
+    "growth_difference": {"ja": "差は {difference} です。", "en": "The difference is {difference}. "},
     "growth_word": {"ja": "（{word}）", "en": " ({word})"},
     "value_count": {"ja": "{value}（{count}）", "en": "{value} ({count})"},
     "distribution_labels": {

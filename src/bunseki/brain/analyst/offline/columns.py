@@ -298,6 +298,8 @@ class ColumnMatcher:
 
 _Span = TypeVar("_Span", Mention, ValueMention)
 SUFFIX_SCORE = 0.6  # the end of a Japanese header (its head noun), when no other header ends so
+PREFIX_SCORE = 0.7  # the start of a Japanese header (売上 of 売上金額), when no other header starts so
+_STAT_PREFIX = re.compile(r"^(?:平均|合計|総|最大|最小|最高|最低|中央)")  # 平均 of 平均収入 is a statistic
 
 
 def _without_unit_suffix(name: str) -> str:
@@ -353,6 +355,8 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
     if _ASCII.match(folded):
         if not _is_plural(folded):
             add(_plural(folded), 0.9)
+        if re.fullmatch(r"[a-z]{4,}", folded):  # read → reading, write → writing
+            add(re.sub(r"e$", "", folded) + "ing", 0.8)
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
         add(folded.replace("no of", "number of"), 0.9)
@@ -360,7 +364,8 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
             add(phrase, score)
     else:
         for size in range(len(normal) - 1, 1, -1):  # 売上金額 → 売上金, 売上
-            add(normal[:size], 0.7)
+            if not _STAT_PREFIX.fullmatch(normal[:size]):
+                add(normal[:size], PREFIX_SCORE)
         head = _without_unit_suffix(normal)
         for size in range(len(head) - 1, 1, -1):  # 労働組合 → 組合, 直列エンジン → エンジン: the head noun
             if not _ASCII.match(head[-size:]):

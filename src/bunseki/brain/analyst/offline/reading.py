@@ -35,7 +35,7 @@ from bunseki.brain.analyst.offline.relations import column_comparisons, equaliti
 from bunseki.brain.analyst.offline.text import kanji_number
 from bunseki.brain.analyst.offline.vocab import ASCENDING, ROLLING, STATS, TASK_WORDS, TOP_N, Stat
 from bunseki.brain.lexicon import EXTREMES, concepts_for
-from bunseki.brain.text import normalize
+from bunseki.brain.text import fold, normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -123,14 +123,17 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
         derived = duration.derived
     current, as_of = _current_on(text, info, duration)  # the day a duration runs to, or rows current on it
     date_column = _date_column(info, mentions, lowered)
-    periods, period_spans = _periods(blank_spans(text, as_of), info, date_column, language)
-    two = asks_change(text) or accounting.asked_form(lowered) in ("difference", "times")
+    # a column's own name holds no period (前月差, last_month_sales): only the rest of the question is read
+    named_columns = [(m.start, m.end) for m in mentions if m.score >= 0.95 and m.column != date_column]
+    periods, period_spans = _periods(blank_spans(text, as_of + named_columns), info, date_column, language)
+    unnamed = blank_spans(lowered, named_columns)  # 前月差 asks for no difference, 伸び率 for no change
+    two = asks_change(blank_spans(text, named_columns)) or accounting.asked_form(unnamed) in ("difference", "times")
     if len(periods) == 1 and two:  # 2023年から2024年で何％伸びた, 何週伸びた: two periods, not one range
         periods, period_spans = _periods(as_two_periods(text), info, date_column, language)
     quantile = read_quantile(lowered)  # 上位10%の境目 is a quantile, not a top-10 list nor a 10% condition
     quantile_spans = [quantile.span()] if quantile else []
     top_n, top_spans, ascending = read_top(blank_spans(lowered, quantile_spans))
-    values = matcher.values(text, exclude=mentions)
+    values = _without_events(_without_counted_noun(lowered, matcher.values(text, exclude=mentions)), text, info)
     filters = value_filters(text, values)
     defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
     group_by, time_unit = groups.grouping(text, _blank(lowered, defined), mentions, info)
@@ -212,7 +215,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     reading.period_spans = period_spans
     reading.top_spans = top_spans
     reading.duration = duration
-    reading.form = accounting.asked_form(lowered)
+    reading.form = accounting.asked_form(unnamed)
     _read_span(reading, info)  # 最安値から最高値まで何か月: two moments of the rows
     if reading.group_by is None and (ranked := groups.ranked_entity(text, mentions, info)):
         reading.group_by, reading.entity_question = ranked, True
@@ -418,6 +421,32 @@ _SMALL_FIRST = re.compile(
 
 
 _SMALL = re.compile(r"少な|低|小さ|短|安|若|早|古|lowest|least|fewest|smallest|coldest")
+
+
+_DATE_SUFFIX = re.compile(r"(?:[ _]?(?:date|day|time|at|on)|日付|日時|年月日|日)$", re.IGNORECASE)
+
+
+def _without_events(values: list[ValueMention], text: str, info: DataFrameInfo) -> list[ValueMention]:
+    """ "The most deaths" over a table whose every row has a death_date: the event each row dates, not
+    the value Death of another column (both readings are possible; the condition is not taken, so it is
+    asked). Where some rows have no such date (退会日), the value tells them apart (退会した会員)."""
+    dated = [c.name for c in info.column_info if c.kind == "datetime" and not c.missing]
+    stems = {fold(_DATE_SUFFIX.sub("", name)) for name in dated if _DATE_SUFFIX.search(name)}
+    return [v for v in values if fold(text[v.start : v.end]).removesuffix("s") not in stems]
+
+
+_COUNTED_NOUN = re.compile(r"\bhow many\s+(?:of\s+the\s+)?(?P<noun>[a-z][\w'-]*)")
+
+
+def _without_counted_noun(lowered: str, values: list[ValueMention]) -> list[ValueMention]:
+    """ "How many deaths were homicides": the noun counted names the rows when another value of its
+    column follows as the condition; it is no second condition (type in Death, Homicide)."""
+    asked = _COUNTED_NOUN.search(lowered)
+    if asked is None:
+        return values
+    counted = [v for v in values if v.start <= asked.start("noun") < v.end]
+    others = {v.column for v in values if v.start >= asked.end("noun")}
+    return [v for v in values if not (v in counted and v.column in others)]
 
 
 def _task_words(text: str, *, conditioned_on_blanks: bool) -> set[str]:

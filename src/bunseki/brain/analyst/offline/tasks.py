@@ -137,11 +137,17 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     # an overview when asked for, or of a column named alone; not of a date the question names only by
     # its event (最初に発売されたCPUは？, 1990年の優勝者は？): that asks for something else
     described = [m for m in r.mentions if not dated_event(m, info) and not describes_rows(m, info)]
-    if "describe" in r.words or (described and "chart" not in r.words):
+    ordered = _ORDERING.search(r.lowered)  # 最初に登録された猫の郵便番号: one row's value, not an overview
+    if "describe" in r.words or (described and "chart" not in r.words and not ordered):
         return "describe"
     if "chart" in r.words and r.categorical(info):
         return "group"
     return capabilities(r, info)
+
+
+_ORDERING = re.compile(
+    r"最初|最後|最新|最古|一番|最も|いちばん|もっとも|\b(?:first|last|earliest|latest|newest|oldest|most|least)\b"
+)
 
 
 def main_stat(r: Reading) -> Stat | None:
