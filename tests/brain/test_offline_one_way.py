@@ -18,7 +18,7 @@ import pytest
 import seaborn as sns
 
 from bunseki.brain.analyst.contract import ExecutionRecord
-from bunseki.brain.analyst.offline import answer, catalog, codegen, measures
+from bunseki.brain.analyst.offline import answer, catalog, codegen, measures, registry
 from bunseki.brain.analyst.offline.filters import condition
 from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.brain.analyst.offline.plan import Filter, Method, Plan, Slot, Task
@@ -102,8 +102,15 @@ def test_the_code_and_the_report_write_a_number_the_same_way() -> None:
 def test_every_task_is_one_unit_of_code_conclusion_and_description() -> None:
     """A task the plan can name has its code, its conclusion and its description, or the brain cannot answer it."""
     for task in get_args(Task):
-        assert task in codegen.TASKS and task in answer.CONCLUSIONS
+        registered = registry.kind(task)  # raises when either half is missing
+        assert registered.code is not None and registered.conclusion is not None
         assert codegen.describe(Plan(task=task, language="en", target="x", group_by="g"))
+
+
+def test_a_task_without_its_conclusion_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry._REGISTERED["stat"], "conclusion", None)
+    with pytest.raises(LookupError, match="conclusion"):
+        registry.kind("stat")
 
 
 def test_the_catalog_has_every_text_in_both_languages() -> None:

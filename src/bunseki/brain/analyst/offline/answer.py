@@ -11,9 +11,10 @@ from typing import Any
 
 from bunseki.brain import results
 from bunseki.brain.analyst.contract import ExecutionRecord
-from bunseki.brain.analyst.offline import catalog, formats, measures
+from bunseki.brain.analyst.offline import catalog, formats, measures, registry
 from bunseki.brain.analyst.offline.codegen import GRAIN, describe, group_label, smoothed_name, stat_name
 from bunseki.brain.analyst.offline.plan import Plan
+from bunseki.brain.analyst.offline.registry import concludes
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language, ReportOutput, ReportSection
@@ -31,7 +32,7 @@ def build_report(
 ) -> ReportOutput:
     """The report for a plan whose code ran and printed ``result``; next steps come from ``info``'s columns."""
     language = plan.language
-    conclusion = CONCLUSIONS[plan.task](plan, result, language)
+    conclusion = registry.kind(plan.task).conclusion(plan, result, language)
     sections = [ReportSection(section_type="text", content=_method(plan, result, language))]
     table = _table(plan, result)
     if table:
@@ -137,6 +138,7 @@ def _label(value: str, plan: Plan, language: Language) -> str:
     return value
 
 
+@concludes("stat")
 def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
     where = result.get("where") or {}
     text = catalog.say(
@@ -153,6 +155,7 @@ def _stat(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return text + catalog.say("stat_where", language, place=_join(list(where.values()), language))
 
 
+@concludes("count")
 def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     value, total = _n(result["value"]), _n(result.get("total"))
     if plan.form == "yesno":  # is there any …: whether a row meets the conditions, and how many do
@@ -163,6 +166,7 @@ def _count(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return catalog.say("count", language, value=value, conditions=_conditions(plan, language), total=total)
 
 
+@concludes("group", "top")
 def _group(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = result.get("values") or []
     if (plan.form in ("difference", "times") and len(values) == 2) or (plan.compared and len(values) == 2):
@@ -264,6 +268,7 @@ def _extremes(values: list[list[Any]], ascending: bool) -> tuple[list[Any], list
     return (values[-1], values[0]) if ascending else (values[0], values[-1])
 
 
+@concludes("trend")
 def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
     peak: Any = result.get("peak")
     low: Any = result.get("low")
@@ -330,6 +335,7 @@ def _leading_group(plan: Plan, result: dict[str, Any], language: Language) -> st
     return catalog.say("trend_leader", language, group=plan.group_by, top=top, value=_n(value), groups=len(totals))
 
 
+@concludes("share")
 def _share(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("mix"):
         return _share_mix(plan, result, language)
@@ -399,6 +405,7 @@ def _share_within(plan: Plan, result: dict[str, Any], language: Language) -> str
     )
 
 
+@concludes("ratio")
 def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     ratio, value = plan.ratio, result.get("value")
     if ratio is None or value is None or (isinstance(value, float) and math.isnan(value)):
@@ -423,6 +430,7 @@ def _ratio(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return catalog.say("ratio_change", language, value=_pct(value, signed=True), direction=direction, **words)
 
 
+@concludes("growth")
 def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     (first_label, first_value), (second_label, second_value) = result["periods"][:2]
     if plan.target is None:  # rows counted in each period
@@ -451,6 +459,7 @@ def _growth(plan: Plan, result: dict[str, Any], language: Language) -> str:
     return text
 
 
+@concludes("distinct")
 def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:
     values = [str(k) for k, _ in result.get("top", [])[:10]]
     return catalog.say(
@@ -463,6 +472,7 @@ def _distinct(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
 
 
+@concludes("duplicates")
 def _duplicates(plan: Plan, result: dict[str, Any], language: Language) -> str:
     columns = result.get("columns")
     among = catalog.say("duplicates_among", language, columns=_join(columns, language)) if columns else ""
@@ -478,6 +488,7 @@ def _duplicates(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
 
 
+@concludes("missing")
 def _missing(plan: Plan, result: dict[str, Any], language: Language) -> str:
     columns = [row for row in result.get("columns", []) if row[1] > 0]
     if not columns:
@@ -499,6 +510,7 @@ def _strength(r: float, language: Language) -> str:
     return catalog.say("corr_positive" if sign else "corr_negative", language, level=word)
 
 
+@concludes("correlation")
 def _correlation(plan: Plan, result: dict[str, Any], language: Language) -> str:
     """The coefficient of the method that was asked for and computed, with that method's own p-value."""
     a, b = result["columns"]
@@ -527,6 +539,7 @@ def _together(a: str, b: str, r: float, language: Language) -> str:
     return catalog.say("together_up" if r > 0 else "together_down", language, a=a, b=b)
 
 
+@concludes("correlation_matrix")
 def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) -> str:
     pairs = result.get("pairs") or []
     if not pairs:
@@ -536,6 +549,7 @@ def _correlation_matrix(plan: Plan, result: dict[str, Any], language: Language) 
     return catalog.say("strongest_pair", language, a=a, b=b, r=_n(r, 3), listed=_join(listed, language))
 
 
+@concludes("outliers")
 def _outliers(plan: Plan, result: dict[str, Any], language: Language) -> str:
     rule = catalog.say(f"outlier_rule_{result['method']}", language, threshold=result["threshold"])
     return catalog.say(
@@ -550,6 +564,7 @@ def _outliers(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
 
 
+@concludes("distribution")
 def _distribution(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("kind") == "category":
         listed = [catalog.say("value_count", language, value=k, count=_n(v)) for k, v in result["values"][:3]]
@@ -570,6 +585,7 @@ def _distribution(plan: Plan, result: dict[str, Any], language: Language) -> str
     )
 
 
+@concludes("describe")
 def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("column"):
         summary = result.get("summary", {})
@@ -588,6 +604,7 @@ def _describe(plan: Plan, result: dict[str, Any], language: Language) -> str:
     )
 
 
+@concludes("span")
 def _span(plan: Plan, result: dict[str, Any], language: Language) -> str:
     if result.get("start") in (None, "NaT") or result.get("end") in (None, "NaT"):
         return catalog.say("no_rows", language)
@@ -600,28 +617,6 @@ def _span(plan: Plan, result: dict[str, Any], language: Language) -> str:
         end=result["end"],
         conditions=_conditions(plan, language),
     )
-
-
-CONCLUSIONS = {
-    "answers": formats.conclude,
-    "ratio": _ratio,
-    "stat": _stat,
-    "count": _count,
-    "group": _group,
-    "top": _group,
-    "trend": _trend,
-    "share": _share,
-    "growth": _growth,
-    "distinct": _distinct,
-    "missing": _missing,
-    "duplicates": _duplicates,
-    "correlation": _correlation,
-    "correlation_matrix": _correlation_matrix,
-    "outliers": _outliers,
-    "distribution": _distribution,
-    "describe": _describe,
-    "span": _span,
-}
 
 
 # --- evidence ------------------------------------------------------------------------------

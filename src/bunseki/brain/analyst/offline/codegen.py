@@ -10,11 +10,12 @@ from __future__ import annotations
 import inspect
 import re
 
-from bunseki.brain.analyst.offline import bands, catalog, measures, years
+from bunseki.brain.analyst.offline import bands, catalog, measures, registry, years
 from bunseki.brain.analyst.offline.columns import row_label
 from bunseki.brain.analyst.offline.filters import condition, rows
 from bunseki.brain.analyst.offline.plan import Event, Filter, Plan, Span
 from bunseki.brain.analyst.offline.quantiles import quantile_name
+from bunseki.brain.analyst.offline.registry import writes
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
@@ -107,7 +108,7 @@ def generate(plan: Plan, info: DataFrameInfo) -> str:
     if plan.age_bands:  # 年代: a column of the age column's decades
         info = bands.add(info, plan.age_bands.column, plan.age_bands.age)
     lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
-    lines += TASKS[plan.task](plan, info)
+    lines += registry.kind(plan.task).code(plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
     return "\n".join(lines) + "\n"
 
@@ -213,6 +214,7 @@ def _stat_label(plan: Plan) -> str:
 # --- tasks ---------------------------------------------------------------------------------
 
 
+@writes("stat")
 def _stat(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = [f"values = {_series(plan)}", f"value = values.{stat_call(plan)}"]
     label = f"{plan.target} の{_stat_label(plan)}" if plan.language == "ja" else f"{_stat_label(plan)} of {plan.target}"
@@ -251,6 +253,7 @@ def _describe_ratio(plan: Plan) -> str:
     return catalog.say(f"what_ratio_{kind}", plan.language, **labels)
 
 
+@writes("ratio")
 def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
     """A share of the whole, or the percent change from a base subset to another, of a measure or of rows."""
     ratio = plan.ratio
@@ -288,6 +291,7 @@ def _ratio(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+@writes("count")
 def _count(plan: Plan, info: DataFrameInfo) -> list[str]:
     label = catalog.say("rows_word", plan.language)
     return [
@@ -323,6 +327,7 @@ def group_label(plan: Plan) -> str | None:
     return f"{plan.group_by}×{plan.cross}" if plan.cross else plan.group_by
 
 
+@writes("group", "top")
 def _group(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = _grouped(plan)
     # stable: groups with equal values keep their name order, so a tie is cut the same way every time
@@ -384,6 +389,7 @@ def _smoothing(plan: Plan) -> str:
     return f".rolling({int(window)}).mean().dropna(how='all')" if window else ""
 
 
+@writes("trend")
 def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     date, unit = plan.date_column, plan.time_unit or "M"
     value = f"[{plan.target!r}].{stat_call(plan)}" if plan.target else ".size()"
@@ -456,6 +462,7 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+@writes("share")
 def _share(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.within:
         return _share_within(plan, info)
@@ -530,6 +537,7 @@ def _share_within(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+@writes("growth")
 def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     first, second = plan.periods[:2]
     date = str(plan.date_column)
@@ -563,6 +571,7 @@ def _growth(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+@writes("span")
 def _span(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The time between two moments of the rows: the first or last date, a measure's extreme row."""
     assert plan.span is not None and plan.date_column is not None
@@ -593,6 +602,7 @@ def _span(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines
 
 
+@writes("distinct")
 def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
     return [
         f"values = data[{plan.target!r}].dropna()",
@@ -603,6 +613,7 @@ def _distinct(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
+@writes("duplicates")
 def _duplicates(plan: Plan, info: DataFrameInfo) -> list[str]:
     columns = plan.columns or None
     return [
@@ -615,6 +626,7 @@ def _duplicates(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
+@writes("missing")
 def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
     columns = f"[{plan.target!r}]" if plan.target else "list(data.columns)"
     return [
@@ -628,6 +640,7 @@ def _missing(plan: Plan, info: DataFrameInfo) -> list[str]:
     ]
 
 
+@writes("correlation")
 def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
     """The coefficient the question asks for (Pearson unless it names Spearman or Kendall), with its own test."""
     a, b = plan.target, plan.second
@@ -649,6 +662,7 @@ def _correlation(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines + _chart_end(plan, title, a, b)
 
 
+@writes("correlation_matrix")
 def _correlation_matrix(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = [
         "numeric = data.select_dtypes('number')",
@@ -666,6 +680,7 @@ def _correlation_matrix(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines + _chart_end(plan, title, None, None)
 
 
+@writes("outliers")
 def _outliers(plan: Plan, info: DataFrameInfo) -> list[str]:
     lines = [f"values = pd.to_numeric({_series(plan)}, errors='coerce').dropna()"]
     if plan.outlier_method == "iqr":
@@ -701,6 +716,7 @@ def _outliers(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines + _chart_end(plan, title, plan.target, None)
 
 
+@writes("distribution")
 def _distribution(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.chart == "bar":
         lines = [
@@ -726,6 +742,7 @@ def _distribution(plan: Plan, info: DataFrameInfo) -> list[str]:
     return lines + _chart_end(plan, title, plan.target if plan.chart != "bar" else None, None)
 
 
+@writes("describe")
 def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
     if plan.target:
         return [
@@ -756,25 +773,3 @@ def _describe(plan: Plan, info: DataFrameInfo) -> list[str]:
         "    'missing': int(data.isna().sum().sum()),",
         "}",
     ]
-
-
-TASKS = {
-    "answers": measures.code,
-    "ratio": _ratio,
-    "stat": _stat,
-    "count": _count,
-    "group": _group,
-    "top": _group,
-    "trend": _trend,
-    "share": _share,
-    "growth": _growth,
-    "distinct": _distinct,
-    "missing": _missing,
-    "duplicates": _duplicates,
-    "correlation": _correlation,
-    "correlation_matrix": _correlation_matrix,
-    "outliers": _outliers,
-    "distribution": _distribution,
-    "describe": _describe,
-    "span": _span,
-}

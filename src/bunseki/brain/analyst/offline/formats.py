@@ -16,6 +16,7 @@ from typing import Any
 from bunseki.brain.analyst.offline import catalog, measures
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.plan import Clarification, Plan, Slot
+from bunseki.brain.analyst.offline.registry import concludes
 from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
@@ -43,6 +44,7 @@ def fill(requested: list[Slot], question: str, info: DataFrameInfo, language: La
     )
 
 
+@concludes("answers")
 def conclude(plan: Plan, result: dict[str, Any], language: Language) -> str:
     """The answers in the requested format, ``@name[value]`` for each one computed."""
     answers: dict[str, Any] = result.get("answers", {})

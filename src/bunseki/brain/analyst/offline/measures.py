@@ -16,6 +16,7 @@ from typing import Any
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.filters import rows, value_filters
 from bunseki.brain.analyst.offline.plan import Derived, Filter, Method, Plan, Slot
+from bunseki.brain.analyst.offline.registry import writes
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 STAT_TOKENS = {
@@ -214,6 +215,7 @@ def resolve(slot: Slot, context: Context) -> Slot:
     )
 
 
+@writes("answers")
 def code(plan: Plan, info: DataFrameInfo) -> list[str]:
     """Code computing each slot in its own try block, printing ``@name[value]`` lines and setting ``result``."""
     options = plan.method
