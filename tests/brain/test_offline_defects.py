@@ -178,3 +178,27 @@ def test_a_relationship_slot_uses_the_asked_method() -> None:
         frame,
     )
     assert got["relationship_type"] == "linear"
+
+
+def executed_turn(brain: OfflineAnalystBrain, view: AnalystView) -> AnalystView:
+    """The view after the plan's code ran here on FRAME."""
+    code = brain.write_code(view).code
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        exec(code, {"df": FRAME, "pd": pd, "np": np, "plt": plt, "sns": sns})
+    record = ExecutionRecord(code=code, success=True, stdout=printed.getvalue())
+    return view.model_copy(update={"executions": [record]})
+
+
+def test_conditions_that_match_no_row_are_asked_about_not_answered_with_a_blank() -> None:
+    brain = OfflineAnalystBrain()
+    view = AnalystView(
+        question="What is the mean income of rows with height above 250?", language="en", data=summarize(FRAME)
+    )
+    assert brain.decide(view).next_action == "act"
+    after = brain.decide(executed_turn(brain, view))
+    assert after.next_action == "ask"
+    assert after.question is not None and "height > 250" in after.question
+    # a count of no rows is an answer: 0
+    counted = view.model_copy(update={"question": "How many rows have height above 250?"})
+    assert brain.decide(executed_turn(brain, counted)).next_action == "finalize"

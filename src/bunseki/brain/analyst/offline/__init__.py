@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from bunseki.brain.analyst.contract import AnalystView, CodeGenOutput, ExecutionRecord, ReasonOutput
-from bunseki.brain.analyst.offline import answer, codegen, commands, selfcheck
+from bunseki.brain.analyst.offline import answer, asking, codegen, commands, selfcheck
 from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.brain.language import UNDERSTOOD, foreign_language
@@ -67,7 +68,10 @@ class OfflineAnalystBrain:
             return ReasonOutput(next_action="ask", question=planned.question, rationale=planned.reason)
         last = view.last_execution
         code_runs = [record for record in view.executions if record.tool is None]
-        if last is not None and last.tool is None and last.success and answer.result_of(last) is not None:
+        if last is not None and last.tool is None and last.success and (result := answer.result_of(last)) is not None:
+            if _matched_nothing(planned, result):  # 35歳以上 over a weight column: a mean of no rows answers nothing
+                empty = asking.no_rows(planned, view.data, view.language)
+                return ReasonOutput(next_action="ask", question=empty.question, rationale=empty.reason)
             return ReasonOutput(next_action="finalize", rationale=_done(view))
         failures = [record for record in code_runs if not record.success]
         if len(failures) >= MAX_ATTEMPTS or (last is not None and last.tool is None and last.success):
@@ -286,3 +290,14 @@ def _gave_up(view: AnalystView) -> str:
     if view.language == "ja":
         return "再試行しても計算できなかったため、分かったことを報告します。"
     return "The computation failed again; reporting what is known."
+
+
+def _matched_nothing(plan: Plan, result: dict[str, Any]) -> bool:
+    """The plan's conditions left no row for a statistic, a grouping or a trend (a count of none, or
+    whether any row exists, is an answer: 0, no)."""
+    return (
+        bool(plan.filters)
+        and result.get("rows") == 0
+        and plan.task not in ("count", "missing", "duplicates", "answers")
+        and plan.form != "yesno"
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from bunseki.brain.analyst.offline.accounting import Unaccounted
-from bunseki.brain.analyst.offline.plan import Clarification, Task
+from bunseki.brain.analyst.offline.plan import Clarification, Plan, Task
 from bunseki.brain.analyst.offline.reading import Reading
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
@@ -96,6 +96,40 @@ def ask_back(missing: list[Unaccounted], language: Language, what: str) -> Clari
         words["detail"] = first.detail or ("その値" if language == "ja" else "the value")
     question = ASK_BACK[first.kind][language].format(**words)
     return Clarification(question=question, reason=f"{first.kind} not used by the plan: {first.text}")
+
+
+def no_rows(plan: Plan, info: DataFrameInfo | None, language: Language) -> Clarification:
+    """The conditions matched no row: a statistic of nothing answers nothing, so ask how the data writes
+    what was meant, with the values the conditioned columns hold."""
+    conditions = [f for f in plan.filters if f.op not in ("missing", "present")]
+    shown = ("、" if language == "ja" else "; ").join(f.describe(language) for f in conditions)
+    held = []
+    for name in dict.fromkeys(f.column for f in conditions):
+        column = info.column(name) if info is not None else None
+        if column is not None and column.values:
+            values = ", ".join(map(str, column.values[:6]))
+            held.append(f"{name}: {values}")
+    values = ("、" if language == "ja" else "; ").join(held)
+    key = "no_rows_values" if held else "no_rows"
+    return Clarification(
+        question=NO_ROWS[key][language].format(conditions=shown, values=values), reason="no rows match"
+    )
+
+
+NO_ROWS: Final[dict[str, dict[Language, str]]] = {
+    "no_rows": {
+        "ja": "条件（{conditions}）に合う行が 1 件もありませんでした。"
+        "条件の値や範囲を、データの書き方で教えてください。",
+        "en": "No row matches the conditions ({conditions}). Which values or ranges did you mean, as the data "
+        "writes them?",
+    },
+    "no_rows_values": {
+        "ja": "条件（{conditions}）に合う行が 1 件もありませんでした。データにある値は {values} などです。"
+        "どの値のことですか？",
+        "en": "No row matches the conditions ({conditions}). The data holds values such as {values}. Which "
+        "did you mean?",
+    },
+}
 
 
 # The question back for each kind of element left out: {text} the element as written, {detail} its
