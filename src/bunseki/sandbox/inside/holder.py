@@ -43,6 +43,7 @@ OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
 LINGER_S = 10.0  # a former holder waits at most this long for its successor's first fork
 FORK_PAUSE_MAX_S = 0.5
+AT_REST = 8  # tasks of the sandbox besides a cell (anchor, holder, spare, savers, reaper): within the cap
 SAVER_TIMEOUT_S = 60
 SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
 SAVE_DEFER_MAX_S = 1.0  # in a stream of back-to-back cells, save at least this often
@@ -547,7 +548,8 @@ class Watch:
                 return "disk"
             # At its allowance a cell can start nothing more, and the sandbox uid's process cap is
             # shared with other sessions' sandboxes: stop it now rather than at its time limit.
-            if procs.tasks(self.pid) + sum(procs.tasks(pid) for pid in others) >= self.limits["max_processes"]:
+            allowance = self.limits["max_processes"] - AT_REST  # the rest of the cap holds the sandbox itself
+            if procs.tasks(self.pid) + sum(procs.tasks(pid) for pid in others) >= allowance:
                 return "processes"
         if cpu > self.limits["cpu_s"]:
             return "cpu_time"

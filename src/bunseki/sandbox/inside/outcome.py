@@ -40,7 +40,8 @@ ADVICE = {
     ),
     "processes": (
         "ProcessLimitExceeded",
-        "The cell ran {max_processes} processes and threads at once, all it may, and was stopped. {kept} "
+        "The cell ran as many processes and threads at once as the {max_processes} the sandbox may "
+        "(with its own), and was stopped. {kept} "
         "Start fewer workers (n_jobs=1, a smaller pool) and wait for the processes and threads you start.",
     ),
     "handover": (
