@@ -255,3 +255,27 @@ def test_the_rows_counted_and_the_event_each_row_dates_are_no_conditions() -> No
 
 def test_a_verb_column_named_by_its_gerund() -> None:
     assert plan("What is the average reading score?", summarize(DEATHS), "en").target == "read"
+
+
+def test_a_column_below_or_above_zero_in_words() -> None:
+    info = summarize(MONTHLY)
+    below = plan("前月差がマイナスだった月は何か月ある？", info)
+    assert below.task == "count" and conditions(below) == [("前月差", "<", 0)]
+    above = plan("How many months was 前月差 positive?", info, "en")
+    assert above.task == "count" and conditions(above) == [("前月差", ">", 0)]
+    # which months: the periods named, which a mean does not give
+    assert "date" in asked("Which months was 前月差 positive?", info, "en")
+
+
+def test_younger_and_older_than_are_ages(runners: DataFrameInfo) -> None:
+    planned = plan("Were any runners younger than 18?", runners, "en")
+    assert planned.form == "yesno" and conditions(planned) == [("age", "<", 18)]
+
+
+def test_the_extreme_adjective_orders_a_measure_the_question_also_names(runners: DataFrameInfo) -> None:
+    assert plan("What was the age of the youngest runner?", runners, "en").stat == "min"
+
+
+def test_the_period_named_after_an_extreme_of_a_yearly_mean() -> None:
+    planned = plan("年平均で小売業が最も少なかった年は？", summarize(MONTHLY))
+    assert (planned.task, planned.time_unit, planned.stat, planned.ascending) == ("trend", "Y", "mean", True)

@@ -169,11 +169,13 @@ _EITHER: Final = re.compile(r"\bor\b|それとも|上が.{0,12}下が|増え.{0,
 
 # "The … that is most …" asked by the noun alone: 最も短かった大統領は？, 一番売れた日は？
 _WHICH_ONE: Final = re.compile(
-    r"(?:一番|最も|いちばん|もっとも)[^、。?？]{0,20}?(?:かった|い|な|た)\s*(?P<noun>[^\s、。?？のはがを]{1,8})"
+    r"(?:一番|最も|いちばん|もっとも)[^、。?？]{0,20}?(?:かった|い|な|た)\s*"
+    r"(?P<noun>[^\s、。?？のはがを\u3041-\u3096][^\s、。?？のはがを]{0,7})"  # 少なかった年: 年, not かった年
     r"(?:は|って)\s*(?:誰|だれ|どこ|どれ|何|なに|いつ)?\s*(?:ですか|でしょうか|でしたか)?\s*[?？]?\s*$"
 )
+# a 曜日 or a 時間帯 is named (一番少ない曜日は？ Thursday), not dated
 _DAY_NOUNS: Final = frozenset(
-    {"日", "月", "年", "週", "曜日", "日付", "時期", "年月", "月日", "時間帯", "四半期", "半期", "年度", "期", "日時"}
+    {"日", "月", "年", "週", "日付", "時期", "年月", "月日", "四半期", "半期", "年度", "期", "日時"}
 )
 
 
@@ -188,7 +190,7 @@ _PERIOD_NOUNS: Final[dict[str, TimeUnit]] = {
     "四半期": "Q",
 }
 _WHICH_PERIOD_EN: Final = re.compile(
-    r"\b(?:which|what) (?P<noun>year|month|week|day of the week|weekday|quarter|day|date)\b", re.IGNORECASE
+    r"\b(?:which|what) (?P<noun>year|month|week|day of the week|weekday|quarter|day|date)s?\b", re.IGNORECASE
 )
 _PERIOD_EN: Final[dict[str, TimeUnit]] = {
     "year": "Y", "month": "M", "week": "W", "day of the week": "weekday", "weekday": "weekday", "quarter": "Q",
@@ -215,6 +217,8 @@ def asked_form(text: str) -> Form:
     stripped = text.strip()
     if which := _WHICH_ONE.search(stripped):  # 在任日数が最も短かった大統領は？: the one, named
         return "date" if which.group("noun") in _DAY_NOUNS else "name"
+    if _WHICH_PERIOD_EN.search(stripped):  # "which months was it positive": periods, named
+        return "date"
     either = _EITHER.search(stripped)  # "up or down", 上がっている？下がっている？: one of two, not yes or no
     if (_YES_NO_EN.search(stripped) or _YES_NO_JA.search(stripped) or _COMPARED_YES_NO_JA.search(stripped)) and not (
         _QUESTION_WORDS.search(stripped) or either

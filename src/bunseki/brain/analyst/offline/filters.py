@@ -120,6 +120,29 @@ def presence_filters(text: str, mentions: list[Mention]) -> list[tuple[Filter, t
     return found
 
 
+# A numeric column said to be below or above zero in words: 前月差がマイナスの月, "profit was negative".
+_SIGN: Final = re.compile(
+    r"^\s*(?:が|は|の)?\s*(?:(?P<below>マイナス|負の値|負|赤字)|(?P<above>プラス|正の値|黒字))|"
+    r"^\s*(?:(?:is|was|were|are)\s+)?(?:(?P<below_en>negative|below zero)|(?P<above_en>positive|above zero))\b",
+    re.IGNORECASE,
+)
+
+
+def sign_filters(text: str, mentions: list[Mention], info: DataFrameInfo) -> list[tuple[Filter, tuple[int, int]]]:
+    """Conditions that a numeric column is below or above zero, read right after its name, with their span."""
+    found: list[tuple[Filter, tuple[int, int]]] = []
+    for mention in mentions:
+        if not is_number(info, mention.column):
+            continue
+        said = _SIGN.match(text[mention.end : mention.end + 16])
+        if said is None:
+            continue
+        below = bool(said.group("below") or said.group("below_en"))
+        span = (mention.start, mention.end + said.end())
+        found.append((Filter(column=mention.column, op="<" if below else ">", value=0, text=text[slice(*span)]), span))
+    return found
+
+
 def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
     """Equality filters from category values; several values of one column become ``in``."""
     by_column: dict[tuple[str, bool], list[ValueMention]] = defaultdict(list)
@@ -247,12 +270,14 @@ def _within(value: float, column: ColumnInfo) -> bool:
 def _unit_concept(text: str, start: int, end: int) -> str | None:
     """The concept the unit around a number belongs to (35歳, "aged 35": an age), if it has one."""
     after = text[end : end + 12]
-    if _AGED.search(text[max(0, start - 12) : start]):
+    if _AGED.search(text[max(0, start - 20) : start]):
         return "age"
     return next((concept for unit, concept in _UNIT_CONCEPTS if unit.match(after)), None)
 
 
-_AGED: Final = re.compile(r"\baged\s+(?:(?:over|under|above|below)\s+)?$", re.IGNORECASE)
+_AGED: Final = re.compile(
+    r"\b(?:aged\s+(?:(?:over|under|above|below)\s+)?|(?:younger|older)\s+than\s+)$", re.IGNORECASE
+)
 
 
 def _by_concept(concept_word: str, info: DataFrameInfo, mentions: list[Mention]) -> str | None:

@@ -16,7 +16,13 @@ import pandas as pd
 from bunseki.brain.analyst.offline import accounting, dates, durations, groups
 from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
 from bunseki.brain.analyst.offline.durations import Duration, read_duration, read_span
-from bunseki.brain.analyst.offline.filters import is_number, number_filters, presence_filters, value_filters
+from bunseki.brain.analyst.offline.filters import (
+    is_number,
+    number_filters,
+    presence_filters,
+    sign_filters,
+    value_filters,
+)
 from bunseki.brain.analyst.offline.groups import PHRASE
 from bunseki.brain.analyst.offline.intent import (
     as_two_periods,
@@ -142,6 +148,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     if group_by and groups.agent_by(lowered, mentions, info, group_by):
         group_by = None  # "orders placed by members": who did it, a condition, not a breakdown
     blanks = presence_filters(text, mentions)  # 管理費が設定されている物件: filled in or blank, not a flag
+    blanks += sign_filters(text, mentions, info)  # 前月差がマイナスの月: below zero
     present = [f for f, _ in blanks]
     filters += present + flag_filters(text, mentions, info, filters + present, group_by)
     meant, flagged = flag_words(text, info, filters)  # 亡くなった乗客: the no side of a survived column
@@ -251,9 +258,8 @@ def _statistics(lowered: str, inside: list[tuple[int, int]], quantile: Quantile 
 
 
 def _extremes(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> list[tuple[Mention, Stat]]:
-    """Adjectives naming the extreme of a measure the question does not name: youngest, 最も重い."""
+    """Adjectives naming the extreme of a measure: youngest, 最も重い (最も若い犠牲者の年齢: of 年齢 too)."""
     found: list[tuple[Mention, Stat]] = []
-    named = {m.column for m in mentions}
     for words, concept_word, largest in EXTREMES:
         match = next((m for word in words if (m := re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", lowered))), None)
         if match is None:
@@ -263,7 +269,7 @@ def _extremes(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> lis
             for c in info.column_info
             if c.kind == "number" and any(concept_word in concept.words for concept, _ in concepts_for(c.name))
         ]
-        if len(columns) == 1 and columns[0] not in named:
+        if len(columns) == 1:
             mention = Mention(columns[0], match.start(), match.end(), 0.8, match.group())
             found.append((mention, "max" if largest else "min"))
     return found

@@ -71,7 +71,8 @@ def _specific_task(r: Reading, info: DataFrameInfo) -> Task | None:
 
 # "how many", and 何 with a counter word: 何件, 何人, 何台, 何社, 何か国, 何羽…
 _HOW_MANY = re.compile(
-    r"how many|いくつ|何\s*(?:件|人|日|台|名|社|個|本|匹|頭|羽|回|か国|カ国|ヶ国|店|店舗|軒|冊|枚|点|組|世帯)(?!通り)"
+    r"how many|いくつ|何\s*(?:件|人|日|台|名|社|個|本|匹|頭|羽|回|か国|カ国|ヶ国|店|店舗|軒|冊|枚|点|組|世帯|"
+    r"か月|ヶ月|カ月|ヵ月|校)(?!通り)"
 )
 
 

@@ -140,8 +140,8 @@ COMPARISONS: Final[tuple[tuple[str, str], ...]] = (
 COMPARISONS_EN: Final[tuple[tuple[str, str], ...]] = (
     (">=", r"at least|no less than|greater than or equal to|>=|≥"),
     ("<=", r"at most|no more than|less than or equal to|<=|≤|up to"),
-    (">", r"greater than|more than|higher than|larger than|over|above|exceeding|exceeds|>"),
-    ("<", r"less than|fewer than|lower than|smaller than|under|below|<"),
+    (">", r"greater than|more than|higher than|larger than|older than|over|above|exceeding|exceeds|>"),
+    ("<", r"less than|fewer than|lower than|smaller than|younger than|under|below|<"),
     ("==", r"equal to|equals|exactly|="),
 )
 NEGATION_AFTER: Final = re.compile(r"^\s*(?:以外|を除(?:く|いた)|を含まない|でない|ではない)")
