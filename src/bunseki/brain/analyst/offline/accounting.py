@@ -511,14 +511,21 @@ _QUANTITY: Final = re.compile(
 )
 
 
+def _unplaced(text: str, placed: list[tuple[int, int]], *, quantities: bool = False) -> str:
+    """``text`` with the spans the reading placed blanked out (``\\x00``), and with ``quantities`` its
+    numbers with their units (10mm, 25歳) too: what is left is what the plan may be leaving out."""
+    chars = list(text)
+    for start, end in placed:
+        chars[start:end] = "\x00" * (end - start)
+    rest = "".join(chars)
+    return _QUANTITY.sub(lambda m: " " * len(m.group()), rest) if quantities else rest
+
+
 def residue(text: str, placed: list[tuple[int, int]], language: Language) -> list[str]:
     """Names in ``text`` (normalised) that the reading did not place: a capitalised word inside a
     sentence (Japan, Microsoft), a katakana word (イングランド), a word right before a column it
     qualifies (日本の一人当たりGDP). Each would be a condition the plan silently leaves out."""
-    chars = list(text)
-    for start, end in placed:
-        chars[start:end] = "\x00" * (end - start)
-    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    rest = _unplaced(text, placed, quantities=True)
     found = []
     for match in _NAME_LIKE.finditer(rest):
         word = match.group()
@@ -559,10 +566,7 @@ def residue(text: str, placed: list[tuple[int, int]], language: Language) -> lis
 def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) -> list[str]:
     """Lower-case words the reading did not place that look like a value of a category column
     ("professors" beside Prof, AsstProf): a condition the plan would silently leave out."""
-    chars = list(text)
-    for start, end in placed:
-        chars[start:end] = "\x00" * (end - start)
-    rest = "".join(chars)
+    rest = _unplaced(text, placed)
     stems: dict[str, str] = {}
     for column in info.column_info:
         if column.kind in ("category", "boolean") and column.values and column.unique <= 50:
@@ -590,10 +594,7 @@ def unread_predicate(text: str, placed: list[tuple[int, int]]) -> list[str]:
     asked = _HOW_MANY_NOUN.search(text)
     if asked is None:
         return []
-    chars = list(text)
-    for start, end in placed:
-        chars[start:end] = "\x00" * (end - start)
-    rest = "".join(chars)[asked.end() :]
+    rest = _unplaced(text, placed)[asked.end() :]
     words = re.findall(r"(?<![A-Za-z'\x00])[A-Za-z]{4,}(?![A-Za-z\x00])", rest)
     return [w for w in words if w.casefold() not in _ASKING_EN and w.casefold() not in _METHODS_EN]
 
@@ -605,10 +606,7 @@ _CLAUSE: Final = re.compile(r"(?<=\w\s)(?:with|without|who|whose|having|where)\b
 def unread_clause(text: str, placed: list[tuple[int, int]]) -> list[str]:
     """Content words of a "with …" or "who …" clause that the reading did not place ("cars with a manual
     transmission available", "customers who churned"): a condition the plan would silently leave out."""
-    chars = list(text)
-    for start, end in placed:
-        chars[start:end] = "\x00" * (end - start)
-    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    rest = _unplaced(text, placed, quantities=True)
     found = []
     for clause in _CLAUSE.finditer(rest):
         for word in re.finditer(r"(?<![A-Za-z'\x00])[a-z]{4,}(?![A-Za-z\x00])", clause.group()):
@@ -622,10 +620,7 @@ def unread_clause(text: str, placed: list[tuple[int, int]]) -> list[str]:
 def column_parts(text: str, placed: list[tuple[int, int]], info: DataFrameInfo, used: set[str]) -> list[str]:
     """Words the reading did not place that are part of the name of a column the plan does not use
     (子供 of 5歳以下の子供数): the question names that column, and the plan leaves it out."""
-    chars = list(text)
-    for start, end in placed:
-        chars[start:end] = "\x00" * (end - start)
-    rest = _QUANTITY.sub(lambda m: " " * len(m.group()), "".join(chars))
+    rest = _unplaced(text, placed, quantities=True)
     unused = [fold(c.name) for c in info.column_info if c.name not in used]
     found = []
     for match in _NAME_LIKE.finditer(rest):
