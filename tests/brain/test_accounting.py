@@ -11,9 +11,10 @@ import pytest
 
 from bunseki.brain.analyst.offline import accounting
 from bunseki.brain.analyst.offline.parse import plan_question
-from bunseki.brain.analyst.offline.plan import Clarification, Plan
+from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.brain.analyst.offline.quantiles import read_quantile
 from bunseki.data.summary import DataFrameInfo, summarize
+from tests.brain.planning import asked, plan
 
 STAFF = pd.DataFrame(
     {
@@ -67,18 +68,6 @@ def staff() -> DataFrameInfo:
 @pytest.fixture(scope="module")
 def people() -> DataFrameInfo:
     return summarize(PEOPLE)
-
-
-def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Plan), planned
-    return planned
-
-
-def asked(question: str, info: DataFrameInfo, language: str = "ja") -> str:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Clarification), planned
-    return planned.question
 
 
 def test_a_condition_on_one_column_and_a_statistic_of_another(staff: DataFrameInfo) -> None:

@@ -14,17 +14,12 @@ import pytest
 from bunseki.brain.analyst.offline import codegen, dates
 from bunseki.brain.analyst.offline.columns import ColumnMatcher
 from bunseki.brain.analyst.offline.parse import plan_question
-from bunseki.brain.analyst.offline.plan import Clarification, Plan
+from bunseki.brain.analyst.offline.plan import Clarification
 from bunseki.brain.text import normalize
-from bunseki.data.summary import DataFrameInfo, summarize
+from bunseki.data.summary import summarize
 from bunseki.service.analysis import AnalysisSession
 from bunseki.settings import Settings
-
-
-def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Plan), planned
-    return planned
+from tests.brain.planning import plan
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 
 from bunseki.brain.analyst.offline import commands, dates
-from bunseki.brain.analyst.offline.parse import plan_question
-from bunseki.brain.analyst.offline.plan import Plan
 from bunseki.data.summary import DataFrameInfo, summarize
+from tests.brain.planning import plan
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +40,6 @@ def bills() -> DataFrameInfo:
             }
         )
     )
-
-
-def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Plan), planned
-    return planned
 
 
 def test_a_formula_in_symbols_becomes_the_measure(orders: DataFrameInfo) -> None:

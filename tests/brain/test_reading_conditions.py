@@ -23,6 +23,7 @@ from bunseki.brain.analyst.offline.parse import plan_question
 from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.data.summary import DataFrameInfo, summarize
+from tests.brain.planning import asked, plan
 
 HOUSEHOLDS = pd.DataFrame(
     {
@@ -54,18 +55,6 @@ def households() -> DataFrameInfo:
 @pytest.fixture(scope="module")
 def products() -> DataFrameInfo:
     return summarize(PRODUCTS)
-
-
-def plan(question: str, info: DataFrameInfo, language: str = "ja") -> Plan:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Plan), planned
-    return planned
-
-
-def asked(question: str, info: DataFrameInfo, language: str = "ja") -> str:
-    planned = plan_question(question, info, language)  # type: ignore[arg-type]
-    assert isinstance(planned, Clarification), planned
-    return planned.question
 
 
 @pytest.fixture(autouse=True)

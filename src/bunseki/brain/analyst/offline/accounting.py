@@ -573,25 +573,27 @@ def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) ->
             for value in column.values:
                 for word in re.findall(r"[a-z]{4,}", _split_camel(str(value)).casefold()):
                     stems.setdefault(word[:4], column.name)
+    counted = COUNTED_NOUN.search(text)
     found = []
     for match in re.finditer(r"(?<![A-Za-z'])[a-z]{4,}(?![A-Za-z])", rest):
         word = match.group()
         if word in _ASKING_EN or word in _METHODS_EN:
             continue
-        if _COUNTED_BEFORE.search(rest[max(0, match.start() - 20) : match.start()]):
+        if counted is not None and match.start() == counted.start("noun"):
             continue  # "how many deaths were homicides": the rows counted, not a condition
         if word[:4] in stems:
             found.append(word)
     return found
 
 
-_HOW_MANY_NOUN: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?[a-z'\-]+", re.IGNORECASE)
+# "how many deaths …": the noun counted names the rows
+COUNTED_NOUN: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?(?P<noun>[a-z][\w'-]*)", re.IGNORECASE)
 
 
 def unread_predicate(text: str, placed: list[tuple[int, int]]) -> list[str]:
     """In "how many <rows> <predicate>" with no condition read: the predicate's content words ("are in
     the labour force"), which a count of every row would silently leave out."""
-    asked = _HOW_MANY_NOUN.search(text)
+    asked = COUNTED_NOUN.search(text)
     if asked is None:
         return []
     rest = _unplaced(text, placed)[asked.end() :]
@@ -640,7 +642,6 @@ def _split_camel(value: str) -> str:
 
 
 _GROUPED: Final = re.compile(r"ごと|毎に|別に|別の")
-_COUNTED_BEFORE: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?$", re.IGNORECASE)
 _COUNTED: Final = re.compile(
     r"(?:は|が)?\s*(?:全部で|全体で)?\s*何\s*(?:人|件|台|名|社|個|本|校|店|軒|頭|匹)|の(?:人数|件数|数)"
 )

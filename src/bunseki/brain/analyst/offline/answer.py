@@ -196,11 +196,17 @@ def _two_rates(plan: Plan, values: list[list[Any]], language: Language) -> str:
     if plan.form == "times":
         times = first_value / second_value if second_value else float("nan")
         return catalog.say("group_times", language, times=_n(times), **words)
-    if first_value < second_value:  # a difference told as how far the higher is above the lower
-        words.update(first=second, second=first, first_value=words["second_value"], second_value=words["first_value"])
+    _higher_first(words, first_value < second_value)
     return catalog.say(
         "group_difference", language, difference=_points(abs(first_value - second_value), language), **words
     )
+
+
+def _higher_first(words: dict[str, str], swap: bool) -> None:
+    """A difference is told as how far the higher is above the lower: the higher one named first."""
+    if swap:
+        words.update(first=words["second"], second=words["first"])
+        words.update(first_value=words["second_value"], second_value=words["first_value"])
 
 
 def _points(value: float, language: Language) -> str:
@@ -228,8 +234,7 @@ def _two_groups(plan: Plan, values: list[list[Any]], language: Language) -> str:
     if plan.form == "times":
         times = first_value / second_value if second_value else float("nan")
         return catalog.say("group_times", language, times=_n(times), **words)
-    if first_value < second_value:  # a difference told as how far the higher is above the lower
-        words.update(first=second, second=first, first_value=words["second_value"], second_value=words["first_value"])
+    _higher_first(words, first_value < second_value)
     return catalog.say("group_difference", language, difference=_n(abs(first_value - second_value)), **words)
 
 

@@ -19,59 +19,24 @@ from bunseki.brain.lexicon import concepts_for, value_forms
 from bunseki.brain.text import fold, normalize
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
-_FUNCTION_WORDS = frozenset(
-    (
-        "with",
-        "from",
-        "that",
-        "this",
-        "these",
-        "those",
-        "have",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "than",
-        "then",
-        "there",
-        "their",
-        "they",
-        "them",
-        "over",
-        "under",
-        "into",
-        "also",
-        "each",
-        "only",
-        "some",
-        "more",
-        "most",
-        "less",
-        "many",
-        "much",
-        "very",
-        "does",
-        "done",
-        "will",
-        "would",
-        "could",
-        "should",
-        "about",
-        "after",
-        "before",
-        "between",
-        "during",
-        "without",
-        "within",
-    )
+# English words too common to be a misspelt column name ("with" is no Width)
+_FUNCTION_WORD_LIST = (
+    "with from that this these those have were what when where which than then there their they them over under "
+    "into also each only some more most less many much very does done will would could should about after before "
+    "between during without within"
 )
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORD_LIST.split())
 _SEX_CODES = {"m": "male", "f": "female"}
 
 
 def _names_sex(name: str) -> bool:
     return any("sex" in concept.words for concept, _ in concepts_for(name))
+
+
+def _split_name(name: str) -> re.Pattern[str]:
+    """The name with a particle after any of its characters but the last (妻が大卒, 妻の大卒 for 妻大卒)."""
+    cuts = [re.escape(name[:cut]) + _PARTICLE + re.escape(name[cut:]) for cut in range(1, len(name))]
+    return re.compile("|".join(cuts))
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fc]+")
@@ -167,6 +132,9 @@ class ColumnMatcher:
                 best[alias] = (score, {column_name})
             elif score == top:
                 best[alias] = (top, holders | {column_name})
+        self._split_names = [
+            (c.name, _split_name(c.name)) for c in info.column_info if len(c.name) >= 3 and _CJK.fullmatch(c.name)
+        ]
         self._shared = {
             alias: holders
             for alias, (_, holders) in best.items()
@@ -200,18 +168,11 @@ class ColumnMatcher:
 
     def _split(self, lowered: str, text: str) -> list[Mention]:
         """A Japanese column name written with a particle inside it: 妻が大卒 for 妻大卒, 夫の年収 for 夫年収."""
-        found = []
-        for column in self.info.column_info:
-            name = column.name
-            if len(name) < 3 or not _CJK.fullmatch(name):
-                continue
-            for cut in range(1, len(name)):
-                pattern = re.escape(name[:cut]) + _PARTICLE + re.escape(name[cut:])
-                for match in re.finditer(pattern, lowered):
-                    found.append(
-                        Mention(name, match.start(), match.end(), SPLIT_SCORE, text[match.start() : match.end()])
-                    )
-        return found
+        return [
+            Mention(name, match.start(), match.end(), SPLIT_SCORE, text[match.start() : match.end()])
+            for name, pattern in self._split_names
+            for match in pattern.finditer(lowered)
+        ]
 
     def values(self, text: str, exclude: list[Mention] | None = None) -> list[ValueMention]:
         """Values of category columns named in ``text``, skipping spans taken by ``exclude``."""
@@ -355,10 +316,10 @@ def _aliases(name: str, identifier: bool = False) -> list[tuple[str, float]]:
     if _ASCII.match(folded):
         if not _is_plural(folded):
             add(_plural(folded), 0.9)
-        if re.fullmatch(r"[a-z]{4,}", folded):  # read → reading, write → writing
-            add(re.sub(r"e$", "", folded) + "ing", 0.8)
         elif len(folded) > 3:
             add(folded[:-1], 0.85)
+        if re.fullmatch(r"[a-z]{4,}", folded):  # read → reading, write → writing
+            add(re.sub(r"e$", "", folded) + "ing", 0.8)
         add(folded.replace("no of", "number of"), 0.9)
         for phrase, score in _english_parts(folded, identifier):
             add(phrase, score)

@@ -111,10 +111,8 @@ def presence_filters(text: str, mentions: list[Mention]) -> list[tuple[Filter, t
             span = (mention.start, mention.end + recorded.end())
             found.append((Filter(column=mention.column, op="missing", value=None, text=text[slice(*span)]), span))
             continue
-        if (missing := _MISSING.match(after)) or _PRESENT.match(after):
-            op: Op = "missing" if missing else "present"
-            matched = missing or _PRESENT.match(after)
-            assert matched is not None
+        if matched := _MISSING.match(after) or _PRESENT.match(after):
+            op: Op = "missing" if matched.re is _MISSING else "present"
             span = (mention.start, mention.end + matched.end())
             found.append((Filter(column=mention.column, op=op, value=None, text=text[slice(*span)]), span))
     return found

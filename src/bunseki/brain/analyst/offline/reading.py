@@ -441,13 +441,10 @@ def _without_events(values: list[ValueMention], text: str, info: DataFrameInfo) 
     return [v for v in values if fold(text[v.start : v.end]).removesuffix("s") not in stems]
 
 
-_COUNTED_NOUN = re.compile(r"\bhow many\s+(?:of\s+the\s+)?(?P<noun>[a-z][\w'-]*)")
-
-
 def _without_counted_noun(lowered: str, values: list[ValueMention]) -> list[ValueMention]:
     """ "How many deaths were homicides": the noun counted names the rows when another value of its
     column follows as the condition; it is no second condition (type in Death, Homicide)."""
-    asked = _COUNTED_NOUN.search(lowered)
+    asked = accounting.COUNTED_NOUN.search(lowered)
     if asked is None:
         return values
     counted = [v for v in values if v.start <= asked.start("noun") < v.end]

@@ -42,21 +42,18 @@ _REGISTERED: Final[dict[Task, _Halves]] = {name: _Halves() for name in get_args(
 
 def writes(*names: Task) -> Callable[[_F], _F]:
     """Register the decorated function as the code of the tasks ``names``."""
-
-    def register(function: _F) -> _F:
-        for name in names:
-            _REGISTERED[name].code = function
-        return function
-
-    return register
+    return _registrar("code", names)
 
 
 def concludes(*names: Task) -> Callable[[_F], _F]:
     """Register the decorated function as the conclusion of the tasks ``names``."""
+    return _registrar("conclusion", names)
 
+
+def _registrar(half: str, names: tuple[Task, ...]) -> Callable[[_F], _F]:
     def register(function: _F) -> _F:
         for name in names:
-            _REGISTERED[name].conclusion = function
+            setattr(_REGISTERED[name], half, function)
         return function
 
     return register
