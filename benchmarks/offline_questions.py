@@ -6,7 +6,9 @@ Three sets, every question one turn through the same service path as ``bunseki a
 sandbox per table, the data restored and the history cleared between questions):
 
 - public tables nobody here made (``public/``: shipped in PyPI packages, some translated into
-  Japanese), split by id into a tuning half (even) and a held-out half (odd);
+  Japanese), in two batches written a week apart by people who did not read the brain (the first
+  has been tuned on since; ``--batch``), each split by id into a tuning half (even) and a held-out
+  half (odd);
 - the own set: thirteen tables generated from a fixed seed (``questions/``), by category;
 - the DABench dev set, split by id parity the same way.
 
@@ -104,7 +106,10 @@ def run_public(selected: list[tuple[str, PublicQuestion]], root: Path, *, verbos
         asked = [(q.text, q.expect) for q in chosen]
         for question, result in zip(chosen, _ask_all(table.write(root), table.frame(), asked, root), strict=True):
             half = "held_out" if question.held_out else "tuning"
-            results.append({"table": table_name, "id": question.id, "kind": question.kind, "half": half, **result})
+            results.append(
+                {"table": table_name, "batch": table.batch, "id": question.id, "kind": question.kind, "half": half}
+                | result
+            )
             _show(verbose, f"[{question.kind}] {table_name}#{question.id}", result)
     return results
 
@@ -210,18 +215,36 @@ def report_own(now: dict[str, list[int]], baseline: dict[str, Any]) -> None:
 
 
 def report_public(results: list[dict[str, Any]], baseline: dict[str, Any]) -> None:
-    """The public set by kind and half: where the misses and the questions back are."""
-    print("\nPublic tables by kind (right wrong asked; tuning half | held-out half)\n")
-    for kind in KINDS:
-        halves = [outcomes([r for r in results if r["kind"] == kind and r["half"] == half]) for half in HALVES]
-        if any(sum(h) for h in halves):
-            print(f"{kind:<16} {_three(halves[0]):>22} | {_three(halves[1]):>22}")
+    """The public set by kind, batch and half: where the misses and the questions back are."""
+    for batch in BATCHES:
+        chosen = [r for r in results if r["batch"] == batch]
+        if not chosen:
+            continue
+        print(f"\nPublic tables, batch {batch}, by kind (right wrong asked; tuning half | held-out half)\n")
+        for kind in KINDS:
+            halves = [outcomes([r for r in chosen if r["kind"] == kind and r["half"] == half]) for half in HALVES]
+            if any(sum(h) for h in halves):
+                print(f"{kind:<16} {_three(halves[0]):>22} | {_three(halves[1]):>22}")
     before = baseline.get("public_kinds", {})
     if before:
         print(f"(baseline recorded {len(before)} kinds)")
 
 
 HALVES = ("tuning", "held_out")
+BATCHES = (1, 2)  # written 2026-11-30 and 2026-12-07 (public/tables.py)
+
+
+def public_tally(results: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """[right, wrong, asked] per half of each batch ("tuning", "held_out" for the first batch,
+    "tuning_2", "held_out_2" for the second) and of both batches together ("held_out_all")."""
+    tally: dict[str, list[int]] = {}
+    for batch in BATCHES:
+        for half in HALVES:
+            key = half if batch == 1 else f"{half}_{batch}"
+            tally[key] = outcomes([r for r in results if r["batch"] == batch and r["half"] == half])
+    for half in HALVES:
+        tally[f"{half}_all"] = outcomes([r for r in results if r["half"] == half])
+    return tally
 
 
 def summary(rows: list[tuple[str, list[int] | None, list[int] | None]]) -> None:
@@ -233,12 +256,14 @@ def summary(rows: list[tuple[str, list[int] | None, list[int] | None]]) -> None:
 
 
 def verdicts(public: dict[str, list[int]], own: list[int] | None) -> None:
-    held = public.get("held_out")
-    if held and sum(held):
+    for key, label in (("held_out", "batch 1"), ("held_out_2", "batch 2"), ("held_out_all", "both batches")):
+        held = public.get(key)
+        if not held or not sum(held):
+            continue
         right, wrong = held[0] / sum(held), held[1] / sum(held)
         verdict = "PASS" if right >= TARGET_RIGHT and wrong <= TARGET_WRONG else "MISS"
         print(
-            f"{verdict}  public held-out half: {right:.1%} right (target ≥ {TARGET_RIGHT:.0%}), "
+            f"{verdict}  public held-out half, {label}: {right:.1%} right (target ≥ {TARGET_RIGHT:.0%}), "
             f"{wrong:.1%} wrong (target ≤ {TARGET_WRONG:.0%})"
         )
     if own and sum(own):
@@ -256,6 +281,7 @@ def main() -> int:
     parser.add_argument("--category", help="comma-separated categories of the own set")
     parser.add_argument("--kind", help="comma-separated kinds of the public set")
     parser.add_argument("--half", choices=("tuning", "held_out", "both"), default="both", help="public halves to run")
+    parser.add_argument("--batch", choices=("1", "2", "both"), default="both", help="public batches to run")
     parser.add_argument("--verbose", action="store_true", help="print every missed question and its answer")
     parser.add_argument("--no-dabench", action="store_true", help="skip the DABench halves")
     parser.add_argument("--no-public", action="store_true", help="skip the public tables")
@@ -271,6 +297,8 @@ def main() -> int:
     public_selected = [] if args.no_public or args.dabench_only else public_questions(only)
     if args.kind:
         public_selected = [(t, q) for t, q in public_selected if q.kind in args.kind.split(",")]
+    if args.batch != "both":
+        public_selected = [(t, q) for t, q in public_selected if PUBLIC_TABLES[t].batch == int(args.batch)]
     if args.half != "both":
         public_selected = [(t, q) for t, q in public_selected if q.held_out == (args.half == "held_out")]
     root = Path(tempfile.mkdtemp(prefix="bunseki-questions-"))
@@ -290,16 +318,16 @@ def main() -> int:
         report_own(now, baseline)
     if public_results:
         report_public(public_results, baseline)
-    public = {half: outcomes([r for r in public_results if r["half"] == half]) for half in HALVES}
+    public = public_tally(public_results)
     own = outcomes(own_results) if own_results else None
     old_public, old_dabench = baseline.get("public", {}), baseline.get("dabench", {})
+    shown = public if public_results else {}
     rows: list[tuple[str, list[int] | None, list[int] | None]] = [
-        ("public tables, tuning half (even)", old_public.get("tuning"), public["tuning"] if public_results else None),
-        (
-            "public tables, held-out half (odd)",
-            old_public.get("held_out"),
-            public["held_out"] if public_results else None,
-        ),
+        ("public batch 1, tuning half (even)", old_public.get("tuning"), shown.get("tuning")),
+        ("public batch 1, held-out half (odd)", old_public.get("held_out"), shown.get("held_out")),
+        ("public batch 2, tuning half (even)", old_public.get("tuning_2"), shown.get("tuning_2")),
+        ("public batch 2, held-out half (odd)", old_public.get("held_out_2"), shown.get("held_out_2")),
+        ("public, both held-out halves", old_public.get("held_out_all"), shown.get("held_out_all")),
         ("own set (generated tables)", baseline.get("own"), own),
         ("DABench dev, even ids (tuning)", old_dabench.get("even"), halves["even"] if halves else None),
         ("DABench dev, odd ids (held out)", old_dabench.get("odd"), halves["odd"] if halves else None),
@@ -312,7 +340,7 @@ def main() -> int:
             for result in [*public_results, *own_results]:
                 handle.write(json.dumps(result, ensure_ascii=False) + "\n")
     if args.save_baseline:
-        if args.only or args.category or args.kind or args.half != "both" or args.dabench_only:
+        if args.only or args.category or args.kind or args.half != "both" or args.batch != "both" or args.dabench_only:
             print("not saving a baseline from a partial run", file=sys.stderr)
             return 1
         record = {

