@@ -287,7 +287,6 @@ TABLES: dict[str, PublicTable] = {
 }
 
 
-
 def _second_batch() -> dict[str, PublicTable]:
     """The tables of the second batch (``round2_a/b/c.py``), written by three people blind to the brain."""
     from public import round2_a, round2_b, round2_c  # they build with this module's helpers
