@@ -17,7 +17,7 @@ from scipy import stats
 
 from bunseki.brain.analyst.offline import codegen
 from bunseki.brain.analyst.offline.parse import plan_question
-from bunseki.brain.analyst.offline.plan import Plan
+from bunseki.brain.analyst.offline.plan import Clarification, Plan
 from bunseki.data.summary import summarize
 
 RNG = np.random.default_rng(3)
@@ -168,3 +168,60 @@ def test_short_codes_are_not_read_from_ordinary_words() -> None:
         "en",
     )
     assert isinstance(plan, Plan) and plan.slots and all(not slot.filters for slot in plan.slots)
+
+
+def test_a_placeholder_explained_by_the_format_is_not_a_value_to_choose() -> None:
+    """'"r_value" is a number…' explains another slot's placeholder; the boolean slot answers true/false."""
+    r, p = stats.pearsonr(FRAME["Age"].dropna(), FRAME.loc[FRAME["Age"].notna(), "Fare"])
+    got = answers(
+        'Is there a significant correlation between "Age" and "Fare"? Use a significance level of 0.05.\n'
+        "Format: @correlation_coefficient[r_value], @p_value[p_value], @significant_correlation[significant] "
+        'where "r_value" is a number between -1 and 1, rounded to two decimal places; "p_value" is a number '
+        'between 0 and 1, rounded to four decimal places; "significant" is a boolean value indicating whether '
+        "there is a significant correlation (true) or not (false)."
+    )
+    assert got["correlation_coefficient"] == f"{r:.2f}"
+    assert got["p_value"] == f"{p:.4f}"
+    assert got["significant_correlation"].lower() == str(bool(p < 0.05)).lower()
+
+
+def test_slots_the_reading_cannot_tell_apart_are_asked_about() -> None:
+    """Three per-group slots whose group the reading does not find would print one value three times."""
+    plan = plan_question(
+        "What is the average age of passengers by ticket tier?\n"
+        "Format: @gold_average_age[v] @silver_average_age[v] @bronze_average_age[v] rounded to two decimal places.",
+        summarize(FRAME),
+        "en",
+    )
+    assert isinstance(plan, Clarification)
+    assert "@gold_average_age" in plan.question and "@bronze_average_age" in plan.question
+    per_class = plan_question(
+        "What is the average age in each passenger class?\n"
+        "Format: @class1_average_age[v] @class2_average_age[v] rounded to two decimal places.",
+        summarize(FRAME),
+        "en",
+    )
+    assert isinstance(per_class, Plan)
+
+
+def test_ordinal_and_flag_words_in_slot_names_pick_their_rows() -> None:
+    frame = FRAME.assign(Survived=RNG.integers(0, 2, SIZE))
+    got = answers(
+        "What is the average fare by class, and for those who survived and did not?\n"
+        "Format: @first_class_average_fare[v] @third_class_average_fare[v] @mean_fare_survived[v] "
+        "@mean_fare_did_not_survive[v] rounded to two decimal places.",
+        frame,
+    )
+    assert got["first_class_average_fare"] == f"{frame.loc[frame['Pclass'] == 1, 'Fare'].mean():.2f}"
+    assert got["third_class_average_fare"] == f"{frame.loc[frame['Pclass'] == 3, 'Fare'].mean():.2f}"
+    assert got["mean_fare_survived"] == f"{frame.loc[frame['Survived'] == 1, 'Fare'].mean():.2f}"
+    assert got["mean_fare_did_not_survive"] == f"{frame.loc[frame['Survived'] == 0, 'Fare'].mean():.2f}"
+
+
+def test_a_column_the_slot_filters_on_is_not_the_one_it_measures() -> None:
+    got = answers(
+        "Test whether Fare is normally distributed in each passenger class with the Shapiro-Wilk test.\n"
+        "Format: @p_value_class_1[p] @p_value_class_2[p] rounded to four decimal places."
+    )
+    assert got["p_value_class_1"] == f"{stats.shapiro(FRAME.loc[FRAME['Pclass'] == 1, 'Fare']).pvalue:.4f}"
+    assert got["p_value_class_2"] == f"{stats.shapiro(FRAME.loc[FRAME['Pclass'] == 2, 'Fare']).pvalue:.4f}"

@@ -322,6 +322,12 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "en": "None of the requested values could be computed.",
     },
     "answers_problems": {"ja": "計算できなかった値", "en": "Values that could not be computed"},
+    "ask_same_slots": {
+        "ja": "{names} は、読み取れた範囲では同じもの（{computed}）を計算することになり、"
+        "それぞれがどの行（グループ・条件）を指すのか分かりません。各値の対象を教えてください。",
+        "en": "As far as I can read them, {names} would all compute the same thing ({computed}); "
+        "I cannot tell which rows (group or condition) each one covers. Which rows is each for?",
+    },
     "ask_statistic": {
         "ja": "{names} に何を計算すればよいか、質問からも形式からも分かりません。"
         "どの統計量（{stats}）を、どの列（{columns}）について求めますか？",

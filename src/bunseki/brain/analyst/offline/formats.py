@@ -34,6 +34,9 @@ def fill(requested: list[Slot], question: str, info: DataFrameInfo, language: La
     unknown = [slot for slot in slots if slot.measure is None]
     if unknown:
         return _ask_statistic(unknown, context, language)
+    alike = _computed_alike(slots)
+    if alike:
+        return _ask_same(alike, language)
     return Plan(
         task="answers",
         language=language,
@@ -76,6 +79,23 @@ def problems(result: dict[str, Any], language: Language) -> str | None:
     listed = "\n".join(f"- {name}: {problem}" for name, problem in found.items())
     heading = catalog.say("answers_problems", language)
     return f"**{heading}**\n\n{listed}"
+
+
+def _computed_alike(slots: list[Slot]) -> list[Slot]:
+    """Slots with different names that the plan would compute identically (the same measure of the same
+    columns over the same rows): the names say what tells them apart (class1/class2, survived/did not)
+    and the reading did not find it, so any value given for them would be another question's answer."""
+    by_computation: dict[str, list[Slot]] = {}
+    for slot in slots:
+        key = slot.model_dump_json(include={"measure", "column", "second", "filters"})
+        by_computation.setdefault(key, []).append(slot)
+    return next((group for group in by_computation.values() if len(group) > 1), [])
+
+
+def _ask_same(alike: list[Slot], language: Language) -> Clarification:
+    names = ", ".join(f"@{slot.name}" for slot in alike)
+    question = catalog.say("ask_same_slots", language, names=names, computed=measures.explain(alike[0]))
+    return Clarification(question=question, reason=f"{names} would be computed alike")
 
 
 ASKABLE_STATS = ("mean", "median", "std", "min", "max", "sum", "count")

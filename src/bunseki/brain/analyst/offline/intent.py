@@ -442,6 +442,7 @@ def answer_format(text: str) -> list[Slot]:
     it may take ("yes"/"no"); ``formats.fill`` decides what it measures.
     """
     found = list(FORMAT_SLOT.finditer(text))
+    placeholders = {m.group("placeholder").strip().strip('"') for m in found}
     slots: list[Slot] = []
     for index, match in enumerate(found):
         name = match.group("name")
@@ -453,7 +454,7 @@ def answer_format(text: str) -> list[Slot]:
                 name=name,
                 description=description,
                 decimals=_decimals(description, text),
-                choices=_choices(description, match.group("placeholder")),
+                choices=_choices(description, match.group("placeholder"), placeholders),
             )
         )
     return slots
@@ -483,10 +484,14 @@ def _decimals(description: str, text: str) -> int | None:
     return None
 
 
-def _choices(description: str, placeholder: str) -> list[str]:
-    """The values a slot may take, when the format lists them ("yes" or "no", True/False)."""
+def _choices(description: str, placeholder: str, placeholders: set[str]) -> list[str]:
+    """The values a slot may take, when the format lists them ("yes" or "no", True/False).
+
+    A quoted word that is the placeholder of any slot of the format ("r_value" is a number…) is
+    what the format explains, not a value to choose.
+    """
     found = [value.strip() for value in _QUOTED.findall(placeholder) + _QUOTED.findall(description)]
-    placeholder_words = {placeholder.strip(), placeholder.strip().strip('"')}
+    placeholder_words = {placeholder.strip(), placeholder.strip().strip('"'), *placeholders}
     choices = [
         value for value in dict.fromkeys(found) if value and value not in placeholder_words and len(value.split()) <= 4
     ]

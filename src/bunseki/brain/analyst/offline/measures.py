@@ -194,6 +194,7 @@ def resolve(slot: Slot, context: Context) -> Slot:
     elif slot.choices and measure == "skew":
         measure = "skew_label"
     slot_filters = _slot_filters(tokens, context)
+    columns = _not_filtered(columns, slot_filters, context)
     if measure in ("corr", "pvalue", "relationship", "corr_label"):
         named = columns if len(columns) >= 2 else context.pair or columns
         pair = (named + [c for c in context.numeric if c not in named])[:2]
@@ -476,6 +477,16 @@ _QUESTION_WORDS = frozenset(
 _AMBIGUOUS_STAT_WORDS = frozenset({"number", "num", "var", "sd", "range", "mode"})
 
 
+def _not_filtered(columns: list[str], filters: list[Filter], context: Context) -> list[str]:
+    """The slot's columns without those its own name filters on ('p_value_class_1': Class picks rows,
+    so what is measured is the question's other column)."""
+    filtered = {f.column for f in filters}
+    if not filtered & set(columns):
+        return columns
+    kept = [c for c in columns if c not in filtered]
+    return kept or [c for c in context.numeric if c not in filtered][:1]
+
+
 def _columns_in(tokens: list[str], context: Context) -> list[str]:
     """Columns the slot name spells out ('mean_unit_price' → Unit Price), longest spans first."""
     rest = [t for t in tokens if t not in MEASURE_WORDS and not t.isdigit()]
@@ -492,20 +503,62 @@ def _columns_in(tokens: list[str], context: Context) -> list[str]:
     return found
 
 
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3}
+_ORDINAL_BEFORE = re.compile(r"(?<![a-z0-9])(?P<nth>" + "|".join(_ORDINALS) + r")_(?P<word>[a-z]+)")
+_NOT = {"not", "non", "no", "without", "never", "didnt", "didn", "dont"}
+
+
 def _slot_filters(tokens: list[str], context: Context) -> list[Filter]:
-    """Slot names that single out rows: 'mean_price_grade2' → Grade == 2; 'average_age_east' → Region == East."""
+    """Slot names that single out rows: 'mean_price_grade2' → Grade == 2; 'average_age_east' → Region == East;
+    'first_class_age' → Class == 1; 'mean_fare_survived' / 'did_not_survive' → Survived == 1 / 0."""
     filters: list[Filter] = []
     phrase = " ".join(tokens)
     for value in context.matcher.values(phrase, exclude=context.matcher.columns(phrase)):
         filters.append(Filter(column=value.column, op="==", value=value.value, text=value.value))
-    for match in re.finditer(r"(?<![a-z])(?P<word>[a-z]+?)_?(?P<number>\d+)\b", "_".join(tokens)):
+    joined = _ORDINAL_BEFORE.sub(lambda m: f"{m.group('word')}_{_ORDINALS[m.group('nth')]}", "_".join(tokens))
+    for match in re.finditer(r"(?<![a-z])(?P<word>[a-z]+?)_?(?P<number>\d+)(?![a-z0-9])", joined):
         column = _column_for_word(match.group("word"), context)
         info = context.info.column(column) if column else None
         if column and info and info.values and match.group("number") in info.values:
             filters.append(
                 Filter(column=column, op="==", value=_typed(match.group("number"), info), text=match.group())
             )
+    named = {f.column for f in filters}
+    filters += [f for f in _flag_filters(tokens, context) if f.column not in named]
     return filters
+
+
+def _flag_filters(tokens: list[str], context: Context) -> list[Filter]:
+    """A yes/no column (0/1, True/False) the slot name spells, with another column to measure: its rows
+    where the flag holds, or where it does not when the name negates it (did_not_survive)."""
+    filters = []
+    for info in context.info.column_info:
+        sides = _flag_sides(info)
+        folded = info.name.lower().replace("_", "").replace(" ", "")
+        if sides is None or len(folded) < 4:
+            continue
+        for index, token in enumerate(tokens):
+            shared = next((i for i, (a, b) in enumerate(zip(token, folded, strict=False)) if a != b), None)
+            stem = min(len(token), len(folded)) if shared is None else shared  # survive ~ survived: 7
+            if stem < 4 or stem < min(len(token), len(folded)) - 2:
+                continue
+            others = [t for t in tokens if t not in MEASURE_WORDS and t != token and t not in _NOT]
+            if not others:  # the flag is what the slot measures (survival_rate), not a condition
+                break
+            negated = any(t in _NOT or t.startswith("un") for t in tokens[max(0, index - 2) : index])
+            filters.append(Filter(column=info.name, op="==", value=sides[0 if negated else 1], text=token))
+            break
+    return filters
+
+
+def _flag_sides(info: ColumnInfo) -> tuple[Any, Any] | None:
+    """The (no, yes) values of a two-valued flag column, typed as the column holds them."""
+    values = {str(v).lower() for v in info.values or []}
+    if values == {"0", "1"} and info.kind == "number":
+        return 0, 1
+    if values == {"false", "true"}:
+        return False, True
+    return None
 
 
 def _column_for_word(word: str, context: Context) -> str | None:
