@@ -167,7 +167,7 @@ def load_table(
         )
     if suffix in _PARQUET_SUFFIXES:
         frame, notes = _read_parquet(path, raw)
-        return _table(path, frame, "parquet", infer=False, notes=notes)
+        return _table(path, frame, "parquet", infer=True, notes=notes)
     frame, encoding, delimiter, header = _read_delimited(path, raw, _TEXT_KINDS[suffix])
     kind: TableFormat = "tsv" if delimiter == "\t" else "csv"
     return _table(path, frame, kind, infer=True, encoding=encoding, delimiter=delimiter, header=header)
@@ -204,6 +204,8 @@ def _table(
     if infer:
         decimal_comma = delimiter in (";", "\t")
         for name in frame.columns:
+            if kind == "parquet" and not pd.api.types.is_string_dtype(frame[name]):
+                continue  # typed by its writer; only its text columns may hold dates or numbers as text
             inferred = infer_column_noted(frame[name], name, decimal_comma=decimal_comma)
             if inferred is not None:
                 frame[name] = inferred[0]

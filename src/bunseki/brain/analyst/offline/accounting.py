@@ -586,6 +586,32 @@ def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) ->
     return found
 
 
+# 欠航が一番多かった日, 欠航は何件: a noun whose rows are counted
+_COUNTED_SUBJECT: Final = re.compile(
+    r"(?P<noun>[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,})(?:が|は|の)\s*"
+    r"(?:(?:一番|いちばん|最も|もっとも)\s*(?:多|少)|何\s*(?:件|回|便|人)|(?:件数|回数|数)(?!量))"
+)
+
+
+def counted_subject(text: str, placed: list[tuple[int, int]], flags: list[str]) -> list[str]:
+    """欠航が一番多かった日 over a table with a yes/no column (cancelled): the noun counted, unplaced, may be
+    that flag's yes side rather than every row; counting every row would answer another question."""
+    if not flags:
+        return []
+    rest = _unplaced(text, placed)
+    found = []
+    for match in _COUNTED_SUBJECT.finditer(rest):
+        noun = match.group("noun")
+        before = rest[max(0, match.start() - 1) : match.start()]
+        # 100ドル以上の返品, 記録されていないランナー: a noun its clause qualifies names the rows
+        qualified = before in ("の", "\x00") or (
+            re.fullmatch(r"[\u3041-\u3096]", before) is not None and before not in "はでにもとがを"
+        )
+        if not qualified and not _TABLE_NOUN.search(noun) and not _ASKING_JA.fullmatch(noun):
+            found.append(noun)
+    return found
+
+
 # "how many deaths …": the noun counted names the rows
 COUNTED_NOUN: Final = re.compile(r"\bhow many\s+(?:of\s+the\s+)?(?P<noun>[a-z][\w'-]*)", re.IGNORECASE)
 

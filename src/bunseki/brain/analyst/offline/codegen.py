@@ -69,7 +69,7 @@ GRAIN = {  # one period of each unit, as a trend's slope is "per" it
 DAY_NAMES = {
     "weekday": {
         "ja": "['月曜日', '火曜日', '水曜日', '木曜日', '金曜日', '土曜日', '日曜日']",  # a lone 日 reads as "day"
-        "en": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']",
+        "en": "['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']",
     },
     "daytype": {"ja": "['平日', '週末']", "en": "['weekdays', 'weekend']"},
 }

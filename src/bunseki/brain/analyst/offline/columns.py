@@ -194,7 +194,7 @@ class ColumnMatcher:
                     haystack, needle = (text, form) if coded else (lowered, form.lower())
                     for start in _occurrences(haystack, needle, case_sensitive=bool(coded)):
                         end = start + len(form)
-                        if _inside_a_verb(form, text, end):
+                        if _inside_a_verb(form, text, end) or _inside_a_word(form, text, start, end):
                             continue
                         if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
@@ -378,6 +378,23 @@ def _inside_a_verb(form: str, text: str, end: int) -> bool:
         return False
     following = text[end]
     return bool(_HIRAGANA.match(following)) and following not in _PARTICLES
+
+
+_KANJI = re.compile(r"[\u4e00-\u9fff々]")
+
+
+def _inside_a_word(form: str, text: str, start: int, end: int) -> bool:
+    """高 in 一番高い or 最高, 大 in 大きい: a one-kanji value read inside an adjective or a longer word."""
+    if len(form) != 1 or not _KANJI.match(form):
+        return False
+    after = text[end] if end < len(text) else ""
+    before = text[start - 1] if start > 0 else ""
+    return bool(_KANJI.match(before) or _KANJI.match(after) or (after and after in _ADJECTIVE_ENDINGS))
+
+
+_ADJECTIVE_ENDINGS = (
+    "いくかさけめすそき"  # 高い, 高く, 高かった, 高さ, 高め, 高すぎ, 高そう, 大きい; not 雨だった, 雨の
+)
 
 
 def _occurrences(lowered: str, alias: str, *, case_sensitive: bool = False) -> list[int]:

@@ -15,9 +15,9 @@ from typing import Final, Literal
 
 from bunseki.brain.analyst.offline import accounting, asking, bands, building, formats, tasks, years
 from bunseki.brain.analyst.offline.codegen import describe
-from bunseki.brain.analyst.offline.intent import answer_format
+from bunseki.brain.analyst.offline.intent import answer_format, yes_no
 from bunseki.brain.analyst.offline.plan import AgeBands, Clarification, Filter, Plan
-from bunseki.brain.analyst.offline.reading import Reading, blank_spans, read
+from bunseki.brain.analyst.offline.reading import Reading, blank_spans, names_entity, read
 from bunseki.brain.analyst.offline.vocab import STATS
 from bunseki.brain.text import normalize
 from bunseki.data.summary import DataFrameInfo
@@ -117,7 +117,10 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     values = [(v.start, v.end, v.column) for v in r.values]
     consumed = ([r.quantile.span()] if r.quantile else []) + (r.duration.spans if r.duration else []) + r.span_spans
     consumed += [m.span() for _, pattern in STATS for m in re.finditer(pattern, r.lowered)]  # 何種類
-    missing = accounting.unaccounted(plan, r.text, r.mentions, values, info, consumed=consumed)
+    used = accounting.plan_columns(plan)
+    # 求人 for 求人ID where the plan counts or measures rows: the rows' own noun, not a column to place
+    mentions = [m for m in r.mentions if not (names_entity(m) and m.column not in used)]
+    missing = accounting.unaccounted(plan, r.text, mentions, values, info, consumed=consumed)
     source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
     missing += [
         accounting.Unaccounted("term", word)
@@ -127,6 +130,7 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
             *accounting.column_parts(r.text, placed(r), info, accounting.plan_columns(plan)),
             *(accounting.unread_predicate(r.text, placed(r)) if plan.task == "count" and not plan.filters else []),
             *(accounting.unread_clause(r.text, placed(r)) if r.language == "en" else []),
+            *accounting.counted_subject(r.text, placed(r), _unused_flags(plan, info)),
         ]
         if word.casefold() not in source
     ]
@@ -145,6 +149,16 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     if (unread := _share_part_unread(plan, r)) is not None:
         missing.insert(0, accounting.Unaccounted("term", unread))  # 男性のうち浮気経験がある人の割合
     return missing
+
+
+def _unused_flags(plan: Plan, info: DataFrameInfo) -> list[str]:
+    """The table's yes/no columns (True/False, 1/0, yes/no) the plan does not read."""
+    used = accounting.plan_columns(plan)
+    return [
+        c.name
+        for c in info.column_info
+        if c.name not in used and (c.kind == "boolean" or yes_no(c.values or []) or set(c.values or []) == {"0", "1"})
+    ]
 
 
 # Statistics no plan computes as a whole answer; a question naming one besides another asks for two.

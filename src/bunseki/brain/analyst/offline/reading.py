@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from bunseki.brain.analyst.offline import accounting, dates, durations, groups
-from bunseki.brain.analyst.offline.columns import SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
+from bunseki.brain.analyst.offline.columns import ID_LIKE, SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
 from bunseki.brain.analyst.offline.durations import Duration, read_duration, read_span
 from bunseki.brain.analyst.offline.filters import (
     is_number,
@@ -93,19 +93,30 @@ class Reading:
 
     def numeric(self, info: DataFrameInfo) -> list[str]:
         """Numeric columns named, in order, without repeats; not a 1/0 flag named only by the end of its
-        name (V型エンジン is no measure of 直列エンジン: the accounting asks what it means instead)."""
+        name (V型エンジン is no measure of 直列エンジン: the accounting asks what it means instead), nor an
+        ID column named by its entity (求人 for 求人ID: the ads, whose IDs are no quantity)."""
         return list(
             dict.fromkeys(
                 m.column
                 for m in self.mentions
                 if is_number(info, m.column)
                 and not (m.score <= SUFFIX_SCORE and (c := info.column(m.column)) and yes_no(c.values or []))
+                and not names_entity(m)
             )
         )
 
     def categorical(self, info: DataFrameInfo) -> list[str]:
         kinds = ("category", "text", "boolean")
         return list(dict.fromkeys(m.column for m in self.mentions if (c := info.column(m.column)) and c.kind in kinds))
+
+
+def names_entity(mention: Mention) -> bool:
+    """A mention that is an ID column's name without its ID word (注文 for 注文番号, order for order_id):
+    the things the IDs name, not the ID numbers."""
+    if not ID_LIKE.search(mention.column):
+        return False
+    stem = ID_LIKE.sub(" ", mention.column).strip(" _").casefold()
+    return bool(stem) and mention.text.strip().casefold() in (stem, f"{stem}s")
 
 
 def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
@@ -140,6 +151,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     quantile_spans = [quantile.span()] if quantile else []
     top_n, top_spans, ascending = read_top(blank_spans(lowered, quantile_spans))
     values = _without_events(_without_counted_noun(lowered, matcher.values(text, exclude=mentions)), text, info)
+    values = _without_units(lowered, values)
     filters = value_filters(text, values)
     defined = _defined_name(text, mentions, derived)  # "Daily range = a - b": "daily" names the measure
     group_by, time_unit = groups.grouping(text, _blank(lowered, defined), mentions, info)
@@ -439,6 +451,19 @@ def _without_events(values: list[ValueMention], text: str, info: DataFrameInfo) 
     dated = [c.name for c in info.column_info if c.kind == "datetime" and not c.missing]
     stems = {fold(_DATE_SUFFIX.sub("", name)) for name in dated if _DATE_SUFFIX.search(name)}
     return [v for v in values if fold(text[v.start : v.end]).removesuffix("s") not in stems]
+
+
+_UNIT_ASKED = re.compile(
+    r"\bhow many\s+(?:more\s+|fewer\s+)?(?P<unit>seconds|minutes|hours|days|weeks|months|years)\b"
+    r"|\b(?:number of|in|over|within|after|for)\s+(?:\d+\s+)?(?P<after>days|weeks|months|years)\b"
+)
+
+
+def _without_units(lowered: str, values: list[ValueMention]) -> list[ValueMention]:
+    """ "How many days does the data cover": a unit of time asked for or counted in, not the value Day
+    of a time-of-day column."""
+    units = [m.span("unit") if m.group("unit") else m.span("after") for m in _UNIT_ASKED.finditer(lowered)]
+    return [v for v in values if not any(s <= v.start < e for s, e in units)]
 
 
 def _without_counted_noun(lowered: str, values: list[ValueMention]) -> list[ValueMention]:

@@ -7,6 +7,7 @@ and the plan rely on: the main statistic, a yes/no column's rate, the columns ro
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from bunseki.brain.analyst.offline.accounting import asked_period, compares, dated_event, describes_rows
 from bunseki.brain.analyst.offline.asking import capabilities
@@ -14,7 +15,7 @@ from bunseki.brain.analyst.offline.columns import ID_LIKE
 from bunseki.brain.analyst.offline.groups import CROSS_MAX
 from bunseki.brain.analyst.offline.intent import ASKS_PERCENT, yes_no
 from bunseki.brain.analyst.offline.plan import Clarification, Filter, Ratio, Task
-from bunseki.brain.analyst.offline.reading import Reading
+from bunseki.brain.analyst.offline.reading import Reading, names_entity
 from bunseki.brain.analyst.offline.vocab import ADDITIVE, Stat
 from bunseki.data.summary import DataFrameInfo
 
@@ -197,6 +198,8 @@ def _after_how_many(r: Reading, info: DataFrameInfo) -> str | None:
 
 def distinct_target(r: Reading, info: DataFrameInfo) -> str | None:
     """'How many stores?', '地域は何種類?': the category column whose distinct values are counted."""
+    if entity := counted_entity(r, info):
+        return entity
     if any(stat == "nunique" for _, stat in r.stats):
         categorical = r.categorical(info)
         if categorical or r.mentions:
@@ -293,6 +296,25 @@ def breakdowns(r: Reading, info: DataFrameInfo) -> list[str]:
         for c in r.categorical(info)
         if not ID_LIKE.search(c) and (column := info.column(c)) is not None and 1 < column.unique <= CROSS_MAX
     ]
+
+
+_COUNTED: Final = re.compile(r"件数|の数(?!量)|\bnumber of\b|\bcount of\b|\bcount the\b")
+
+
+def counted_entity(r: Reading, info: DataFrameInfo) -> str | None:
+    """注文件数 over order lines, "how many orders" with an order_id repeated on each line: the orders,
+    counted by the ID column the noun names (注文 → 注文番号), not the lines."""
+    if not (_HOW_MANY.search(r.lowered) or _COUNTED.search(r.lowered)):
+        return None
+    conditioned = {c for f in r.filters for c in f.columns()} | {r.group_by}
+    rows = info.shape[0]
+    for mention in r.mentions:
+        column = info.column(mention.column)
+        if column is None or mention.column in conditioned:
+            continue
+        if names_entity(mention) and column.unique < rows - column.missing:
+            return mention.column
+    return None
 
 
 def _value_filter(r: Reading) -> bool:

@@ -17,7 +17,11 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
     ("std", r"標準偏差|ばらつき|\bstandard deviation\b|\bstd\b|\bstdev\b|\bstd dev\b"),
     ("var", r"分散|\bvariance\b"),
     ("mean", r"平均|アベレージ|\baverage\b|\bmean\b|\bavg\b"),
-    ("sum", r"合計|総額|総計|総和|累計|トータル|総売上|\btotals?\b|\bsum\b|\boverall amount\b"),
+    (
+        "sum",
+        r"合計|総額|総計|総和|累計|トータル|総(?!数|合|括|称|長|理)(?=[\u4e00-\u9fff])"  # 総走行距離; not 総数, 総合
+        r"|\btotals?\b|\bsum\b|\boverall amount\b",
+    ),
     (
         "max",
         r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|一番暑|最も暑|最も高価|\bmaximum\b|\bmax\b|"
@@ -165,7 +169,8 @@ ASCENDING: Final = (
 # Measures that add up (sum by default); others (prices, rates, ages, scores) average.
 ADDITIVE: Final = re.compile(
     r"売上|売り上げ|金額|販売|数量|個数|件数|人数|客数|回数|費用|コスト|利益|支出|収入|在庫|"
-    r"sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders|"
+    r"距離|走行|sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders|"
+    r"distance|miles|mileage|"
     r"費|料金|(?<![a-z])(?:bill|tips?|fees?|refunds?|charges?|payments?|fares?)(?![a-z])",
     re.IGNORECASE,
 )
