@@ -6,10 +6,12 @@ Tables are made here; each test names the kind of question, not a wording to mat
 from __future__ import annotations
 
 import io
+import re
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import matplotlib_fontja  # noqa: F401  (the sandbox's Japanese font: its charts' labels render)
 import numpy as np
 import pandas as pd
 import pytest
@@ -118,3 +120,21 @@ def test_weekdays_are_named_in_full_in_english() -> None:
     out = printed("Which day of the week has the most orders?", ORDERS.rename(columns={"日付": "date"}))
     assert any(day in out for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"))
     assert "Mon " not in out and "Fri " not in out
+
+
+def test_a_day_without_rows_is_no_day_of_zero_and_orders_per_day_are_distinct_orders() -> None:
+    closed = ORDERS[ORDERS["日付"].dt.day_of_week != 0]  # closed on Mondays
+    per_day = closed.groupby(closed["日付"].dt.normalize())["注文番号"].nunique()
+    out = printed("注文件数がいちばん少なかった日は？", closed, "ja")
+    low = re.search(r'"low": \["(?P<day>[^"]+)", (?P<value>[\d.]+)\]', out)
+    assert low is not None and float(low.group("value")) == per_day.min() > 0  # a Monday would be 0
+    assert pd.Timestamp(low.group("day")) in per_day[per_day == per_day.min()].index
+
+
+def test_sales_of_a_table_of_items_sold_are_its_prices_added_up() -> None:
+    """One row per item sold with its price and no quantity: 売上 is the sum of the prices, and says so."""
+    planned = plan("1月の売上の合計は？", summarize(ORDERS))
+    assert planned.derived is not None and planned.derived.left == "価格" and planned.stat == "sum"
+    assert any("売上 = 価格" in a for a in planned.assumptions)
+    january = ORDERS[ORDERS["日付"].dt.month == 1]["価格"].sum()
+    assert f"{january:,}" in printed("1月の売上の合計は？", ORDERS, "ja")

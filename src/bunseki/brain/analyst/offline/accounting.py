@@ -39,8 +39,10 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     (
         "difference",
         re.compile(
-            r"(?<![誤時偏])差(?:は|を|が|って|額|分)?(?![別])|差分|違いは|どれ(?:くらい|ぐらい|だけ)(?:高|低|多|少|長|短|大き|小さ)|"
-            r"何(?:円|ドル|点|歳|年|日|人|件|ポイント|度|cm|mm|kg|g)?(?:高|低|多|少|長|短|大き|小さ)(?:い|かった)|"
+            r"(?<![誤時偏])差(?:は|を|が|って|額|分)?(?![別])|差分|違いは|"
+            r"(?:どれ(?:くらい|ぐらい|だけ)|いくら|どのくらい|どのぐらい)\s*(?:高|低|多|少|長|短|大き|小さ|安|遅|速|早)|"
+            r"何\s*(?:円|ドル|点|歳|年|日|人|件|ポイント|度|分|秒|時間|回|個|本|台|マイル|km|cm|mm|kg|g)?"
+            r"(?:高|低|多|少|長|短|大き|小さ|遅|速|早|安)(?:い|かった|く)|"
             r"何\S{0,3}?(?:伸び|増え|減っ|減り|上が|下が|年上|年下|上回|下回)|"
             r"\bdifference\b|\bdiffer\b|\bgap\b|"
             r"how much (?:more|less|higher|lower|larger|smaller|bigger|longer|shorter)\b|"
@@ -133,7 +135,7 @@ _DECIMALS: Final = re.compile(r"^\s*(?:桁|decimal)", re.IGNORECASE)
 class Unaccounted:
     """One element of the question the plan does not use."""
 
-    kind: Literal["column", "value", "number", "form", "term", "ambiguous", "direction", "statistic"]
+    kind: Literal["column", "value", "number", "form", "term", "ambiguous", "direction", "statistic", "negation"]
     text: str
     detail: str = ""
 
@@ -583,6 +585,38 @@ def value_like(text: str, placed: list[tuple[int, int]], info: DataFrameInfo) ->
             continue  # "how many deaths were homicides": the rows counted, not a condition
         if word[:4] in stems:
             found.append(word)
+    return found
+
+
+# a negation right after a Japanese condition (が関わっていない, でない, 以外) or before an English one
+_NEGATED_AFTER: Final = re.compile(
+    r"^\s*(?:が|を|は|に|と|で)?\s*[\u3041-\u3096\u4e00-\u9fff]{0,6}?(?:ていない|てない|でない|じゃない|ではない|"
+    r"していない|しない|しなかった|がない|のない|なし|無し|以外)"
+)
+_NEGATED_BEFORE: Final = re.compile(
+    r"(?:\bnot|\bwithout|\bno|\bnon-?|\bnever|\bexcluding|\bexcept|n't)\s*(?:\w+\s+){0,2}$", re.IGNORECASE
+)
+
+
+def dropped_negations(text: str, values: list[tuple[int, int, str]], filters: list[Filter]) -> list[tuple[str, str]]:
+    """Values the question negates (Business Associate が関わっていない, not in Texas) that the plan uses as a
+    positive condition (== / in): the answer would be about the very rows the question excludes."""
+    found = []
+    for start, end, column in values:
+        written = text[start:end]
+        positive = [
+            f
+            for f in filters
+            if f.column == column
+            and f.op in ("==", "in")
+            and (written.casefold() in f.text.casefold() or written in map(str, f.value if f.op == "in" else [f.value]))
+        ]
+        if not positive:
+            continue
+        after = _NEGATED_AFTER.match(text[end : end + 16])
+        before = _NEGATED_BEFORE.search(text[max(0, start - 24) : start])
+        if after or before:
+            found.append((written, (after or before).group().strip()))  # type: ignore[union-attr]
     return found
 
 

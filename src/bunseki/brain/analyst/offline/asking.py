@@ -155,6 +155,12 @@ ASK_BACK: Final[dict[str, dict[Language, str]]] = {
         "en": "I could not find what '{text}' refers to in the data: what I read is '{what}', which leaves {text} "
         "out. Which column and value is it, as the data writes them (e.g. 'rows where <column> is <value>')?",
     },
+    "negation": {
+        "ja": "「{text}」の否定（{detail}）を条件に反映できていません。いま読めたのは「{what}」で、"
+        "{text} に当てはまる行を使っています。当てはまらない行のことなら、列と値をデータの書き方で教えてください。",
+        "en": "I could not apply the negation of '{text}' ({detail}): what I read is '{what}', which uses the rows "
+        "where it holds. If you mean the rows where it does not, which column and value, as the data writes them?",
+    },
     "ambiguous": {
         "ja": "「{text}」に当たる列が複数あります（{detail}）。どの列のことですか？いま読めたのは「{what}」です。"
         "列名で指定してください。",

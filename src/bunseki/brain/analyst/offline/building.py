@@ -19,8 +19,10 @@ from bunseki.brain.analyst.offline.target import default_stat, measure
 from bunseki.brain.analyst.offline.tasks import (
     SHAPE,
     breakdowns,
+    counted_entity,
     distinct_target,
     flag_rate,
+    how_many_measure,
     main_stat,
     wants_one,
     wants_smallest,
@@ -62,6 +64,10 @@ def build(task: Task, r: Reading, info: DataFrameInfo) -> Plan | Clarification:
     if task in ("outliers", "distribution"):
         return _shape(plan, r, info)
     plan.stat = default_stat(main_stat(r), target, plan, info) if target is not None else "count"
+    if plan.stat == "count" and target is not None and how_many_measure(r, info):
+        plan.stat = "sum"  # how many individuals were affected, over a count column: its total
+    if target is None and task in ("trend", "growth", "group") and (entity := counted_entity(r, info)):
+        plan.target, plan.stat = entity, "nunique"  # 注文件数 per day over order lines: the orders, not the lines
     if r.duration and r.duration.spans and target == r.duration.derived.name and (since := _SINCE.search(r.lowered)):
         plan.stat = "min" if since.group("last") else "max"  # days since the last snow: the fewest
     if plan.stat == "quantile" and r.quantile is not None:

@@ -419,6 +419,12 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
             "series = table.sum(axis=1)",
             f"print(table.to_string(max_rows={MAX_PRINTED}))",
         ]
+    elif unit == "D":  # the days the rows hold: a day without rows (closed, a weekend) is not a day of 0
+        lines = [
+            f"series = data.groupby(data[{date!r}].dt.normalize()){value}",
+            f"series.index = series.index.strftime({LABEL_FORMAT[unit]!r})",
+            *([f"series = series{_smoothing(plan)}"] if _smoothing(plan) else []),
+        ]
     else:
         lines = [
             f"series = data.set_index({date!r}).resample({FREQ[unit]!r}){value}",

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from itertools import pairwise
+from typing import Final
 
 from bunseki.brain.analyst.offline.columns import Mention
-from bunseki.brain.analyst.offline.intent import yes_no
 from bunseki.brain.analyst.offline.plan import Filter, TimeUnit
 from bunseki.brain.analyst.offline.vocab import EACH_BEFORE, GROUP_AFTER, GROUP_BEFORE, TIME_UNITS
 from bunseki.brain.lexicon import weekday_of
@@ -162,14 +162,23 @@ def which_number(lowered: str, mentions: list[Mention], info: DataFrameInfo) -> 
     return None
 
 
+_ARRANGED: Final = re.compile(
+    r"\b(?:grouped|broken|split|sorted|ordered|ranked|divided|categori[sz]ed|aggregated|"
+    r"summari[sz]ed|segmented|classified|tabulated|totall?ed|averaged|counted|listed)\s+(?:down\s+)?by\s+(?:the\s+)?$"
+)
+
+
 def agent_by(lowered: str, mentions: list[Mention], info: DataFrameInfo, group_by: str) -> bool:
-    """'How many orders were placed by members?': a yes/no column after a passive 'by' is a condition."""
+    """'How many orders were placed by members?', 'how many people were affected by breaches in 2013': a
+    passive 'by' names who or what did it (a condition, or the rows themselves), not a breakdown; 'grouped
+    by', 'broken down by' still group."""
     column = info.column(group_by)
-    if column is None or yes_no(column.values or []) is None or not re.search(r"\bhow many\b", lowered):
+    if column is None or not re.search(r"\bhow many\b", lowered):
         return False
     for mention in mentions:
         if mention.column == group_by:
             before = lowered[max(0, mention.start - 30) : mention.start]
-            if re.search(r"\b(?:\w+ed|made|paid|bought|written|done)\s+by\s+(?:the\s+)?$", before):
+            passive = re.search(r"\b(?:\w+ed|made|paid|bought|written|done)\s+by\s+(?:the\s+)?$", before)
+            if passive and not _ARRANGED.search(before):
                 return True
     return False

@@ -544,6 +544,7 @@ _REVENUE = re.compile(
     r"売上(?!件数|数|回数)|売り上げ|販売額|販売金額|\brevenue\b|\bsales\b(?!\s+(?:count|volume|number))", re.I
 )
 _UNIT_PRICE_COLUMN = re.compile(r"単価|unit.?price|^price$|price.?each", re.I)
+_PRICE_COLUMN = re.compile(r"価格|値段|代金|\bprice\b", re.I)
 _QUANTITY_COLUMN = re.compile(r"数量|個数|販売数|\bqty\b|quantity|^units$", re.I)
 
 
@@ -559,9 +560,12 @@ def revenue(text: str, matcher: ColumnMatcher) -> Derived | None:
     if re.search(r"\b(?:how many|number of)\s+sales\b", text, re.I):
         return None  # a count of sales, not their amount
     numbers = [c.name for c in matcher.info.column_info if c.kind == "number"]
-    price = next((name for name in numbers if _UNIT_PRICE_COLUMN.search(name)), None)
+    price = next((name for name in numbers if _UNIT_PRICE_COLUMN.search(name) or _PRICE_COLUMN.search(name)), None)
     quantity = next((name for name in numbers if _QUANTITY_COLUMN.search(name)), None)
+    name = REVENUE_NAMES[0] if found.group().isascii() else REVENUE_NAMES[1]
+    if price is not None and quantity is None and len([n for n in numbers if _PRICE_COLUMN.search(n)]) == 1:
+        # one price per row and no quantity: each row is one item sold, and its price is what it brought in
+        return Derived(name=name, left=price, op="*", right=price, expression=f"data[{price!r}]")
     if price is None or quantity is None or price == quantity:
         return None
-    name = REVENUE_NAMES[0] if found.group().isascii() else REVENUE_NAMES[1]
     return Derived(name=name, left=price, op="*", right=quantity)

@@ -134,6 +134,9 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
         ]
         if word.casefold() not in source
     ]
+    every_filter = [*plan.filters, *plan.within, *(plan.ratio.part + plan.ratio.base if plan.ratio else [])]
+    for written, negation in accounting.dropped_negations(r.text, values, every_filter):
+        missing.insert(0, accounting.Unaccounted("negation", written, negation))  # が関わっていない: not these rows
     if not _produces(plan, plan.form, info):
         missing.insert(0, accounting.Unaccounted("form", plan.form))
     blanked = blank_spans(r.lowered, placed(r))

@@ -216,10 +216,14 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
             else "A fiscal year (年度) is taken as April to March."
         )
     if derived is not None and derived == revenue(text, matcher):
+        formula = derived.left if derived.expression else f"{derived.left} × {derived.right}"
         reading.assumptions.append(
-            f"売上の列がないため、売上 = {derived.left} × {derived.right} として計算しました。"
+            f"売上の列がないため、売上 = {formula} として計算しました（1行を1点の販売として）。"
+            if language == "ja" and derived.expression
+            else f"売上の列がないため、売上 = {formula} として計算しました。"
             if language == "ja"
-            else f"The table has no sales column: sales = {derived.left} × {derived.right}."
+            else f"The table has no sales column: sales = {formula}"
+            + (" (each row one item sold)." if derived.expression else ".")
         )
     reading.entity_question = "which" in words and bool(reading.categorical(info))
     if time_unit == "daytype" and date_column is None:  # no dates, but a column of day names (Sat, Sun)

@@ -6,6 +6,7 @@ named, with the assumption recorded.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from bunseki.brain.analyst.offline.asking import no_numeric
 from bunseki.brain.analyst.offline.columns import ID_LIKE
@@ -25,6 +26,8 @@ def measure(r: Reading, info: DataFrameInfo, numeric: list[str], task: Task) -> 
     # 降水量が10mm以上の日の最高気温の平均: the measure is the column the condition is not on
     free = [column for column in candidates if column not in skip]
     chosen = (free or candidates)[0] if candidates else None
+    if not free and chosen in skip and _bounds_only(r, chosen):
+        chosen = None  # 寝室5部屋以上の家で、いちばん安く売れた: the condition's column, named once, is no measure
     if (
         chosen is None
         and task in ("top", "group", "share", "trend", "growth")
@@ -76,7 +79,7 @@ def default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataFr
         and not ID_LIKE.search(name)
     )
     derived = plan.derived if plan.derived and name == plan.derived.name else None
-    if derived and derived.op == "*" and not derived.expression and name in REVENUE_NAMES:
+    if derived and derived.op == "*" and name in REVENUE_NAMES:
         chosen: Stat = "sum"  # 売上 = 単価 × 数量: an amount, and amounts add up
     elif derived or NON_ADDITIVE.search(name) or not (ADDITIVE.search(name) or counts):
         chosen = "mean"
@@ -89,6 +92,17 @@ def default_stat(stat: Stat | None, target: str | None, plan: Plan, info: DataFr
         else f"No statistic was named, so the {word[1]} of {name} is used."
     )
     return chosen
+
+
+_COUNTING: Final = re.compile(r"何\s*[\u4e00-\u9fff]|\bhow many\b|件数|人数|\bnumber of\b|\bcount\b")
+
+
+def _bounds_only(r: Reading, column: str) -> bool:
+    """The column is named once, as the bound of a condition (5部屋以上), and the question counts nothing:
+    what it ranks or computes is another, unnamed measure."""
+    once = sum(m.column == column for m in r.mentions) <= 1
+    bounded = any(f.column == column and f.op in (">", ">=", "<", "<=", "between") for f in r.filters)
+    return once and bounded and not _COUNTING.search(r.lowered) and not _count_words(r)
 
 
 def _assume_measure(r: Reading, column: str) -> str:

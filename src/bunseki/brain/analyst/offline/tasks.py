@@ -105,7 +105,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "count"
     asks_count = _HOW_MANY.search(r.lowered) and r.duration is None  # 何日経った: a duration
     conditioned = {c for f in r.filters for c in f.columns()}
-    counted = None if _how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
+    counted = None if how_many_measure(r, info) else _after_how_many(r, info)  # "how many bills": the rows
     measured_apart = [
         c for c in r.numeric(info) if c not in conditioned and c != counted
     ]  # 年収が600万円以上の社員は何人
@@ -132,7 +132,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
         return "group"  # 平均寿命が最も短かった国: the country, not the shortest life expectancy
     if distinct_target(r, info):
         return "distinct"
-    if stat == "count" and not _how_many_measure(r, info):
+    if stat == "count" and not how_many_measure(r, info):
         return "count"
     if stat is not None or (measured and not r.words & {"describe", "chart"}):
         return "stat"  # 7月以降の飲料の売上: a measure under conditions, total by default
@@ -172,7 +172,7 @@ def main_stat(r: Reading) -> Stat | None:
     return None
 
 
-def _how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
+def how_many_measure(r: Reading, info: DataFrameInfo) -> bool:
     """'how many customers' over a whole-number 客数 column means its sum, not a row count."""
     match = re.search(r"how many|何人|何個|何点", r.lowered)
     if not match:

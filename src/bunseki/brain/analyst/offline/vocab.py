@@ -102,7 +102,8 @@ TIME_UNITS: Final[tuple[tuple[str, str], ...]] = (
     ("W", r"週別|週ごと|毎週|週次|週単位|\bweekly\b|\bby week\b|\bper week\b|\beach week\b|\bwhich week\b"),
     (
         "M",
-        r"月別|月ごと|毎月|月次|月単位|月ベース|何月|どの月|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b|"
+        r"月別|月ごと|毎月|月次|月単位|月ベース|何月(?!\s*何日)|どの月|"  # 何月何日 asks for a day
+        r"\bmonthly\b|\bby month\b|\bper month\b|\beach month\b|"
         r"\b(?:which|what) month\b",
     ),
     ("Q", r"四半期別|四半期ごと|四半期|\bquarterly\b|\bby quarter\b|\bper quarter\b|\bwhich quarter\b"),
@@ -171,6 +172,9 @@ ADDITIVE: Final = re.compile(
     r"売上|売り上げ|金額|販売|数量|個数|件数|人数|客数|回数|費用|コスト|利益|支出|収入|在庫|"
     r"距離|走行|sales|revenue|amount|quantity|qty|count|units|volume|cost|profit|spend|income|visits|orders|"
     r"distance|miles|mileage|"
+    # a column named by people or things counted holds their number per row, and numbers of them add up
+    r"(?<![a-z])(?:people|persons|individuals|residents|patients|victims|deaths|cases|passengers|visitors|"
+    r"customers|guests|employees|members|users|students|records)(?![a-z])|"
     r"費|料金|(?<![a-z])(?:bill|tips?|fees?|refunds?|charges?|payments?|fares?)(?![a-z])",
     re.IGNORECASE,
 )

@@ -1,0 +1,81 @@
+"""The form a question asks for and the conditions it negates, read from general wording.
+
+Tables are made here; each test names a kind of question, not a wording to match.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bunseki.data.summary import summarize
+from tests.brain.planning import asked, plan
+
+RNG = np.random.default_rng(5)
+SIZE = 240
+JOURNALS = pd.DataFrame(
+    {
+        "誌名": [f"Journal {i}" for i in range(SIZE)],
+        "出版社": RNG.choice(["Elsevier", "Blackwell", "Springer"], SIZE),
+        "購読価格(ドル)": RNG.integers(50, 1500, SIZE),
+    }
+)
+RUNS = pd.DataFrame(
+    {
+        "日付": pd.date_range("2002-01-01", periods=SIZE, freq="7D"),
+        "ペース(分/マイル)": RNG.uniform(7, 9, SIZE).round(2),
+        "距離(マイル)": RNG.uniform(2, 14, SIZE).round(1),
+    }
+)
+BREACHES = pd.DataFrame(
+    {
+        "Breach Submission Date": pd.date_range("2010-01-01", periods=SIZE, freq="10D"),
+        "Covered Entity Type": RNG.choice(["Healthcare Provider", "Health Plan", "Business Associate"], SIZE),
+        "Type of Breach": RNG.choice(["Theft", "Loss", "Hacking"], SIZE),
+        "Individuals Affected": RNG.integers(500, 90_000, SIZE),
+    }
+)
+HOUSES = pd.DataFrame(
+    {
+        "成約日": pd.date_range("2005-01-01", periods=SIZE, freq="9D"),
+        "寝室数": RNG.integers(1, 7, SIZE),
+        "成約価格(ドル)": RNG.integers(50_000, 400_000, SIZE),
+        "当初売出価格(ドル)": RNG.integers(50_000, 400_000, SIZE),
+    }
+)
+
+
+def test_how_much_higher_asks_for_the_difference_of_the_two_groups() -> None:
+    planned = plan("ElsevierとBlackwellで平均購読価格を比べると、Elsevierのほうがいくら高いですか", summarize(JOURNALS))
+    assert planned.form == "difference" and planned.group_by == "出版社"
+
+
+def test_how_many_minutes_slower_between_two_years_is_their_difference() -> None:
+    planned = plan("2005年の平均ペースは2002年より何分遅くなってる？", summarize(RUNS))
+    assert planned.form == "difference" and [p.label for p in planned.periods] == ["2002年", "2005年"]
+
+
+def test_a_negated_condition_the_plan_would_use_as_positive_is_asked_about() -> None:
+    question = asked("Business Associate が関わっていない案件は何件？", summarize(BREACHES))
+    assert "Business Associate" in question and "否定" in question
+    assert plan("Business Associate の案件は何件？", summarize(BREACHES)).filters[0].value == "Business Associate"
+
+
+def test_a_passive_by_names_no_breakdown() -> None:
+    info = summarize(BREACHES)
+    read = plan("How many individuals were affected in 2013?", info, "en")
+    assert read.target == "Individuals Affected" and read.stat == "sum"  # a count column adds up
+    assert "breach" in asked("How many individuals were affected by breaches submitted in 2013?", info, "en")
+    assert plan("How many reports are there, broken down by type of breach?", info, "en").group_by == "Type of Breach"
+
+
+def test_what_year_month_and_day_asks_for_the_day_of_the_extreme_row() -> None:
+    planned = plan("距離がいちばん長かった記録は何年何月何日のもの？", summarize(RUNS))
+    assert (planned.form, planned.stat, planned.group_by, planned.time_unit) == ("date", "max", "日付", None)
+
+
+def test_a_column_named_only_as_a_conditions_bound_is_not_the_measure() -> None:
+    info = summarize(HOUSES)
+    assert "成約価格" in asked("寝室5部屋以上の家で、いちばん安く売れたのはいつ？", info)  # which price?
+    assert plan("寝室5部屋以上の家は何軒？", info).task == "count"
+    assert plan("寝室5部屋以上の家の平均寝室数は？", info).target == "寝室数"
