@@ -79,3 +79,28 @@ def test_a_column_named_only_as_a_conditions_bound_is_not_the_measure() -> None:
     assert "成約価格" in asked("寝室5部屋以上の家で、いちばん安く売れたのはいつ？", info)  # which price?
     assert plan("寝室5部屋以上の家は何軒？", info).task == "count"
     assert plan("寝室5部屋以上の家の平均寝室数は？", info).target == "寝室数"
+
+
+FOOD = pd.DataFrame(
+    {
+        "item": [f"Item {i}" for i in range(SIZE)],
+        "calories": RNG.integers(50, 1500, SIZE),
+        "sodium": RNG.integers(10, 3000, SIZE),
+        "protein": RNG.integers(0, 80, SIZE),
+    }
+)
+
+
+def test_everyday_words_name_columns_across_languages() -> None:
+    info = summarize(FOOD)
+    assert plan("ナトリウムの中央値は？", info).target == "sodium"
+    assert plan("タンパク質の平均は？", info).target == "protein"
+    assert plan("What's the median sodium?", info, "en").target == "sodium"
+    assert plan("走行距離の平均は？", summarize(RUNS)).target == "距離(マイル)"
+
+
+def test_an_english_qualifier_of_the_rows_left_unread_is_asked_about() -> None:
+    runs = summarize(RUNS.assign(短距離=RNG.integers(0, 2, SIZE)))
+    assert "short" in asked("What's my average pace on the short runs?", runs, "en")
+    assert "construction" in asked("What's the average distance for people working in construction?", runs, "en")
+    assert plan("Is there anything on the menu under 50 calories?", summarize(FOOD), "en").form == "yesno"

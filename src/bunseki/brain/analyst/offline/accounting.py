@@ -679,6 +679,27 @@ def unread_clause(text: str, placed: list[tuple[int, int]]) -> list[str]:
     return found
 
 
+# "on the short runs", "for the senior staff": an adjective before the rows' noun; "working in
+# construction", "living in Texas": what a participle's phrase names
+_QUALIFIER: Final = re.compile(
+    r"\b(?:in|on|for|among|with|from)\s+(?:the|my|our|all)\s+(?P<adjective>[a-z]{3,})\s+[a-z]{3,}s\b"
+    r"|\b(?![a-z]*thing\b)[a-z]{3,}ing\s+(?:in|at|for|on|from)\s+(?:the\s+)?(?P<object>[a-z]{4,})\b"
+)
+_NO_QUALIFIER: Final = frozenset({"whole", "full", "past", "recent", "given", "listed", "above", "following"})
+
+
+def unread_qualifier(text: str, placed: list[tuple[int, int]]) -> list[str]:
+    """An English word qualifying the rows that the reading did not place ("average pace on the short
+    runs", "people working in construction"): the plan would answer over every row."""
+    rest = _unplaced(text, placed, quantities=True)
+    found = []
+    for match in _QUALIFIER.finditer(rest):
+        word = match.group("adjective") or match.group("object")
+        if word not in _ASKING_EN and word not in _METHODS_EN and word not in _NO_QUALIFIER and word not in found:
+            found.append(word)
+    return found
+
+
 def column_parts(text: str, placed: list[tuple[int, int]], info: DataFrameInfo, used: set[str]) -> list[str]:
     """Words the reading did not place that are part of the name of a column the plan does not use
     (子供 of 5歳以下の子供数): the question names that column, and the plan leaves it out."""

@@ -130,6 +130,7 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
             *accounting.column_parts(r.text, placed(r), info, accounting.plan_columns(plan)),
             *(accounting.unread_predicate(r.text, placed(r)) if plan.task == "count" and not plan.filters else []),
             *(accounting.unread_clause(r.text, placed(r)) if r.language == "en" else []),
+            *(accounting.unread_qualifier(r.text, placed(r)) if r.language == "en" else []),
             *accounting.counted_subject(r.text, placed(r), _unused_flags(plan, info)),
         ]
         if word.casefold() not in source
