@@ -104,3 +104,23 @@ def test_an_english_qualifier_of_the_rows_left_unread_is_asked_about() -> None:
     assert "short" in asked("What's my average pace on the short runs?", runs, "en")
     assert "construction" in asked("What's the average distance for people working in construction?", runs, "en")
     assert plan("Is there anything on the menu under 50 calories?", summarize(FOOD), "en").form == "yesno"
+
+
+def test_which_thing_is_largest_is_named_by_the_name_column_even_when_names_repeat() -> None:
+    storms = pd.DataFrame(
+        {
+            "名前": RNG.choice(["Alpha", "Bravo", "Charlie", "Delta"], SIZE),  # one storm, many observations
+            "日付": pd.date_range("2000-06-01", periods=SIZE, freq="D"),
+            "暴風域の直径(海里)": RNG.integers(0, 500, SIZE),
+        }
+    )
+    planned = plan("暴風域の直径が一番大きかった嵐はどれですか", summarize(storms))
+    assert (planned.group_by, planned.stat, planned.top_n) == ("名前", "max", 1)
+
+
+def test_the_noun_a_which_question_asks_for_is_the_rows_its_name_column_names() -> None:
+    planned = plan("食物繊維がいちばん多いメニューは？", summarize(FOOD.assign(fiber=RNG.integers(0, 20, SIZE))))
+    assert (planned.group_by, planned.target, planned.form) == ("item", "fiber", "name")
+    assert "ブランド" in asked(
+        "ブランドのメニューでナトリウムの平均は？", summarize(FOOD)
+    )  # no which: still a condition

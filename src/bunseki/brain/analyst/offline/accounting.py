@@ -620,6 +620,24 @@ def dropped_negations(text: str, values: list[tuple[int, int, str]], filters: li
     return found
 
 
+# the thing a "which" question asks for: 一番多いメニューは？, 嵐はどれ, トップ3のピザ, which journal
+_ASKED_NOUN: Final = re.compile(
+    r"(?P<ja>[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{1,6})(?=\s*(?:は\s*(?:[?？]|どれ|どこ|誰|何|$)|を教えて|、?\s*(?:トップ|上位|ベスト)))"
+    r"|(?:トップ|上位|ベスト)\s*\d+\s*(?:の)?(?P<ja_after>[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{1,6})"
+    r"|\b(?:which|what)\s+(?:\w+\s+)?(?P<en>[a-z]{3,})\b",
+    re.IGNORECASE,
+)
+
+
+def asked_nouns(text: str) -> set[str]:
+    """The nouns a question asks to be named (メニュー of 一番多いメニューは？, journal of "which journal")."""
+    found = set()
+    for match in _ASKED_NOUN.finditer(text):
+        word = match.group("ja") or match.group("ja_after") or match.group("en")
+        found |= {word, word.removesuffix("s")} if word.isascii() else {word}
+    return found
+
+
 # 欠航が一番多かった日, 欠航は何件: a noun whose rows are counted
 _COUNTED_SUBJECT: Final = re.compile(
     r"(?P<noun>[\u30a1-\u30fa\u30fc]{2,}|[\u4e00-\u9fff\u3005]{2,})(?:が|は|の)\s*"

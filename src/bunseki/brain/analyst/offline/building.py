@@ -201,8 +201,12 @@ def _by_group(plan: Plan, r: Reading, info: DataFrameInfo) -> Plan | Clarificati
         and (group := row_label(info) or row_label(info, repeated=True))
     ):
         plan.rows = True  # 給与が高い上位5人: the rows themselves, named by their name or id
-    if group is None and r.form == "name" and plan.target:
+    if group is None and (r.form == "name" or r.entity_question) and plan.target:
         group = row_label(info, repeated=True)  # who was the youngest: a person, named by the name column
+        if group is None and wants_one(r):  # 直径が一番大きかった嵐は: its name, though names repeat over rows
+            group = next(
+                (c.name for c in info.column_info if c.kind in ("text", "category") and NAME_WORDS.search(c.name)), None
+            )
     if group is None and r.form == "date" and plan.target and r.date_column:
         group = r.date_column  # on which day was it coldest: the day of the coldest row
     if group is not None and ID_LIKE.search(group) and _ASKS_NAME.search(r.lowered):

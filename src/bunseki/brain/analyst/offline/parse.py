@@ -15,6 +15,7 @@ from typing import Final, Literal
 
 from bunseki.brain.analyst.offline import accounting, asking, bands, building, formats, tasks, years
 from bunseki.brain.analyst.offline.codegen import describe
+from bunseki.brain.analyst.offline.columns import NAME_WORDS, row_label
 from bunseki.brain.analyst.offline.intent import answer_format, yes_no
 from bunseki.brain.analyst.offline.plan import AgeBands, Clarification, Filter, Plan
 from bunseki.brain.analyst.offline.reading import Reading, blank_spans, names_entity, read
@@ -122,6 +123,8 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     mentions = [m for m in r.mentions if not (names_entity(m) and m.column not in used)]
     missing = accounting.unaccounted(plan, r.text, mentions, values, info, consumed=consumed)
     source = (info.source or "").casefold()  # ペンギン調査.tsv: a ペンギン is one of its rows
+    # 一番多いメニューは？ answered by the name column: メニュー is the rows it names
+    named_rows = accounting.asked_nouns(r.text) if _names_rows(plan, info) else set()
     missing += [
         accounting.Unaccounted("term", word)
         for word in [
@@ -133,7 +136,7 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
             *(accounting.unread_qualifier(r.text, placed(r)) if r.language == "en" else []),
             *accounting.counted_subject(r.text, placed(r), _unused_flags(plan, info)),
         ]
-        if word.casefold() not in source
+        if word.casefold() not in source and word not in named_rows
     ]
     every_filter = [*plan.filters, *plan.within, *(plan.ratio.part + plan.ratio.base if plan.ratio else [])]
     for written, negation in accounting.dropped_negations(r.text, values, every_filter):
@@ -153,6 +156,13 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
     if (unread := _share_part_unread(plan, r)) is not None:
         missing.insert(0, accounting.Unaccounted("term", unread))  # 男性のうち浮気経験がある人の割合
     return missing
+
+
+def _names_rows(plan: Plan, info: DataFrameInfo) -> bool:
+    """The plan answers with the name of a row (or of a group of rows named by a name column)."""
+    group = plan.group_by or ""
+    column = info.column(group)
+    return bool(column) and (NAME_WORDS.search(group) is not None or group == row_label(info, repeated=True))
 
 
 def _unused_flags(plan: Plan, info: DataFrameInfo) -> list[str]:
