@@ -124,3 +124,9 @@ def test_the_noun_a_which_question_asks_for_is_the_rows_its_name_column_names() 
     assert "ブランド" in asked(
         "ブランドのメニューでナトリウムの平均は？", summarize(FOOD)
     )  # no which: still a condition
+
+
+def test_a_number_with_a_unit_goes_to_the_column_whose_header_gives_that_unit() -> None:
+    planned = plan("10マイル以上走った日の平均ペースを教えてください", summarize(RUNS))
+    assert planned.target == "ペース(分/マイル)"  # a rate per mile is not measured in miles
+    assert [(f.column, f.op, f.value) for f in planned.filters] == [("距離(マイル)", ">=", 10.0)]

@@ -194,10 +194,13 @@ def number_filters(
         if unit is not None:  # 35歳以上: only an age column; with none (or two), the number stays unread
             column = _by_concept(unit, info, mentions)
         else:
-            column = _named_after(numeric, starts, text, match.end()) or _nearest(
-                numeric, starts, ends, match.start(), match.end()
+            # 10マイル以上: the column whose header gives the unit, before the nearest column named
+            column = (
+                _by_header_unit(text, match.end(), info)
+                or _named_after(numeric, starts, text, match.end())
+                or _nearest(numeric, starts, ends, match.start(), match.end())
+                or default_column
             )
-            column = column or default_column
         if column is not None and not _plausible(value, info.column(column)):
             column = _only_plausible(value, info) or column  # "under 30" beside salary: the one column it fits
         if column is None:
@@ -211,11 +214,26 @@ def number_filters(
     return filters
 
 
+_UNIT_AFTER = re.compile(r"\s*(?P<unit>[^\s\d、。,.?？!（）()以未超をよ]{1,4})(?=以上|以下|未満|超|を超|より)")
+
+
+def _by_header_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
+    """10マイル以上 with no column named: the one numeric column whose header gives that unit (距離(マイル)),
+    not a rate per it (ペース(分/マイル))."""
+    found = _UNIT_AFTER.match(text, end)
+    if found is None:
+        return None
+    unit = found.group("unit")
+    pattern = re.compile(rf"[(（\[]\s*{re.escape(unit)}\s*[)）\]]")
+    holders = [c.name for c in info.column_info if c.kind == "number" and pattern.search(c.name)]
+    return holders[0] if len(holders) == 1 else None
+
+
 def _comparison(text: str, start: int, end: int, language: Language) -> Op | None:
     after = text[end : end + 16]
     # A unit between the number and the comparison: 30度以上, 5時間未満, 5 nights or more.
     after = re.sub(
-        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,2}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
+        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,4}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
     )
     for op, pattern in COMPARISONS:
         if re.match(pattern, after):
