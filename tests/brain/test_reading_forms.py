@@ -130,3 +130,18 @@ def test_a_number_with_a_unit_goes_to_the_column_whose_header_gives_that_unit() 
     planned = plan("10マイル以上走った日の平均ペースを教えてください", summarize(RUNS))
     assert planned.target == "ペース(分/マイル)"  # a rate per mile is not measured in miles
     assert [(f.column, f.op, f.value) for f in planned.filters] == [("距離(マイル)", ">=", 10.0)]
+
+
+def test_rows_with_no_figure_recorded_are_the_blank_ones_and_no_children_is_a_value() -> None:
+    sales = pd.DataFrame({"city": RNG.choice(["Austin", "Dallas"], SIZE), "sales": RNG.integers(0, 900, SIZE)})
+    sales.loc[sales.index[:7], "sales"] = None
+    planned = plan("How many rows have no sales figure?", summarize(sales), "en")
+    assert [(f.column, f.op) for f in planned.filters] == [("sales", "missing")]
+
+
+def test_the_widest_is_the_largest() -> None:
+    houses = summarize(
+        HOUSES.assign(床面積=RNG.integers(500, 4000, SIZE), 所在地=[f"{i} Main St" for i in range(SIZE)])
+    )
+    planned = plan("床面積がいちばん広い家はどこ？", houses)
+    assert (planned.target, planned.stat, planned.group_by) == ("床面積", "max", "所在地")

@@ -97,7 +97,9 @@ _MISSING: Final = re.compile(
 
 
 _NO_BEFORE: Final = re.compile(r"\b(?:no|without(?: an?| any)?)\s+$", re.IGNORECASE)
-_RECORDED_AFTER: Final = re.compile(r"^\s*(?:recorded|given|listed|entered|filled in)\b", re.IGNORECASE)
+_RECORDED_AFTER: Final = re.compile(
+    r"^\s*(?:recorded|given|listed|entered|filled in|figures?|values?|data|entry|entries)\b", re.IGNORECASE
+)
 
 
 def presence_filters(text: str, mentions: list[Mention]) -> list[tuple[Filter, tuple[int, int]]]:

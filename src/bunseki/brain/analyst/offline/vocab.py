@@ -27,14 +27,14 @@ STATS: Final[tuple[tuple[Stat, str], ...]] = (
         r"最大|最高|最多|一番多|最も多|もっとも多|一番高|最も高|一番大き|最も大き|いちばん多|いちばん高|いちばん大き|一番暑|最も暑|最も高価|\bmaximum\b|\bmax\b|"
         r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\bpeak\b|\bbusiest\b|"
         r"\b(?:hottest|warmest|strongest|heaviest|longest|tallest|wettest|rainiest|windiest)\b|"
-        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{0,8}?(?:多|高|大き|長|暑|強|重)",
+        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{0,8}?(?:多|高|大き|長|暑|強|重|広|深)",
     ),
     (
         "min",
         r"最小|最低|最少|一番少な|最も少な|もっとも少な|一番低|最も低|一番小さ|最も小さ|いちばん少な|いちばん低|いちばん小さ|一番安|最も安|一番寒|最も寒|\bminimum\b|\bmin\b|"
         r"\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bcheapest\b|\bcoldest\b|\bquietest\b|"
         r"\b(?:weakest|lightest|shortest|driest)\b|"
-        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{0,8}?(?:少な|低|小さ|短|安|寒|弱|軽)",
+        r"(?:最も|一番|いちばん|もっとも)[^、。?？\s]{0,8}?(?:少な|低|小さ|短|安|寒|弱|軽|狭|浅)",
     ),
     ("nunique", r"何種類|種類数|ユニーク|重複を除いた|異なる.{0,6}数|異なる値|\bunique\b|\bdistinct\b|\bdifferent\b"),
     (
