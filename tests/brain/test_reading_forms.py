@@ -145,3 +145,10 @@ def test_the_widest_is_the_largest() -> None:
     )
     planned = plan("床面積がいちばん広い家はどこ？", houses)
     assert (planned.target, planned.stat, planned.group_by) == ("床面積", "max", "所在地")
+
+
+def test_whether_any_row_falls_in_a_period_is_a_yes_no_count_and_a_window_past_the_data_is_empty() -> None:
+    planned = plan("2010年1月以降の記録ってある？", summarize(RUNS))  # RUNS ends in 2006
+    assert (planned.task, planned.form) == ("count", "yesno")
+    start, end = planned.filters[0].value
+    assert start == "2010-01-01" and end >= start

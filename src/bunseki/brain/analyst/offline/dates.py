@@ -336,10 +336,15 @@ def _join_ranges(text: str, found: list[Window], *, first: date, last: date, lan
             current = Window(first, current.start, current.label + suffix, current.span)
         elif _AFTER.match(after) or _AFTER.search(led):
             suffix = "より後" if language == "ja" else " (after)"
-            current = Window(current.end, last + timedelta(days=1), current.label + suffix, current.span)
+            end = max(
+                current.end, last + timedelta(days=1)
+            )  # after the data's end: an empty window, not a reversed one
+            current = Window(current.end, end, current.label + suffix, current.span)
         elif _SINCE.match(after) or _SINCE.search(before):
             suffix = "以降" if language == "ja" else " onwards"
-            current = Window(current.start, last + timedelta(days=1), current.label + suffix, current.span)
+            current = Window(
+                current.start, max(current.start, last + timedelta(days=1)), current.label + suffix, current.span
+            )
         elif _UNTIL.match(after) or _UNTIL.search(before):
             suffix = "まで" if language == "ja" else " and before"
             current = Window(first, current.end, current.label + suffix, current.span)

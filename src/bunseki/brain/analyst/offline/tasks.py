@@ -111,7 +111,7 @@ def _summary_task(r: Reading, info: DataFrameInfo) -> Task | Clarification:
     ]  # 年収が600万円以上の社員は何人
     two_named = [f for f in r.filters if f.op == "in" and isinstance(f.value, list) and len(f.value) == 2]
     counted_more = _COUNT_MORE.search(r.lowered) is not None
-    if r.form == "yesno" and r.filters and not r.group_by and compares(r.lowered) is None:
+    if r.form == "yesno" and (r.filters or r.periods) and not r.group_by and compares(r.lowered) is None:
         return "count"  # 2012年に雪は降った？: whether any row meets the conditions
     weighed = r.form in ("difference", "times") or (r.form == "yesno" and compares(r.lowered) is not None)
     if weighed and two_named and not r.group_by and (r.numeric(info) or counted_more):
