@@ -152,3 +152,17 @@ def test_whether_any_row_falls_in_a_period_is_a_yes_no_count_and_a_window_past_t
     assert (planned.task, planned.form) == ("count", "yesno")
     start, end = planned.filters[0].value
     assert start == "2010-01-01" and end >= start
+
+
+def test_how_long_something_lasted_is_the_span_of_its_rows_not_their_count() -> None:
+    storms = pd.DataFrame(
+        {
+            "名前": RNG.choice(["Andrew", "Katrina"], SIZE),
+            "日付": pd.date_range("2005-08-01", periods=SIZE, freq="6h"),  # four observations a day
+            "風速": RNG.integers(30, 150, SIZE),
+        }
+    )
+    for question, language in (("How many days did storm Andrew last?", "en"), ("Andrewは何日間続いた？", "ja")):
+        planned = plan(question, summarize(storms), language)
+        assert (planned.task, planned.form) == ("span", "duration"), question
+        assert [(f.column, f.value) for f in planned.filters] == [("名前", "Andrew")]

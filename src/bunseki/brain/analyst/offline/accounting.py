@@ -58,7 +58,10 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
             r"から[^。?？]{1,40}まで[^。?？]{0,6}何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)|"
             r"\bhow many (?:days|weeks|months|years) (?:passed|elapsed|went by|did it take|does it take|were there "
             r"between|are there between|between|from|after|since|separate|lie between)\b|"
-            r"\bhow long (?:did|does|was|were|is|between|from|after|since|has it been)\b|\bhow much time\b",
+            r"\bhow long (?:did|does|was|were|is|between|from|after|since|has it been)\b|\bhow much time\b|"
+            # how long something lasted: 何日間続いた, "how many days did the storm last"
+            r"何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)(?:間)?\s*(?:も)?\s*(?:続い|続く|持続)|"
+            r"\bhow many (?:days|weeks|months|years)\b[^?.]{0,40}\b(?:last|lasted|run|ran|span|spanned)\b",
             re.IGNORECASE,
         ),
     ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Final
 
 import pandas as pd
 
@@ -35,7 +36,7 @@ from bunseki.brain.analyst.offline.intent import (
     unit_price,
     yes_no,
 )
-from bunseki.brain.analyst.offline.plan import AnswerForm, Derived, Filter, Period, Ratio, Span, TimeUnit
+from bunseki.brain.analyst.offline.plan import AnswerForm, Derived, Event, Filter, Period, Ratio, Span, TimeUnit
 from bunseki.brain.analyst.offline.quantiles import Quantile, read_quantile
 from bunseki.brain.analyst.offline.relations import column_comparisons, equalities
 from bunseki.brain.analyst.offline.text import kanji_number
@@ -258,6 +259,21 @@ def _read_span(r: Reading, info: DataFrameInfo) -> None:
     if len(dating) == 1 and (span := read_span(r.lowered, info, r.mentions)):
         r.span, r.span_spans = span
         r.date_column = dating[0]
+    elif len(dating) == 1 and _LASTED.search(r.lowered):  # how many days did Andrew last: its first to last row
+        unit = next((name for name, pattern in _LASTED_UNITS if re.search(pattern, r.lowered)), "days")
+        r.span = Span(start=Event(kind="first"), end=Event(kind="last"), unit=unit)  # type: ignore[arg-type]
+        r.date_column = dating[0]
+
+
+_LASTED: Final = re.compile(
+    r"(?:日|週|か月|ヶ月|カ月|ヵ月|年)(?:間)?\s*(?:も)?\s*(?:続い|続く|持続)|\b(?:last|lasted|span|spanned)\b"
+)
+_LASTED_UNITS: Final = (
+    ("weeks", r"何\s*週|\bweeks\b"),
+    ("months", r"何\s*(?:か月|ヶ月|カ月|ヵ月)|\bmonths\b"),
+    ("years", r"何\s*年|\byears\b"),
+    ("days", r"何\s*日|\bdays\b"),
+)
 
 
 def _statistics(lowered: str, inside: list[tuple[int, int]], quantile: Quantile | None) -> list[tuple[int, Stat]]:
