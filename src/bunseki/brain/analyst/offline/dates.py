@@ -336,10 +336,10 @@ def _join_ranges(text: str, found: list[Window], *, first: date, last: date, lan
             current = Window(first, current.start, current.label + suffix, current.span)
         elif _AFTER.match(after) or _AFTER.search(led):
             suffix = "より後" if language == "ja" else " (after)"
-            end = max(
-                current.end, last + timedelta(days=1)
-            )  # after the data's end: an empty window, not a reversed one
-            current = Window(current.end, end, current.label + suffix, current.span)
+            # a window opening after the data's end is empty, not reversed
+            current = Window(
+                current.end, max(current.end, last + timedelta(days=1)), current.label + suffix, current.span
+            )
         elif _SINCE.match(after) or _SINCE.search(before):
             suffix = "以降" if language == "ja" else " onwards"
             current = Window(

@@ -216,7 +216,9 @@ def number_filters(
     return filters
 
 
-_UNIT_AFTER = re.compile(r"\s*(?P<unit>[^\s\d、。,.?？!（）()以未超をよ]{1,4})(?=以上|以下|未満|超|を超|より)")
+# A unit between a number and its comparison: 30度以上, 5時間未満, 10マイル以上.
+_UNIT: Final = r"[^\s\d、。,.?？!（）()]{1,4}(?=以上|以下|未満|超|を超|より)"
+_UNIT_AFTER: Final = re.compile(rf"\s*(?P<unit>{_UNIT})")
 
 
 def _by_header_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
@@ -234,9 +236,7 @@ def _by_header_unit(text: str, end: int, info: DataFrameInfo) -> str | None:
 def _comparison(text: str, start: int, end: int, language: Language) -> Op | None:
     after = text[end : end + 16]
     # A unit between the number and the comparison: 30度以上, 5時間未満, 5 nights or more.
-    after = re.sub(
-        r"^\s*(?:[^\s\d、。,.?？!（）()]{1,4}(?=以上|以下|未満|超|を超|より)|[a-z]+(?=\s+or\s))?\s*", "", after
-    )
+    after = re.sub(rf"^\s*(?:{_UNIT}|[a-z]+(?=\s+or\s))?\s*", "", after)
     for op, pattern in COMPARISONS:
         if re.match(pattern, after):
             return op  # type: ignore[return-value]

@@ -130,11 +130,11 @@ def _unaccounted(plan: Plan, r: Reading, info: DataFrameInfo) -> list[accounting
         for word in [
             *accounting.residue(r.text, placed(r), r.language),
             *accounting.value_like(r.text, placed(r), info),
-            *accounting.column_parts(r.text, placed(r), info, accounting.plan_columns(plan)),
+            *accounting.column_parts(r.text, placed(r), info, used),
             *(accounting.unread_predicate(r.text, placed(r)) if plan.task == "count" and not plan.filters else []),
             *(accounting.unread_clause(r.text, placed(r)) if r.language == "en" else []),
             *(accounting.unread_qualifier(r.text, placed(r)) if r.language == "en" else []),
-            *accounting.counted_subject(r.text, placed(r), _unused_flags(plan, info)),
+            *accounting.counted_subject(r.text, placed(r), _unused_flags(used, info)),
         ]
         if word.casefold() not in source and word not in named_rows
     ]
@@ -165,9 +165,8 @@ def _names_rows(plan: Plan, info: DataFrameInfo) -> bool:
     return bool(column) and (NAME_WORDS.search(group) is not None or group == row_label(info, repeated=True))
 
 
-def _unused_flags(plan: Plan, info: DataFrameInfo) -> list[str]:
-    """The table's yes/no columns (True/False, 1/0, yes/no) the plan does not read."""
-    used = accounting.plan_columns(plan)
+def _unused_flags(used: set[str], info: DataFrameInfo) -> list[str]:
+    """The table's yes/no columns (True/False, 1/0, yes/no) the plan does not read (``used``)."""
     return [
         c.name
         for c in info.column_info
