@@ -6,9 +6,9 @@ Three sets, every question one turn through the same service path as ``bunseki a
 sandbox per table, the data restored and the history cleared between questions):
 
 - public tables nobody here made (``public/``: shipped in PyPI packages, some translated into
-  Japanese), in two batches written a week apart by people who did not read the brain (the first
-  has been tuned on since; ``--batch``), each split by id into a tuning half (even) and a held-out
-  half (odd);
+  Japanese), in three batches written by people who did not read the brain (the first has been
+  tuned on since, the later ones on their tuning halves only; ``--batch``), each split by id into
+  a tuning half (even) and a held-out half (odd);
 - the own set: thirteen tables generated from a fixed seed (``questions/``), by category;
 - the DABench dev set, split by id parity the same way.
 
@@ -231,12 +231,12 @@ def report_public(results: list[dict[str, Any]], baseline: dict[str, Any]) -> No
 
 
 HALVES = ("tuning", "held_out")
-BATCHES = (1, 2)  # written 2026-11-30 and 2026-12-07 (public/tables.py)
+BATCHES = (1, 2, 3)  # written 2026-11-30, 2026-12-07 and 2026-12-07 (public/tables.py)
 
 
 def public_tally(results: list[dict[str, Any]]) -> dict[str, list[int]]:
     """[right, wrong, asked] per half of each batch ("tuning", "held_out" for the first batch,
-    "tuning_2", "held_out_2" for the second) and of both batches together ("held_out_all")."""
+    "tuning_2", "held_out_2" for the second, and so on) and of all batches together ("held_out_all")."""
     tally: dict[str, list[int]] = {}
     for batch in BATCHES:
         for half in HALVES:
@@ -256,7 +256,12 @@ def summary(rows: list[tuple[str, list[int] | None, list[int] | None]]) -> None:
 
 
 def verdicts(public: dict[str, list[int]], own: list[int] | None) -> None:
-    for key, label in (("held_out", "batch 1"), ("held_out_2", "batch 2"), ("held_out_all", "both batches")):
+    for key, label in (
+        ("held_out", "batch 1"),
+        ("held_out_2", "batch 2"),
+        ("held_out_3", "batch 3"),
+        ("held_out_all", "all batches"),
+    ):
         held = public.get(key)
         if not held or not sum(held):
             continue
@@ -281,7 +286,7 @@ def main() -> int:
     parser.add_argument("--category", help="comma-separated categories of the own set")
     parser.add_argument("--kind", help="comma-separated kinds of the public set")
     parser.add_argument("--half", choices=("tuning", "held_out", "both"), default="both", help="public halves to run")
-    parser.add_argument("--batch", choices=("1", "2", "both"), default="both", help="public batches to run")
+    parser.add_argument("--batch", choices=("1", "2", "3", "all"), default="all", help="public batches to run")
     parser.add_argument("--verbose", action="store_true", help="print every missed question and its answer")
     parser.add_argument("--no-dabench", action="store_true", help="skip the DABench halves")
     parser.add_argument("--no-public", action="store_true", help="skip the public tables")
@@ -297,7 +302,7 @@ def main() -> int:
     public_selected = [] if args.no_public or args.dabench_only else public_questions(only)
     if args.kind:
         public_selected = [(t, q) for t, q in public_selected if q.kind in args.kind.split(",")]
-    if args.batch != "both":
+    if args.batch != "all":
         public_selected = [(t, q) for t, q in public_selected if PUBLIC_TABLES[t].batch == int(args.batch)]
     if args.half != "both":
         public_selected = [(t, q) for t, q in public_selected if q.held_out == (args.half == "held_out")]
@@ -327,7 +332,9 @@ def main() -> int:
         ("public batch 1, held-out half (odd)", old_public.get("held_out"), shown.get("held_out")),
         ("public batch 2, tuning half (even)", old_public.get("tuning_2"), shown.get("tuning_2")),
         ("public batch 2, held-out half (odd)", old_public.get("held_out_2"), shown.get("held_out_2")),
-        ("public, both held-out halves", old_public.get("held_out_all"), shown.get("held_out_all")),
+        ("public batch 3, tuning half (even)", old_public.get("tuning_3"), shown.get("tuning_3")),
+        ("public batch 3, held-out half (odd)", old_public.get("held_out_3"), shown.get("held_out_3")),
+        ("public, all held-out halves", old_public.get("held_out_all"), shown.get("held_out_all")),
         ("own set (generated tables)", baseline.get("own"), own),
         ("DABench dev, even ids (tuning)", old_dabench.get("even"), halves["even"] if halves else None),
         ("DABench dev, odd ids (held out)", old_dabench.get("odd"), halves["odd"] if halves else None),
@@ -340,7 +347,7 @@ def main() -> int:
             for result in [*public_results, *own_results]:
                 handle.write(json.dumps(result, ensure_ascii=False) + "\n")
     if args.save_baseline:
-        if args.only or args.category or args.kind or args.half != "both" or args.batch != "both" or args.dabench_only:
+        if args.only or args.category or args.kind or args.half != "both" or args.batch != "all" or args.dabench_only:
             print("not saving a baseline from a partial run", file=sys.stderr)
             return 1
         record = {

@@ -5,9 +5,9 @@ file's own contents. The set is split by id: even ids are the tuning half, odd i
 half, which the brain is never tuned on. Every question ends right, wrong or asked back.
 
 The questions were written from the tables' contents, as their users would ask, before the
-brain was changed for them, in two batches a week apart (``PublicTable.batch``: the first has been
-tuned on since, the second was written by three people who did not read the brain); the kinds are
-those analysts ask every day:
+brain was changed for them, in three batches (``PublicTable.batch``: the first has been tuned on
+since, the second and third were each written by three people who did not read the brain); the
+kinds are those analysts ask every day:
 """
 
 from __future__ import annotations
