@@ -17,6 +17,14 @@ from typing import Any, TypeVar
 from bunseki.brain.analyst.offline.text import Spans
 from bunseki.brain.lexicon import concepts_for, value_forms
 from bunseki.brain.text import fold, normalize
+from bunseki.brain.transliteration import (
+    is_katakana,
+    katakana_skeleton,
+    katakana_words,
+    latin_skeletons,
+    latin_words,
+    sound_alike,
+)
 from bunseki.data.summary import ColumnInfo, DataFrameInfo
 
 # English words too common to be a misspelt column name ("with" is no Width)
@@ -100,6 +108,7 @@ class ColumnMatcher:
     def __init__(self, info: DataFrameInfo) -> None:
         self.info = info
         self._name_cache: dict[str, dict[str, str]] = {}
+        self._sounds: dict[str, dict[str, set[tuple[str, str]]]] | None = None
         self._aliases: list[tuple[str, str, float]] = []  # (alias, column, score)
         for column in info.column_info:
             # return_id names each row, not a kind of thing (a measure with many values is still a measure)
@@ -198,7 +207,59 @@ class ColumnMatcher:
                             continue
                         if not taken.overlaps((start, end)):
                             found.append(ValueMention(column.name, value, start, end))
+        spelt = Spans([(m.start, m.end) for m in found] + [(m.start, m.end) for m in exclude or []])
+        found += self._sounded(text, spelt)
         return _non_overlapping(found, key=lambda m: -(m.end - m.start))
+
+    def _sounded(self, text: str, taken: Spans) -> list[ValueMention]:
+        """Values the question writes in the other script, by their sound: ニクソン for Nixon, a
+        katakana borough for Westminster; kept only when one value of the data sounds so."""
+        index = self._sound_index()
+        found = []
+        for script, words in (("latin", katakana_words(text)), ("katakana", latin_words(text))):
+            for start, end, word in words:
+                if taken.overlaps((start, end)) or word.casefold() in _ANALYSIS_WORDS:
+                    continue
+                heard = {katakana_skeleton(word)} if script == "latin" else latin_skeletons(word)
+                exact = {hit for sound in heard for hit in index[script].get(sound, ())}
+                near = exact or {
+                    hit
+                    for sound in heard
+                    for known, hits in index[script].items()
+                    if sound_alike(sound, known)
+                    for hit in hits
+                }
+                if len(near) == 1:
+                    column, value = next(iter(near))
+                    found.append(ValueMention(column, value, start, end))
+        return found
+
+    def _sound_index(self) -> dict[str, dict[str, set[tuple[str, str]]]]:
+        """The skeletons of the values written in Latin letters and of those in katakana: of a whole
+        value and of each word of it that no other value of its column holds."""
+        if self._sounds is not None:
+            return self._sounds
+        index: dict[str, dict[str, set[tuple[str, str]]]] = {"latin": {}, "katakana": {}}
+        for column in self.info.column_info:
+            if column.kind not in ("text", "category"):
+                continue
+            holders: dict[tuple[str, str], set[str]] = {}
+            for value in column.names or column.values or []:
+                normal = normalize(value)
+                for part in {normal, *re.split(r"[\s・=_\-/]+", normal)}:
+                    joined = re.sub(r"[\s・=_\-/.'’]+", "", part)
+                    if is_katakana(joined):
+                        holders.setdefault(("katakana", katakana_skeleton(joined)), set()).add(value)
+                    elif re.fullmatch(r"[A-Za-z]{3,}", joined):
+                        for sound in latin_skeletons(joined):
+                            holders.setdefault(("latin", sound), set()).add(value)
+            # among thousands of names a three-sound skeleton is heard by chance (ポイント ~ Bernt)
+            shortest = 3 if len(column.names or column.values or []) <= 100 else 4
+            for (script, sound), values in holders.items():
+                if len(values) == 1 and len(sound) >= shortest:
+                    index[script].setdefault(sound, set()).add((column.name, next(iter(values))))
+        self._sounds = index
+        return index
 
     def _names(self, column: ColumnInfo, text: str, taken: Spans) -> list[ValueMention]:
         """Names of a text column with many values (people, countries, titles) that ``text`` writes as the
@@ -257,6 +318,61 @@ class ColumnMatcher:
         return found
 
 
+# Words of the questions themselves, never a value heard in another script (パーセンタイル ~ Central).
+_ANALYSIS_WORDS = frozenset(
+    [
+        "パーセンタイル",
+        "パーセント",
+        "ポイント",
+        "ランキング",
+        "ランク",
+        "トップ",
+        "ワースト",
+        "ベスト",
+        "データ",
+        "グループ",
+        "カテゴリ",
+        "カテゴリー",
+        "レコード",
+        "リスト",
+        "ライン",
+        "ボーダー",
+        "ペース",
+        "ケース",
+        "サイズ",
+        "タイプ",
+        "トータル",
+        "カウント",
+        "ユニーク",
+        "グラフ",
+        "チャート",
+        "テーブル",
+        "ファイル",
+        "カラム",
+        "パターン",
+        "サンプル",
+        "スコア",
+        "レベル",
+        "シェア",
+        "メジャー",
+        "ピーク",
+        "トレンド",
+        "percentile",
+        "percent",
+        "ranking",
+        "top",
+        "worst",
+        "best",
+        "data",
+        "group",
+        "category",
+        "record",
+        "list",
+        "line",
+        "total",
+        "count",
+    ]
+)
 _Span = TypeVar("_Span", Mention, ValueMention)
 SUFFIX_SCORE = 0.6  # the end of a Japanese header (its head noun), when no other header ends so
 PREFIX_SCORE = 0.7  # the start of a Japanese header (売上 of 売上金額), when no other header starts so
