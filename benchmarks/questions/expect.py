@@ -170,8 +170,14 @@ def check(expected: Expected, answer: str | None) -> bool:
     if expected.form == "date":
         return _first_day(text, expected) == expected.value
     if expected.form == "yesno":
-        no = bool(_NO.search(text))
-        yes = bool(_YES.search(_NO.sub(" ", text)))  # "該当する行は0件" says no, though it holds 該当する
+        # an answer that opens with its verdict (はい、あります。) is read by it: a value it goes on to
+        # quote ("解約 が No") is no second verdict
+        opening = re.split(r"(?<=[。.!?！？])\s*", text, maxsplit=1)[0]
+        for said in (opening, text):
+            no = bool(_NO.search(said))
+            yes = bool(_YES.search(_NO.sub(" ", said)))  # "該当する行は0件" says no, though it holds 該当する
+            if yes != no:
+                break
         return (yes and not no) if expected.value == "yes" else (no and not yes)
     raise ValueError(expected.form)
 
