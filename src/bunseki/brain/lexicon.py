@@ -44,6 +44,12 @@ CONCEPTS: Final[tuple[Concept, ...]] = (
     # a ledger's 金額 is its 売上
     Concept(("金額", "amount"), ("value", "売上", "売り上げ", "売上金額", "sales", "revenue")),
     Concept(("価格", "単価", "price"), ("値段", "unit price")),
+    # a market's daily prices and volume, as every price table heads them
+    Concept(("終値", "close", "closing price"), ("引け値",)),
+    Concept(("始値", "open", "opening price"), ("寄り付き",)),
+    Concept(("高値", "high"), ("日中高値",)),
+    Concept(("安値", "low"), ("日中安値",)),
+    Concept(("出来高", "売買高", "volume"), ("取引量",)),
     Concept(wider=("費用", "コスト", "経費", "cost", "expense", "spend")),
     Concept(wider=("料金", "手数料", "fee", "charge")),
     Concept(("利益", "profit", "margin"), ("粗利", "gross profit")),
@@ -300,6 +306,9 @@ VALUE_CONCEPTS: Final[tuple[tuple[str, ...], ...]] = (
     *(words[:-1] for words in WEEKDAYS),  # a lone 月 or 日 in a question is no day of the week
     ("male", "男性", "男子", "men"),
     ("female", "女性", "女子", "women", "woman"),
+    # animals' sexes: 雄 and 雌 as a survey writes オス and メス
+    ("オス", "雄", "おす", "♂"),
+    ("メス", "雌", "めす", "♀"),
     ("error", "エラー", "異常"),
     ("ok", "正常"),
     ("lunch", "ランチ", "昼食"),

@@ -54,7 +54,7 @@ _FORMS: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     (
         "duration",
         re.compile(
-            r"何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)(?:間)?\s*(?:が|も)?\s*(?:経|かか|たっ|過ぎ|後|ぶり|離れ|空い|あい)|"
+            r"何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)(?:間)?\s*(?:が|も)?\s*(?:経|かか|たっ|過ぎ|後|前|ぶり|離れ|空い|あい)|"
             r"から[^。?？]{1,40}まで[^。?？]{0,6}何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)|"
             r"\bhow many (?:days|weeks|months|years) (?:passed|elapsed|went by|did it take|does it take|were there "
             r"between|are there between|between|from|after|since|separate|lie between)\b|"

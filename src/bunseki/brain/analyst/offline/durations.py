@@ -224,4 +224,10 @@ def read_span(lowered: str, info: DataFrameInfo, mentions: list[Mention]) -> tup
         else:
             return None
     unit: SpanUnit = next((name for name, pattern in _SPAN_UNIT if pattern.search(lowered)), "days")
+    if _AFTER_THE_SECOND.search(lowered):
+        events.reverse()  # 最後の検査は最初の検査の何日後: from the second named to the first
     return Span(start=events[0], end=events[1], unit=unit), [(s, e) for s, e, _ in found]
+
+
+# 「AはBの何日後」: A comes after B, so the span runs from B to A
+_AFTER_THE_SECOND: Final = re.compile(r"の\s*何\s*(?:日|週|か月|ヶ月|カ月|ヵ月|年)\s*(?:間)?\s*後")

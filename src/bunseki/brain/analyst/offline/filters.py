@@ -22,6 +22,7 @@ _BETWEEN = re.compile(
     r"\s*(?:の間|の範囲|まで)?",
     re.IGNORECASE,
 )
+_COORDINATED = re.compile(r"\s*(?:と|、|,|・|や|及び|および|and|or)\s*", re.IGNORECASE)  # A と B を除く: both
 NEAR = 40  # characters around a mention where a negation or comparison word belongs to it
 
 
@@ -147,12 +148,23 @@ def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
     """Equality filters from category values; several values of one column become ``in``."""
     by_column: dict[tuple[str, bool], list[ValueMention]] = defaultdict(list)
     lowered = text.lower()
-    for mention in values:
-        negated = bool(
-            NEGATION_AFTER.match(text[mention.end : mention.end + NEAR])
-            or NEGATION_BEFORE.search(lowered[max(0, mention.start - NEAR) : mention.start])
+    ordered = sorted(values, key=lambda m: m.start)
+    negated_at: dict[int, bool] = {}
+    for index in reversed(range(len(ordered))):  # the last of a list decides for the list
+        mention = ordered[index]
+        following = ordered[index + 1] if index + 1 < len(ordered) else None
+        listed = (
+            following is not None
+            and following.column == mention.column
+            and _COORDINATED.fullmatch(text[mention.end : following.start]) is not None
         )
-        by_column[(mention.column, negated)].append(mention)
+        negated_at[mention.start] = (
+            bool(NEGATION_AFTER.match(text[mention.end : mention.end + NEAR]))
+            or bool(NEGATION_BEFORE.search(lowered[max(0, mention.start - NEAR) : mention.start]))
+            or (listed and negated_at[following.start])  # type: ignore[union-attr]
+        )
+    for mention in values:
+        by_column[(mention.column, negated_at[mention.start])].append(mention)
     filters = []
     for (column, negated), mentions in by_column.items():
         chosen = list(dict.fromkeys(mention.value for mention in mentions))

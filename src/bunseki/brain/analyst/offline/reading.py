@@ -144,6 +144,7 @@ def read(question: str, info: DataFrameInfo, language: Language) -> Reading:
     # a column's own name holds no period (前月差, last_month_sales): only the rest of the question is read
     named_columns = [(m.start, m.end) for m in mentions if m.score >= 0.95 and m.column != date_column]
     periods, period_spans = _periods(blank_spans(text, as_of + named_columns), info, date_column, language)
+    period_spans += _event_verb(lowered, date_column) if periods else []  # 終了した: it chose the end date
     unnamed = blank_spans(lowered, named_columns)  # 前月差 asks for no difference, 伸び率 for no change
     two = asks_change(blank_spans(text, named_columns)) or accounting.asked_form(unnamed) in ("difference", "times")
     if len(periods) == 1 and two:  # 2023年から2024年で何％伸びた, 何週伸びた: two periods, not one range
@@ -398,7 +399,8 @@ def _with_current(filters: list[Filter], current: Filter | None) -> list[Filter]
 
 def _date_column(info: DataFrameInfo, mentions: list[Mention], lowered: str = "") -> str | None:
     """The date column the question means: the one it names, else the one whose event it names
-    (退会者数 → 退会日, hires → hire_date), else the table's first."""
+    (退会者数 → 退会日, hires → hire_date; 終了した → enddate of a start and an end date), else the
+    table's first."""
     for mention in mentions:
         column = info.column(mention.column)
         if column and column.kind == "datetime":
@@ -411,7 +413,26 @@ def _date_column(info: DataFrameInfo, mentions: list[Mention], lowered: str = ""
     ]
     if len(events) == 1:
         return events[0]
+    # 10月に終了した調査, polls that ended in October: of a start and an end date, the end
+    for asked, named in ((_ENDED, _END_NAME), (_STARTED, _START_NAME)):
+        chosen = [name for name in dated if named.search(name)]
+        if len(dated) > 1 and asked.search(lowered) and len(chosen) == 1:
+            return chosen[0]
     return next(iter(dated), None)
+
+
+def _event_verb(lowered: str, date_column: str | None) -> list[tuple[int, int]]:
+    """The span of 終了 (ended, started) where it chose ``date_column`` among a start and an end date."""
+    for asked, named in ((_ENDED, _END_NAME), (_STARTED, _START_NAME)):
+        if date_column and named.search(date_column) and (found := asked.search(lowered)):
+            return [found.span()]
+    return []
+
+
+_ENDED = re.compile(r"終了|終わっ|終わり|締め切|完了|\b(?:ended|ending|finished|closed|completed)\b")
+_STARTED = re.compile(r"開始|始まっ|始め|着手|\b(?:started|starting|began|begun|opened)\b")
+_END_NAME = re.compile(r"終了|終|完了|締切|end|finish|close|stop", re.IGNORECASE)
+_START_NAME = re.compile(r"開始|始|着手|start|begin|open", re.IGNORECASE)
 
 
 _EVENT_SUFFIX = re.compile(r"(?:日付|日時|年月日|日|date|_date| date|_at| at|time)$")
