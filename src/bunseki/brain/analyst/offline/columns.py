@@ -218,7 +218,7 @@ class ColumnMatcher:
         found = []
         for script, words in (("latin", katakana_words(text)), ("katakana", latin_words(text))):
             for start, end, word in words:
-                if taken.overlaps((start, end)) or word.casefold() in _ANALYSIS_WORDS:
+                if taken.overlaps((start, end)) or _ANALYSIS_WORD.fullmatch(word):
                     continue
                 heard = {katakana_skeleton(word)} if script == "latin" else latin_skeletons(word)
                 exact = {hit for sound in heard for hit in index[script].get(sound, ())}
@@ -319,59 +319,12 @@ class ColumnMatcher:
 
 
 # Words of the questions themselves, never a value heard in another script (パーセンタイル ~ Central).
-_ANALYSIS_WORDS = frozenset(
-    [
-        "パーセンタイル",
-        "パーセント",
-        "ポイント",
-        "ランキング",
-        "ランク",
-        "トップ",
-        "ワースト",
-        "ベスト",
-        "データ",
-        "グループ",
-        "カテゴリ",
-        "カテゴリー",
-        "レコード",
-        "リスト",
-        "ライン",
-        "ボーダー",
-        "ペース",
-        "ケース",
-        "サイズ",
-        "タイプ",
-        "トータル",
-        "カウント",
-        "ユニーク",
-        "グラフ",
-        "チャート",
-        "テーブル",
-        "ファイル",
-        "カラム",
-        "パターン",
-        "サンプル",
-        "スコア",
-        "レベル",
-        "シェア",
-        "メジャー",
-        "ピーク",
-        "トレンド",
-        "percentile",
-        "percent",
-        "ranking",
-        "top",
-        "worst",
-        "best",
-        "data",
-        "group",
-        "category",
-        "record",
-        "list",
-        "line",
-        "total",
-        "count",
-    ]
+_ANALYSIS_WORD = re.compile(
+    r"パーセンタイル|パーセント|ポイント|ランキング|ランク|トップ|ワースト|ベスト|データ|グループ|カテゴリー?|"
+    r"レコード|リスト|ライン|ボーダー|ペース|ケース|サイズ|タイプ|トータル|カウント|ユニーク|グラフ|チャート|"
+    r"テーブル|ファイル|カラム|パターン|サンプル|スコア|レベル|シェア|メジャー|ピーク|トレンド|"
+    r"percentile|percent|ranking|top|worst|best|data|group|category|record|list|line|total|count",
+    re.IGNORECASE,
 )
 _Span = TypeVar("_Span", Mention, ValueMention)
 SUFFIX_SCORE = 0.6  # the end of a Japanese header (its head noun), when no other header ends so

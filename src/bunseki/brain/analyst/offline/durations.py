@@ -31,7 +31,7 @@ _DURATION: Final = re.compile(
 _YEARS: Final = re.compile(r"何年|年数|\byears?\b|\bhow old\b|歳", re.IGNORECASE)
 _MONTHS_ASKED: Final = re.compile(r"何か月|何ヶ月|何カ月|\bmonths?\b", re.IGNORECASE)
 # Which of two date columns starts the span: its name says so, else the one whose dates are earlier.
-_START: Final = re.compile(
+START_NAME: Final = re.compile(
     r"開始|始|就任|入社|入会|登録|加入|着工|start|begin|from|join|open|hire|birth|生年|誕生", re.I
 )
 
@@ -46,7 +46,7 @@ class Duration:
 
 
 _POINT_IN_TIME: Final = re.compile(r"時点|現在|基準|\bas (?:of|at)\b", re.IGNORECASE)
-_END: Final = re.compile(
+END_NAME: Final = re.compile(
     r"終了|終|退会|退職|解約|退任|離任|卒業|完了|end|leave|left|exit|cancel|churn|close|finish", re.I
 )
 _ACTIVE: Final = frozenset({"有効", "在籍", "在籍中", "アクティブ", "現役", "継続", "継続中", "active", "current"})
@@ -59,8 +59,8 @@ def as_of_filter(text: str, info: DataFrameInfo) -> tuple[Filter, tuple[int, int
     if found is None or not _POINT_IN_TIME.search(found.group()) or (day := _day(found)) is None:
         return None  # "on 2024-03-15" is that day's rows, not the rows current on it
     dated = [c for c in info.column_info if c.kind == "datetime"]
-    starts = [c.name for c in dated if _START.search(c.name)] or [c.name for c in dated[:1]]
-    ends = [c.name for c in dated if _END.search(c.name) and c.name not in starts]
+    starts = [c.name for c in dated if START_NAME.search(c.name)] or [c.name for c in dated[:1]]
+    ends = [c.name for c in dated if END_NAME.search(c.name) and c.name not in starts]
     if not starts:
         return None
     shown = found.group().strip()
@@ -102,7 +102,7 @@ def read_duration(
     if len(pair) < 2:
         pair = list(dated[:2])
     first, second = pair[0], pair[1]
-    starts = [c for c in (first, second) if _START.search(c.name)]
+    starts = [c for c in (first, second) if START_NAME.search(c.name)]
     if len(starts) == 1:
         start = starts[0]
         end = second if start is first else first

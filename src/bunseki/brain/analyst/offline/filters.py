@@ -148,21 +148,21 @@ def value_filters(text: str, values: list[ValueMention]) -> list[Filter]:
     """Equality filters from category values; several values of one column become ``in``."""
     by_column: dict[tuple[str, bool], list[ValueMention]] = defaultdict(list)
     lowered = text.lower()
-    ordered = sorted(values, key=lambda m: m.start)
     negated_at: dict[int, bool] = {}
-    for index in reversed(range(len(ordered))):  # the last of a list decides for the list
-        mention = ordered[index]
-        following = ordered[index + 1] if index + 1 < len(ordered) else None
+    following: ValueMention | None = None
+    for mention in sorted(values, key=lambda m: m.start, reverse=True):  # the last of a list decides for it
         listed = (
             following is not None
             and following.column == mention.column
             and _COORDINATED.fullmatch(text[mention.end : following.start]) is not None
+            and negated_at[following.start]
         )
         negated_at[mention.start] = (
             bool(NEGATION_AFTER.match(text[mention.end : mention.end + NEAR]))
             or bool(NEGATION_BEFORE.search(lowered[max(0, mention.start - NEAR) : mention.start]))
-            or (listed and negated_at[following.start])  # type: ignore[union-attr]
+            or listed
         )
+        following = mention
     for mention in values:
         by_column[(mention.column, negated_at[mention.start])].append(mention)
     filters = []

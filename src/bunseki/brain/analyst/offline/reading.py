@@ -16,7 +16,7 @@ import pandas as pd
 
 from bunseki.brain.analyst.offline import accounting, dates, durations, groups
 from bunseki.brain.analyst.offline.columns import ID_LIKE, SUFFIX_SCORE, ColumnMatcher, Mention, ValueMention
-from bunseki.brain.analyst.offline.durations import Duration, read_duration, read_span
+from bunseki.brain.analyst.offline.durations import END_NAME, START_NAME, Duration, read_duration, read_span
 from bunseki.brain.analyst.offline.filters import (
     is_number,
     number_filters,
@@ -414,7 +414,7 @@ def _date_column(info: DataFrameInfo, mentions: list[Mention], lowered: str = ""
     if len(events) == 1:
         return events[0]
     # 10月に終了した調査, polls that ended in October: of a start and an end date, the end
-    for asked, named in ((_ENDED, _END_NAME), (_STARTED, _START_NAME)):
+    for asked, named in _EVENT_VERBS:
         chosen = [name for name in dated if named.search(name)]
         if len(dated) > 1 and asked.search(lowered) and len(chosen) == 1:
             return chosen[0]
@@ -423,16 +423,17 @@ def _date_column(info: DataFrameInfo, mentions: list[Mention], lowered: str = ""
 
 def _event_verb(lowered: str, date_column: str | None) -> list[tuple[int, int]]:
     """The span of 終了 (ended, started) where it chose ``date_column`` among a start and an end date."""
-    for asked, named in ((_ENDED, _END_NAME), (_STARTED, _START_NAME)):
+    for asked, named in _EVENT_VERBS:
         if date_column and named.search(date_column) and (found := asked.search(lowered)):
             return [found.span()]
     return []
 
 
-_ENDED = re.compile(r"終了|終わっ|終わり|締め切|完了|\b(?:ended|ending|finished|closed|completed)\b")
-_STARTED = re.compile(r"開始|始まっ|始め|着手|\b(?:started|starting|began|begun|opened)\b")
-_END_NAME = re.compile(r"終了|終|完了|締切|end|finish|close|stop", re.IGNORECASE)
-_START_NAME = re.compile(r"開始|始|着手|start|begin|open", re.IGNORECASE)
+# the verbs of a question that say which of a start and an end date dates its rows, and those dates' names
+_EVENT_VERBS = (
+    (re.compile(r"終了|終わっ|終わり|締め切|完了|\b(?:ended|ending|finished|closed|completed)\b"), END_NAME),
+    (re.compile(r"開始|始まっ|始め|着手|\b(?:started|starting|began|begun|opened)\b"), START_NAME),
+)
 
 
 _EVENT_SUFFIX = re.compile(r"(?:日付|日時|年月日|日|date|_date| date|_at| at|time)$")
