@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from _pytest.nodeid import NodeId
+from pydantic import AliasChoices
 from sqlalchemy import Engine
 
 from bunseki.brain.analyst.contract import AnalystBrain
@@ -125,11 +126,24 @@ def _xdist_unit(nodeid: str) -> str:
     return nodeid.rsplit("@", 1)[-1] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
 
 
+def _unprefixed_setting_variables() -> frozenset[str]:
+    """The variables settings also read without the prefix (OPENAI_API_KEY, QDRANT_URL…)."""
+    names: set[str] = set()
+    for field in Settings.model_fields.values():
+        alias = field.validation_alias
+        choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
+        names.update(name for name in choices if isinstance(name, str) and not name.startswith("BUNSEKI_"))
+    return frozenset(names)
+
+
+UNPREFIXED_SETTING_VARIABLES = _unprefixed_setting_variables()
+
+
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No setting leaks in from the machine running the tests."""
+    """No setting leaks in from the machine running the tests (a provider's key included)."""
     for name in list(os.environ):
-        if name.startswith("BUNSEKI_"):
+        if name.startswith("BUNSEKI_") or name in UNPREFIXED_SETTING_VARIABLES:
             monkeypatch.delenv(name)
     # Servers keep warm sandboxes for new sessions; tests that are about that ask for them.
     monkeypatch.setenv("BUNSEKI_SANDBOX_POOL_SIZE", "0")

@@ -134,22 +134,24 @@ def arena(request: pytest.FixtureRequest) -> Iterator[Arena]:
     neighbour = Sandbox(other, settings=settings, limits=limits, zygote=zygote) if zygote else None
     source = root / "売上.csv"
     source.write_text("地域,売上\n関東,100\n近畿,80\n九州,60\n", encoding="utf-8")
-    with box:
-        assert zygote is None or box.ready.get("zygote")
-        data_copy = add_data_file(box.workspace, source)
-        setup = box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}")
-        assert setup.success and setup.cell is not None
-        wait_until_saved(box, setup.cell)  # a test that kills the worker finds the canary in the restored state
+    try:  # a start that fails must not leave the secret in the environment of later tests
+        with box:
+            assert zygote is None or box.ready.get("zygote")
+            data_copy = add_data_file(box.workspace, source)
+            setup = box.run("import pandas as pd\nframe = pd.read_csv('data/売上.csv')\ncanary = {'n': 7}")
+            assert setup.success and setup.cell is not None
+            wait_until_saved(box, setup.cell)  # a test that kills the worker finds the canary in the restored state
+            if neighbour is not None:
+                assert neighbour.run("secret = open('other-session.csv').read()", check_policy=False).success
+            yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest(), neighbour)
+    finally:
         if neighbour is not None:
-            assert neighbour.run("secret = open('other-session.csv').read()", check_policy=False).success
-        yield Arena(box, host, data_copy, hashlib.sha256(data_copy.read_bytes()).hexdigest(), neighbour)
-    if neighbour is not None:
-        neighbour.close()
-    if zygote is not None:
-        zygote.close()
-    monkeypatch.undo()
-    remove_workspace(box.workspace)
-    shutil.rmtree(base, ignore_errors=True)
+            neighbour.close()
+        if zygote is not None:
+            zygote.close()
+        monkeypatch.undo()
+        remove_workspace(box.workspace)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def _no_secret(result: ExecutionResult) -> None:

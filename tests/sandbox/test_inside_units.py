@@ -154,3 +154,31 @@ def test_start_time_tells_a_process_from_a_later_one_with_its_pid() -> None:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
     assert procs.start_time(pid) is None
+
+
+class CappedFork:
+    """fork() under a process cap that is freed after ``busy`` attempts (never, when None)."""
+
+    def __init__(self, busy: int | None) -> None:
+        self.busy, self.attempts = busy, 0
+
+    def __call__(self) -> int:
+        self.attempts += 1
+        if self.busy is None or self.attempts <= self.busy:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return 4242
+
+
+def test_a_fork_waits_out_a_process_cap_being_freed(monkeypatch: pytest.MonkeyPatch) -> None:
+    fork = CappedFork(busy=3)
+    monkeypatch.setattr(procs.os, "fork", fork)
+    assert procs.fork_when_allowed(within_s=5) == 4242
+    assert fork.attempts == 4
+
+
+def test_a_starting_worker_gives_up_on_a_cap_that_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    fork = CappedFork(busy=None)
+    monkeypatch.setattr(procs.os, "fork", fork)
+    with pytest.raises(BlockingIOError):
+        procs.fork_when_allowed(within_s=0.3)
+    assert 2 <= fork.attempts <= 5  # it tried again, then reported why it could not start

@@ -49,14 +49,5 @@ def ui_workspace(workspace_root: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     """The app's settings come from the environment, as under `bunseki ui`; its service is closed after."""
     monkeypatch.setenv("BUNSEKI_WORKSPACE_ROOT", str(workspace_root))
     monkeypatch.setenv("BUNSEKI_SANDBOX_TIMEOUT_S", "30")
-    for name in (
-        "OPENAI_API_KEY",
-        "ANTHROPIC_API_KEY",
-        "GOOGLE_API_KEY",
-        "GEMINI_API_KEY",
-        "AZURE_OPENAI_API_KEY",
-        "OLLAMA_HOST",
-    ):
-        monkeypatch.delenv(name, raising=False)
     yield workspace_root
     st.cache_resource.clear()  # releases the cached AnalysisService, which stops its sandboxes

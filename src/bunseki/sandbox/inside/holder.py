@@ -42,7 +42,6 @@ FULL_SCAN_S = 0.25
 OUTPUT_FLOOD = 64 * MB
 HANDOVER_TIMEOUT_S = 10.0
 LINGER_S = 10.0  # a former holder waits at most this long for its successor's first fork
-FORK_PAUSE_MAX_S = 0.5
 AT_REST = 8  # tasks of a sandbox besides its cell (anchor, holder, spare, savers, reaper); session.TASKS_AT_REST too
 SAVER_TIMEOUT_S = 60
 SAVE_DURING_CELL_S = FULL_SCAN_S  # a cell running this long hides the fork of the saver
@@ -212,7 +211,7 @@ class Holder:
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
         mine, theirs = socket.socketpair()
-        pid = _fork_when_allowed()
+        pid = procs.fork_when_allowed()  # waits out a process cap held by cells being stopped
         if pid == 0:
             for fd in (code_w, out_r, err_r, res_r):
                 os.close(fd)
@@ -563,25 +562,6 @@ class Watch:
         while self.selector.get_map() and time.monotonic() < deadline:
             self.read(0.05)
         self.selector.close()
-
-
-def _fork_when_allowed() -> int:
-    """fork(), waiting out a process cap held by cells that are being stopped.
-
-    RLIMIT_NPROC counts every process of the sandbox uid: those of a cell of ours that was just
-    killed until the anchor reaps them (a few tenths of a second), and those of other sessions'
-    sandboxes under the same uid, whose watchdogs stop a cell at its allowance or its limits.
-    Until then fork() fails with EAGAIN. The holder waits rather than die, which would lose the
-    state since the last save; a request meanwhile waits in the pipe, and the controller's own
-    deadline still stands.
-    """
-    pause = 0.05
-    while True:
-        try:
-            return os.fork()
-        except BlockingIOError:
-            time.sleep(pause)
-            pause = min(pause * 2, FORK_PAUSE_MAX_S)
 
 
 def cap_data_segment(extra: int) -> None:

@@ -54,7 +54,7 @@ def start_worker(config: dict[str, Any], info: dict[str, Any], *, confined_befor
     gc.collect()
     gc.freeze()
     anchor = os.getpid()
-    first = os.fork()
+    first = procs.fork_when_allowed(within_s=procs.START_FORK_WAIT_S)  # a cap being freed; the controller waits longer
     if first == 0:
         os.close(reg_r)
         from holder import Holder

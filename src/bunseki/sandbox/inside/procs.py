@@ -4,9 +4,35 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 TICKS = os.sysconf("SC_CLK_TCK")
+FORK_PAUSE_MAX_S = 0.5
+START_FORK_WAIT_S = 10.0  # a worker being started (the controller waits a minute for it)
+
+
+def fork_when_allowed(within_s: float | None = None) -> int:
+    """fork(), waiting out a process cap that is being freed (for ``within_s`` seconds at most).
+
+    RLIMIT_NPROC counts every process of the sandbox uid: those of a cell that was just killed
+    until the anchor reaps them (a few tenths of a second), and those of other sessions' sandboxes
+    under the same uid, whose watchdogs stop a cell at its allowance or its limits; a machine's
+    cap on processes (a cgroup's pids.max) is shared by everything on it. Until then fork() fails
+    with EAGAIN. The holder waits rather than die, which would lose the state since the last save
+    (a request meanwhile waits in the pipe, and the controller's own deadline still stands); a
+    worker being started waits a bounded while, then reports why it could not.
+    """
+    deadline = None if within_s is None else time.monotonic() + within_s
+    pause = 0.05
+    while True:
+        try:
+            return os.fork()
+        except BlockingIOError:
+            if deadline is not None and time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, FORK_PAUSE_MAX_S)
 
 
 def _stat_fields(pid: int) -> list[str] | None:

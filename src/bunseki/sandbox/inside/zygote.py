@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 
 import confine
 import preload
+import procs
 import protocol
 
 MAX_REQUEST = 1 << 20
@@ -62,7 +63,13 @@ def serve(config: dict[str, Any]) -> NoReturn:
                 os.close(fd)
             channel.sendall(json.dumps({"ok": False, "error": "a spawn needs two pipe ends"}).encode())
             continue
-        pid = os.fork()
+        try:
+            pid = procs.fork_when_allowed(within_s=procs.START_FORK_WAIT_S)
+        except OSError as exc:  # the machine's processes are capped: this start fails, the zygote stays
+            for fd in fds:
+                os.close(fd)
+            channel.sendall(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"}).encode())
+            continue
         if pid == 0:
             channel.close()
             worker(request, fds[0], fds[1], info)
