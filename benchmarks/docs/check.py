@@ -15,9 +15,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for benchmarks.docs
+sys.path[:0] = [str(Path(__file__).resolve().parents[n]) for n in (1, 2)]  # benchmarks/ (docs) and the root
 
-from benchmarks.docs.questions import Question, _normal
+from docs.questions import Question, _normal  # noqa: E402
 
 
 def document_text(path: Path) -> str:

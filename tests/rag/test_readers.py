@@ -161,3 +161,46 @@ def test_unsupported_types_and_undecodable_text_are_refused(tmp_path: Path) -> N
     utf16.write_bytes("メモ".encode("utf-16"))
     with pytest.raises(DocumentReadError, match=r"notes.txt: .*UTF-16"):
         read_document(utf16, "notes.txt", utf16.read_bytes())
+
+
+def _write_manual_docx(path: Path) -> None:
+    """A Word manual as people write them: headings, a bulleted list, a table, paragraphs."""
+    import docx  # python-docx (a dev dependency): only the tests write Word files
+
+    document = docx.Document()
+    document.add_heading("受発注システム 操作マニュアル", level=1)
+    document.add_paragraph("この手引きは受発注システムの日常の操作を説明します。")
+    document.add_heading("ログイン", level=2)
+    document.add_paragraph("社員番号とパスワードを入力して「ログイン」を押します。")
+    document.add_paragraph("パスワードは90日ごとに変更が必要です。", style="List Bullet")
+    document.add_paragraph("5回続けて間違えるとアカウントがロックされます。", style="List Bullet")
+    document.add_heading("設定項目", level=2)
+    entries = [
+        ("項目", "説明"),
+        ("AUTO_LOGOUT", "操作がないときに自動でログアウトするまでの分数"),
+        ("MAIL_FROM", "通知メールの送信元アドレス"),
+    ]
+    table = document.add_table(rows=len(entries), cols=2)
+    for row, (name, meaning) in zip(table.rows, entries, strict=True):
+        row.cells[0].text, row.cells[1].text = name, meaning
+    document.save(str(path))
+
+
+def test_word_documents_keep_headings_lists_and_tables(tmp_path: Path) -> None:
+    path = tmp_path / "manual.docx"
+    _write_manual_docx(path)
+    document = read_document(path, "manual.docx", path.read_bytes())
+    assert document.kind == "word" and document.title == "受発注システム 操作マニュアル"
+    headings = [section.heading for section in document.sections]
+    assert "ログイン" in headings and "設定項目" in headings
+    login = next(section for section in document.sections if section.heading == "ログイン")
+    assert "パスワードは90日ごとに変更が必要です。" in login.blocks
+    settings = "\n".join(next(section for section in document.sections if section.heading == "設定項目").blocks)
+    assert "AUTO_LOGOUT" in settings and "自動でログアウトするまでの分数" in settings
+
+
+def test_a_damaged_word_document_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "broken.docx"
+    path.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(DocumentReadError, match=r"broken.docx.*save it again as .docx"):
+        read_document(path, "broken.docx", path.read_bytes())

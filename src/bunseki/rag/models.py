@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-DocumentKind = Literal["markdown", "text", "html", "pdf", "code", "qa"]
+DocumentKind = Literal["markdown", "text", "html", "pdf", "word", "code", "qa"]
 SearchMode = Literal["hybrid", "dense", "sparse"]
 
 

@@ -1,17 +1,20 @@
-"""Reading one file into a Document: Markdown, plain text, HTML, PDF, source code, Q&A tables.
+"""Reading one file into a Document: Markdown, plain text, HTML, PDF, Word, source code, Q&A tables.
 
-Text files may be UTF-8, CP932 or EUC-JP (told apart by bunseki.data's detector). Third-party
-exceptions (pypdf, the table loader) become DocumentReadError here and nowhere else.
+Text files may be UTF-8, CP932 or EUC-JP (told apart by bunseki.data's detector). A Word document
+is converted to HTML by mammoth (its headings, lists and tables kept) and read as a page. Third-party
+exceptions (pypdf, mammoth, the table loader) become DocumentReadError here and nowhere else.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
 
+import mammoth
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
@@ -23,13 +26,14 @@ _MARKDOWN: Final = (".md", ".markdown")
 _TEXT: Final = (".txt", ".text", ".rst", ".log")
 _HTML: Final = (".html", ".htm")
 _PDF: Final = (".pdf",)
+_WORD: Final = (".docx",)
 _QA_TABLES: Final = (".csv", ".tsv", ".xlsx", ".xlsm")
 _CODE: Final = (
     *(".py", ".pyi", ".r", ".jl", ".sql", ".sh", ".bash"),
     *(".c", ".h", ".cc", ".cpp", ".hpp", ".cu", ".java", ".kt", ".scala", ".cs", ".go", ".rs", ".swift"),
     *(".js", ".jsx", ".ts", ".tsx", ".rb", ".php", ".m", ".toml", ".yaml", ".yml", ".ini", ".cfg"),
 )
-SUPPORTED_SUFFIXES: Final = (*_MARKDOWN, *_TEXT, *_HTML, *_PDF, *_QA_TABLES, *_CODE)
+SUPPORTED_SUFFIXES: Final = (*_MARKDOWN, *_TEXT, *_HTML, *_PDF, *_WORD, *_QA_TABLES, *_CODE)
 
 _ATX_HEADING: Final = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE: Final = re.compile(r"^\s*(```|~~~)")
@@ -70,6 +74,7 @@ def document_kind(path: Path) -> DocumentKind | None:
         (_TEXT, "text"),
         (_HTML, "html"),
         (_PDF, "pdf"),
+        (_WORD, "word"),
         (_QA_TABLES, "qa"),
         (_CODE, "code"),
     )
@@ -94,6 +99,8 @@ def read_document(path: Path, source: str, raw: bytes) -> Document:
         )
     if kind == "pdf":
         title, sections = _read_pdf(raw, source)
+    elif kind == "word":
+        title, sections = _read_html(_word_as_html(raw, source), path.stem)
     elif kind == "qa":
         title, sections = path.stem, _read_qa_table(path, source)
     else:
@@ -277,6 +284,18 @@ def _read_html(text: str, fallback_title: str) -> tuple[str, list[Section]]:
     parser.close()
     title = " ".join(parser.title.split()) or parser.first_h1 or fallback_title
     return title, parser.sections
+
+
+def _word_as_html(raw: bytes, source: str) -> str:
+    """A .docx document as HTML: headings (by their Word styles), lists, tables and paragraphs."""
+    try:
+        return str(mammoth.convert_to_html(io.BytesIO(raw)).value)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, AttributeError, TypeError) as exc:
+        raise DocumentReadError(
+            f"{source}: the Word document could not be read ({type(exc).__name__}: {exc}); "
+            "open and save it again as .docx (an old .doc must be converted first), or export it as PDF.",
+            path=source,
+        ) from exc
 
 
 def _read_pdf(raw: bytes, source: str) -> tuple[str, list[Section]]:
