@@ -63,7 +63,9 @@ class Question:
 
 
 def _english(source: str) -> bool:
-    return source.startswith(("man/en/", "python/")) or source.endswith(".en.html")
+    # The Policy's and the Developer's Reference's reStructuredText sources are their English originals.
+    english = ("man/en/", "python/", "debian-policy/", "developers-reference/")
+    return source.startswith(english) or source.endswith(".en.html")
 
 
 Verdict = Literal["right", "wrong", "abstained"]
