@@ -25,9 +25,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository root, for tests.rag
 
-from docs.questions_a import QUESTIONS as WRITER_A
-from docs.questions_b import QUESTIONS as WRITER_B
-from docs.questions_c import QUESTIONS as WRITER_C
 from langchain_core.messages import HumanMessage
 from qdrant_client import QdrantClient
 
@@ -38,6 +35,9 @@ from bunseki.rag import E5Embedder, EmbeddingCache, KnowledgeBase, Lexicon
 from bunseki.rag.store import VectorStore
 from docs import corpus
 from docs.questions import Question, Verdict, judge
+from docs.questions_a import QUESTIONS as WRITER_A
+from docs.questions_b import QUESTIONS as WRITER_B
+from docs.questions_c import QUESTIONS as WRITER_C
 
 QUESTIONS: list[Question] = [*WRITER_A, *WRITER_B, *WRITER_C]
 

@@ -6,8 +6,9 @@ The documents are installed from Debian's archive (`apt-get install`, run by thi
 root; otherwise it prints the one command to run) and copied as they are: HTML pages of the Debian
 FAQ, the Debian Reference (the same chapter in Japanese and English), aptitude's Japanese manual,
 the reStructuredText sources of the Debian Policy and the Developer's Reference (English originals,
-as their Japanese packages ship them), Python's English HTML reference. Man pages, Japanese and English, are rendered to plain text with groff, as someone saves
-`man ls` to a file: their option lists are indented definition lists.
+as their Japanese packages ship them), Python's English HTML reference. Man pages, Japanese and
+English, are rendered to plain text with groff, as someone saves `man ls` to a file: their option
+lists are indented definition lists.
 
 The corpus is only read here, never shipped: questions over it are in `benchmarks/docs/questions_*.py`.
 """
