@@ -54,7 +54,7 @@ def cited(out: dict[str, Any]) -> list[str]:
         ),
         (
             "How do I turn on two-factor authentication?",
-            "guide/security.html#2",
+            "guide/security.html#1",
             "choose Enable two-factor",
             "According to",
         ),
@@ -92,7 +92,7 @@ def test_it_answers_with_the_sentence_that_answers_and_cites_it(
     [
         (
             "セッションは何分で自動的にサインアウトされますか",
-            "guide/security.html#3",
+            "guide/security.html#2",
             "after 30 minutes",
             "によると、「",
         ),
@@ -230,3 +230,19 @@ def test_reflection_drops_claims_the_cited_passage_does_not_contain() -> None:
     embellished = 'According to CLI (Options), which is always fast: "--timeout SECONDS: how long a cell may run." [1]'
     assert "words the passages do not contain: alway, fast" in check(embellished)  # terms, plural-stripped
     assert check('"The default is 60." [1]').split("Final Answer: ")[1].startswith(NO_ANSWER)
+
+
+def test_more_candidate_sentences_than_the_vector_cache_holds_are_all_scored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bunseki.brain.knowledge import offline
+    from tests.rag.conftest import BigramEmbedder
+
+    monkeypatch.setattr(offline, "_CACHE_SIZE", 4)  # a long session over a large collection, in small
+    brain = OfflineKnowledgeBrain(embedder=BigramEmbedder(), lexicon=offline.Lexicon())
+    first = [passage(number, f"--option-{number}: sets the value number {number}.") for number in range(1, 4)]
+    second = [passage(number, f"--flag-{number}: turns feature {number} on.") for number in range(1, 7)]
+    assert brain.best("Which option sets the value number 2?", first)
+    # every sentence of the first turn is still cached when the second needs more than the cache holds
+    best = brain.best("Which flag turns feature 5 on?", [*first, *second])
+    assert best and "--flag-5" in best[0].unit.text

@@ -272,13 +272,16 @@ class OfflineKnowledgeBrain:
         if self._embedder is None:
             return None
         texts = [f"{unit.context}\n{unit.text}" if unit.context else unit.text for unit in units]
-        missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
+        wanted = {text: self._vectors[text] for text in dict.fromkeys(texts) if text in self._vectors}
+        missing = [text for text in dict.fromkeys(texts) if text not in wanted]
         if missing:
-            for text, vector in zip(missing, self._embedder.passages(missing), strict=True):
-                self._vectors[text] = vector
-            while len(self._vectors) > _CACHE_SIZE:
-                self._vectors.popitem(last=False)
-        matrix = np.vstack([self._vectors[text] for text in texts])
+            wanted.update(zip(missing, self._embedder.passages(missing), strict=True))
+        for text, vector in wanted.items():  # the most recently used last; the oldest go first
+            self._vectors[text] = vector
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > _CACHE_SIZE:
+            self._vectors.popitem(last=False)
+        matrix = np.vstack([wanted[text] for text in texts])
         return np.asarray(matrix @ self._embedder.query(question))
 
 
