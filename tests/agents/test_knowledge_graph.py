@@ -152,3 +152,27 @@ def test_an_answer_without_any_passage_is_not_an_answer() -> None:
     assert out["status"] == "unanswered"
     assert out["cited"] == []
     assert logged and logged[0]["reason"] == "The answer rests on no passage."
+
+
+def test_numbers_of_the_cited_chapter_and_section_are_grounded_but_invented_ones_are_not() -> None:
+    numbered = HIT.model_copy(update={"title": "第9章 導入ガイド", "heading": "9.4. Qdrant サーバー"})
+
+    def ask(answer: str) -> dict[str, Any]:
+        model = scripted(
+            tool_call("search_rag_knowledge_base", {"query": "qdrant"}), AIMessage(answer), AIMessage("ok")
+        )
+        knowledge_base = FakeKnowledgeBase()
+        knowledge_base.search = lambda *args, **kwargs: [numbered]  # type: ignore[method-assign]
+        context = KnowledgeContext(
+            knowledge_base=knowledge_base, brain=LLMKnowledgeBrain(model, name="fake:model"), min_relevance=None
+        )
+        state = {"messages": [HumanMessage("複数プロセスで使うには？")], "question": "複数プロセスで使うには？"}
+        return build().invoke(
+            {**state, "collections": ["manuals"]}, {"recursion_limit": recursion_limit()}, context=context
+        )
+
+    assert (
+        ask("『第9章 導入ガイド』（9.4. Qdrant サーバー）によると、QDRANT_URL を設定します。[1]")["status"]
+        == "answered"
+    )
+    assert ask("QDRANT_URL を設定し、ポート 6333 を開けます。[1]")["status"] == "unanswered"

@@ -218,8 +218,10 @@ def cited_numbers(text: str, passages: int) -> list[int]:
 
 
 def _unsupported(answer: str, state: KnowledgeState, cited: list[int]) -> bool:
-    """Whether ``answer`` states numbers found neither in the passages it cites nor in the question."""
-    sources = [state.question, *(p.text for p in state.passages if p.number in cited)]
+    """Whether ``answer`` states numbers found neither in the passages it cites (their titles and
+    headings too, which the answer names: 『第9章 …』（9.4. …）) nor in the question."""
+    cited_passages = [p for p in state.passages if p.number in cited]
+    sources = [state.question, *(f"{p.title}\n{p.heading}\n{p.source}\n{p.text}" for p in cited_passages)]
     if state.listed_collections:
         sources += state.collections
     return bool(ungrounded(answer, sources))
