@@ -35,7 +35,7 @@ def kb(*args: str | Path) -> tuple[int, str, str]:
 def test_ingest_reports_counts_and_progress_then_skips_unchanged(root: Path, corpus: Path) -> None:
     code, out, err = kb("ingest", corpus, "--collection", "docs", "--workspace-root", root)
     assert code == 0, err
-    assert "docs: files 9 · chunks 22 · skipped 0 · removed 0 ·" in out
+    assert "docs: files 9 · chunks 21 · skipped 0 · removed 0 ·" in out
     assert "[1/9] code/search.py" in err and "[9/9] papers/maintenance.pdf" in err  # one line per file
     assert (root / "qdrant").is_dir()
 

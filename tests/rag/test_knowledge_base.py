@@ -14,6 +14,7 @@ from qdrant_client import QdrantClient
 from bunseki.domain import IngestProgress
 from bunseki.errors import InputError, KnowledgeBaseError, NotFound
 from bunseki.rag import EmbeddingCache, KnowledgeBase, Lexicon
+from bunseki.rag.embedding import PROGRESS_BATCH
 from bunseki.rag.store import VectorStore
 from bunseki.settings import Settings
 from tests.rag.conftest import BigramEmbedder
@@ -298,3 +299,25 @@ def test_the_lexical_index_follows_writes(memory_kb: KnowledgeBase, corpus: Path
     memory_kb.delete("docs")
     memory_kb.ingest([corpus / "guide"], "docs")
     assert memory_kb.search("返品", ["docs"], mode="sparse") == []
+
+
+def test_a_long_file_reports_its_chunks_as_they_are_embedded(memory_kb: KnowledgeBase, tmp_path: Path) -> None:
+    folder = tmp_path / "long"
+    folder.mkdir()
+    (folder / "short.md").write_text("# Short\n\nOne paragraph.\n", encoding="utf-8")
+    paragraphs = [
+        f"Paragraph {number} says something about topic {number} at some length." * 6 for number in range(150)
+    ]
+    (folder / "manual.md").write_text("# Manual\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    seen: list[IngestProgress] = []
+    report = memory_kb.ingest([folder], "long", progress=seen.append)
+    embedding = [event for event in seen if event.chunks_total]
+    assert report.chunks > PROGRESS_BATCH * 2
+    assert {event.source for event in embedding} == {"manual.md"}  # the short file has one batch: no report
+    assert [event.chunks_done for event in embedding] == sorted(event.chunks_done for event in embedding)
+    assert embedding[-1].chunks_done == embedding[-1].chunks_total and len(embedding) >= 3
+    assert all(event.files_done == 0 for event in embedding)  # manual.md is the first file, being read
+    assert [(event.files_done, event.source) for event in seen if not event.chunks_total] == [
+        (1, "manual.md"),
+        (2, "short.md"),
+    ]

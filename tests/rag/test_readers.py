@@ -204,3 +204,136 @@ def test_a_damaged_word_document_is_refused_with_what_to_do(tmp_path: Path) -> N
     path.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(DocumentReadError, match=r"broken.docx.*save it again as .docx"):
         read_document(path, "broken.docx", path.read_bytes())
+
+
+MAN_PAGE = """\
+DU(1)                          ユーザーコマンド                          DU(1)
+
+
+
+名前
+       du - ファイルのディスク使用量を推定する
+
+説明
+       各ファイルのディスク使用量を集計します。ディレクトリは再帰的に処理されます。
+
+       -a, --all
+              ディレクトリだけでなく、全てのファイルについて表示する
+
+       --apparent-size
+              ディスク使用量ではなく実際のサイズを表示する。実際の
+              サイズは通常小さくなる。
+
+       -k                    --block-size=1K と同様
+
+   Exit status
+       The exit status is 0 on success. An archive that cannot be  lo‐
+       cated is an error.
+
+著作権
+       Copyright  ©  2020  Free Software Foundation, Inc.  License GPLv3+: GNU GPL version 3 or later.
+
+GNU coreutils 8.32                 2021年5月                             DU(1)
+"""
+
+RST = """\
+Control files
+=============
+
+The fields of a stanza are listed below.
+
+simple
+    The field, including its value, must be a single line.
+
+folded
+    The value of a folded field is a logical line that may span
+    several lines.
+
+See ``debian/control`` and :ref:`the policy <s-policy>` for more.
+"""
+
+
+def test_man_pages_keep_each_option_with_its_description(tmp_path: Path) -> None:
+    path = tmp_path / "du.1.txt"
+    path.write_text(MAN_PAGE, encoding="utf-8")
+    document = read_document(path, "du.1.txt", path.read_bytes())
+    assert document.title == "DU(1)"
+    sections = {section.heading: section.blocks for section in document.sections}
+    assert list(sections) == ["名前", "説明", "Exit status"]  # no running head or footer, no copyright
+    assert "-a, --all: ディレクトリだけでなく、全てのファイルについて表示する" in sections["説明"]
+    assert (
+        "--apparent-size: ディスク使用量ではなく実際のサイズを表示する。実際のサイズは通常小さくなる。"
+        in sections["説明"]
+    )
+    assert "-k: --block-size=1K と同様" in sections["説明"]
+    assert "An archive that cannot be located is an error." in sections["Exit status"][0]  # lo‐ cated put back
+
+
+def test_restructured_text_definitions_headings_and_markup(tmp_path: Path) -> None:
+    path = tmp_path / "fields.rst.txt"
+    path.write_text(RST, encoding="utf-8")
+    document = read_document(path, "fields.rst.txt", path.read_bytes())
+    assert document.title == "Control files"
+    blocks = document.sections[0].blocks
+    assert "simple: The field, including its value, must be a single line." in blocks
+    assert "folded: The value of a folded field is a logical line that may span several lines." in blocks
+    assert "See debian/control and the policy for more." in blocks
+
+
+def test_plain_text_lines_that_are_entries_or_sentences_stay_lines(tmp_path: Path) -> None:
+    path = tmp_path / "codes.txt"
+    path.write_text("エラーコード\nE02: 紙詰まりです。\nE05: インクが残りわずかです。\n", encoding="utf-8")
+    blocks = read_document(path, "codes.txt", path.read_bytes()).sections[0].blocks
+    assert blocks == ("エラーコード\nE02: 紙詰まりです。\nE05: インクが残りわずかです。",)
+
+
+def test_html_definition_lists_tables_and_page_furniture(tmp_path: Path) -> None:
+    page = """<html><head><title>ls</title></head><body>
+    <div class="navheader"><table><tr><td>Prev</td><td>Next</td></tr></table></div>
+    <h1>ls</h1>
+    <dl><dt>-a</dt><dt>--all</dt><dd><p>do not ignore entries.</p><p>Implies nothing else.</p></dd>
+    <dt><code>search</code></dt><dd><p>パッケージを検索します。</p></dd></dl>
+    <table><tr><th>package</th><th>size</th></tr><tr><td>aptitude</td><td>4.3 MB</td></tr></table>
+    <div class="footer">© Copyright 2023. Created using Sphinx.</div>
+    </body></html>"""
+    path = tmp_path / "ls.html"
+    path.write_text(page, encoding="utf-8")
+    blocks = read_document(path, "ls.html", path.read_bytes()).sections[-1].blocks
+    assert blocks == (
+        "-a, --all: do not ignore entries.",
+        "-a, --all: Implies nothing else.",
+        "search: パッケージを検索します。",
+        "package: size",
+        "aptitude: 4.3 MB",
+    )
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "Copyright © 2020 Free Software Foundation, Inc.",
+        "Permission is granted to make and distribute verbatim copies of this manual.",
+        "This program is free software; you can redistribute it and/or modify it.",
+        "Last updated on 2023-05-01.",
+        "最終更新: 2023年5月1日",
+        "Version 2.100 (2023-05-01)",
+    ],
+)
+def test_notices_and_stamps_are_boilerplate(block: str) -> None:
+    from bunseki.rag.boilerplate import is_boilerplate
+
+    assert is_boilerplate(block)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "Debian のパッケージは DFSG に従うライセンスで配布されます。",
+        "The copyright file of a package is /usr/share/doc/package/copyright.",
+        "Use --version to print the version and exit.",
+    ],
+)
+def test_content_about_licences_and_versions_is_not_boilerplate(block: str) -> None:
+    from bunseki.rag.boilerplate import is_boilerplate
+
+    assert not is_boilerplate(block)

@@ -57,7 +57,12 @@ def ingest_progress() -> Iterator[ProgressCallback]:
     if not errors.is_terminal:
 
         def log(event: IngestProgress) -> None:
-            errors.print(f"[dim][{event.files_done}/{event.files_total}] {escape(event.source)}[/]", highlight=False)
+            if event.chunks_total:  # a long file, while its chunks are embedded
+                where = f"[{event.files_done + 1}/{event.files_total}] {escape(event.source)}"
+                line = f"{where} · chunks {event.chunks_done}/{event.chunks_total}"
+            else:
+                line = f"[{event.files_done}/{event.files_total}] {escape(event.source)}"
+            errors.print(f"[dim]{line}[/]", highlight=False)
 
         yield log
         return
@@ -66,7 +71,9 @@ def ingest_progress() -> Iterator[ProgressCallback]:
         task = bar.add_task("取り込み中 / ingesting", total=None)
 
         def advance(event: IngestProgress) -> None:
-            bar.update(task, completed=event.files_done, total=event.files_total, description=escape(event.source))
+            chunks = f" ({event.chunks_done}/{event.chunks_total} chunks)" if event.chunks_total else ""
+            description = escape(event.source + chunks)
+            bar.update(task, completed=event.files_done, total=event.files_total, description=description)
 
         yield advance
 

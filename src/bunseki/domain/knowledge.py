@@ -205,11 +205,17 @@ class UnansweredQuestion(Unanswered):
 
 @dataclass(frozen=True)
 class IngestProgress:
-    """Reported after each file of an ingest: how many are done of how many, and which one was last."""
+    """Reported after each file of an ingest: how many are done of how many, and which one was last.
+
+    A long file also reports while its chunks are embedded, a batch at a time: ``chunks_done`` of
+    ``chunks_total`` for ``source`` (then ``files_done`` counts the files before it).
+    """
 
     files_done: int
     files_total: int
     source: str
+    chunks_done: int = 0
+    chunks_total: int = 0
 
 
 ProgressCallback = Callable[[IngestProgress], None]

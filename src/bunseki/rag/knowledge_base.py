@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -34,7 +34,7 @@ from bunseki.rag.store import FileRecord, StoredChunk, VectorStore, validate_col
 from bunseki.settings import Settings
 
 # Bumped whenever reading, chunking or lexical weighting changes, so every file is re-ingested.
-PIPELINE_VERSION: Final = "1"
+PIPELINE_VERSION: Final = "2"  # 2: definitions keep their terms, table rows stay whole, page furniture left out
 # What a chunk's payload holds of a search hit: all but its collection and score, which the search gives.
 _HIT_FIELDS: Final = tuple(name for name in SearchHit.model_fields if name not in ("collection", "score"))
 # Documents larger than this are not knowledge but data dumps; they are refused, not half-read.
@@ -159,8 +159,13 @@ class KnowledgeBase:
         chunks_written = embedded = skipped = 0
         for done, (root, path, source) in enumerate(files, start=1):
             seen.add(source)
+
+            def embedding(chunks_done: int, chunks_total: int, done: int = done, source: str = source) -> None:
+                if progress is not None:
+                    progress(IngestProgress(done - 1, len(files), source, chunks_done, chunks_total))
+
             try:
-                outcome = self._ingest_file(collection, root, path, source, known.get(source))
+                outcome = self._ingest_file(collection, root, path, source, known.get(source), embedding)
             except DocumentReadError as exc:  # its earlier chunks, if any, stay until it reads again
                 problems.append(IngestProblem(source=source, message=str(exc)))
             else:
@@ -184,7 +189,13 @@ class KnowledgeBase:
         )
 
     def _ingest_file(
-        self, collection: str, root: Path, path: Path, source: str, known: FileRecord | None
+        self,
+        collection: str,
+        root: Path,
+        path: Path,
+        source: str,
+        known: FileRecord | None,
+        on_batch: Callable[[int, int], None],
     ) -> tuple[int, int] | None:
         """Write one file's chunks; None if it is unchanged, else (chunks written, texts embedded)."""
         raw = _read_file(path, source)
@@ -193,9 +204,8 @@ class KnowledgeBase:
         if known is not None and (known.file_hash, known.pipeline) == (file_hash, PIPELINE_VERSION):
             return None
         chunks = chunk_document(read_document(path, source, raw), self.chunking)
-        vectors, embedded = embed_passages(
-            self.embedder, self.cache, [(chunk.content_hash, chunk.embedded_text) for chunk in chunks]
-        )
+        texts = [(chunk.content_hash, chunk.embedded_text) for chunk in chunks]
+        vectors, embedded = embed_passages(self.embedder, self.cache, texts, on_batch=on_batch)
         stored = [
             StoredChunk(
                 chunk_id=chunk.chunk_id,

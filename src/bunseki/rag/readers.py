@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
 
@@ -20,7 +19,10 @@ from pypdf.errors import PyPdfError
 
 from bunseki.data import detect_encoding, load_table
 from bunseki.errors import DataLoadError, DocumentReadError
+from bunseki.rag.boilerplate import is_boilerplate
+from bunseki.rag.html_text import HtmlText
 from bunseki.rag.models import Document, DocumentKind, Section
+from bunseki.rag.plain_text import read_indented
 
 _MARKDOWN: Final = (".md", ".markdown")
 _TEXT: Final = (".txt", ".text", ".rst", ".log")
@@ -62,6 +64,8 @@ _PDF_ERRORS: Final = (
     RecursionError,
     ZeroDivisionError,
 )
+# A man page's running head: LS(1)   User Commands   LS(1)
+_MAN_HEAD: Final = re.compile(r"^(\S+\(\d[a-z0-9]*\))\s{2,}")
 # A first line longer than this is a sentence, not a title.
 _MAX_TITLE_CHARS: Final = 80
 
@@ -112,7 +116,10 @@ def read_document(path: Path, source: str, raw: bytes) -> Document:
         elif kind == "code":
             title, sections = path.name, _read_code(text)
         else:
-            title, sections = _read_plain(text, path.stem)
+            rst = path.name.lower().endswith((".rst", ".rst.txt"))
+            title, sections = _read_plain(text, path.stem, rst=rst)
+    # Notices, licence terms and stamps answer nothing: no search should find them.
+    sections = [Section(s.heading, tuple(b for b in s.blocks if not is_boilerplate(b))) for s in sections]
     kept = tuple(section for section in sections if section.blocks)
     if not kept:
         advice = "a scanned PDF needs OCR first" if kind == "pdf" else "the file holds no text"
@@ -133,12 +140,19 @@ def _paragraphs(text: str) -> tuple[str, ...]:
     return tuple(block.strip() for block in _BLANK_LINES.split(text) if block.strip())
 
 
-def _read_plain(text: str, fallback_title: str) -> tuple[str, list[Section]]:
-    """One section of paragraphs; a short first line standing alone is the title."""
-    blocks = _paragraphs(text)
-    first = blocks[0] if blocks else ""
-    title = first if first and "\n" not in first and len(first) <= _MAX_TITLE_CHARS else fallback_title
-    return title, [Section(heading="", blocks=blocks)]
+def _read_plain(text: str, fallback_title: str, *, rst: bool = False) -> tuple[str, list[Section]]:
+    """Sections by heading and definitions kept with their terms (see plain_text); the title is an
+    underlined first heading, a man page's name (``LS(1)``), or a short first line standing alone."""
+    title, sections = read_indented(text, rst=rst)
+    if not title:
+        head = _MAN_HEAD.match(text.lstrip("\n"))
+        blocks = _paragraphs(text)
+        first = blocks[0] if blocks else ""
+        if head:
+            title = head.group(1)
+        elif first and "\n" not in first and len(first) <= _MAX_TITLE_CHARS:
+            title = first
+    return title or fallback_title, sections
 
 
 def _read_markdown(text: str, fallback_title: str) -> tuple[str, list[Section]]:
@@ -208,78 +222,8 @@ def _read_code(text: str) -> list[Section]:
     return sections
 
 
-class _HtmlText(HTMLParser):
-    """Collects the title, and text blocks under each heading, of an HTML page."""
-
-    _SKIPPED: Final = frozenset({"script", "style", "noscript", "template", "svg", "head"})
-    _HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-    _BLOCKS: Final = frozenset(
-        {"p", "div", "li", "pre", "tr", "td", "th", "dt", "dd", "blockquote", "section", "article", "table"}
-    )
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.title = ""
-        self.first_h1 = ""
-        self.sections: list[Section] = []
-        self._heading = ""
-        self._blocks: list[str] = []
-        self._text: list[str] = []
-        self._skip_depth = 0
-        self._in_title = False
-        self._in_heading = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIPPED:
-            self._skip_depth += 1
-        if tag == "title":
-            self._in_title = True
-        elif tag in self._HEADINGS:
-            self._end_block()
-            self.sections.append(Section(heading=self._heading, blocks=tuple(self._blocks)))
-            self._blocks = []
-            self._in_heading = True
-        elif tag in self._BLOCKS:
-            self._end_block()
-        elif tag == "br":
-            self._text.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIPPED:
-            self._skip_depth = max(0, self._skip_depth - 1)
-        if tag == "title":
-            self._in_title = False
-        elif tag in self._HEADINGS and self._in_heading:
-            self._heading = " ".join("".join(self._text).split())
-            if tag == "h1" and not self.first_h1:
-                self.first_h1 = self._heading
-            self._text = []
-            self._in_heading = False
-        elif tag in self._BLOCKS:
-            self._end_block()
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.title += data
-        elif self._skip_depth == 0:
-            self._text.append(data)
-
-    def close(self) -> None:
-        super().close()
-        self._end_block()
-        self.sections.append(Section(heading=self._heading, blocks=tuple(self._blocks)))
-
-    def _end_block(self) -> None:
-        if self._in_heading:
-            return
-        block = "\n".join(" ".join(line.split()) for line in "".join(self._text).split("\n")).strip()
-        if block:
-            self._blocks.append(block)
-        self._text = []
-
-
 def _read_html(text: str, fallback_title: str) -> tuple[str, list[Section]]:
-    parser = _HtmlText()
+    parser = HtmlText()
     parser.feed(text)
     parser.close()
     title = " ".join(parser.title.split()) or parser.first_h1 or fallback_title
