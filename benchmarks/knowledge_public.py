@@ -34,7 +34,8 @@ from bunseki.brain.language import detect_language
 from bunseki.rag import E5Embedder, EmbeddingCache, KnowledgeBase, Lexicon
 from bunseki.rag.store import VectorStore
 from docs import corpus
-from docs.questions import Question, Verdict, judge
+from docs.check import document_text
+from docs.questions import Question, Verdict, judge, normalized
 from docs.questions_a import QUESTIONS as WRITER_A
 from docs.questions_b import QUESTIONS as WRITER_B
 from docs.questions_c import QUESTIONS as WRITER_C
@@ -82,6 +83,13 @@ def main() -> int:
 def run(
     root: Path, questions: list[Question], cache: EmbeddingCache
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[float]]:
+    texts: dict[str, str] = {}
+
+    def holds(source: str, span: str) -> bool:
+        if source not in texts:
+            texts[source] = document_text(root / source)
+        return normalized(span) in texts[source]
+
     store = VectorStore(QdrantClient(":memory:"), ":memory:", server=False)
     with KnowledgeBase(store, embedder=E5Embedder(), lexicon=Lexicon(), cache=cache) as kb:
         report = kb.ingest([root], "docs", progress=_progress)
@@ -103,7 +111,7 @@ def run(
             latencies.append(time.perf_counter() - began)
             cited = [out["passages"][number - 1].source for number in out.get("cited", [])]
             final = out.get("final") or ""
-            verdict: Verdict = judge(question, out["status"], cited, final)
+            verdict: Verdict = judge(question, out["status"], cited, final, holds)
             outcomes.append(
                 {
                     "id": question.id,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[n]) for n in (1, 2)]  # benchmarks/ (docs) and the root
 
-from docs.questions import Question, _normal  # noqa: E402
+from docs.questions import Question, normalized  # noqa: E402
 
 
 def document_text(path: Path) -> str:
@@ -25,7 +25,7 @@ def document_text(path: Path) -> str:
     if path.suffix in (".html", ".htm"):
         raw = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", raw)
         raw = html.unescape(re.sub(r"(?s)<[^>]+>", " ", raw))
-    return _normal(raw)
+    return normalized(raw)
 
 
 def load(path: Path) -> list[Question]:
@@ -52,7 +52,7 @@ def check(corpus: Path, questions: list[Question]) -> list[str]:
             elif source not in texts:
                 texts[source] = document_text(corpus / source)
         for span in question.expected:
-            if not any(_normal(span) in texts.get(source, "") for source in question.sources):
+            if not any(normalized(span) in texts.get(source, "") for source in question.sources):
                 problems.append(f"{question.id}: {span!r} is in none of {question.sources}")
     return problems
 

@@ -6,15 +6,18 @@ half: an even number tunes, an odd one is held out and never tuned on.
 
 A question lists the documents that answer it and the spans a right answer holds (any one of them:
 an option's short or long name, say). A right answer is answered, holds one expected span, and
-cites one of the listed documents. A question with no documents is one the corpus does not answer:
-only an abstention is right. Anything else answered is wrong.
+cites a document that holds it: one of those listed, or another document of the corpus whose text
+holds that span (of four characters or more: a short one like "1" is in every document). A
+question with no documents is one the corpus does not answer: only an abstention is right.
+Anything else answered is wrong.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 Kind = Literal[
     "option",  # the name of a command-line option
@@ -71,17 +74,27 @@ def _english(source: str) -> bool:
 Verdict = Literal["right", "wrong", "abstained"]
 
 
-def judge(question: Question, status: str, cited: list[str], final: str) -> Verdict:
+MIN_SPAN_ELSEWHERE: Final = 4
+
+
+def judge(
+    question: Question, status: str, cited: list[str], final: str, holds: Callable[[str, str], bool] | None = None
+) -> Verdict:
     """right, wrong or abstained: ``status`` is the answerer's (answered or unanswered), ``cited`` the
-    sources it cites, ``final`` its answer."""
+    sources it cites, ``final`` its answer; ``holds(source, span)`` whether a document holds a span."""
     if status != "answered":
         return "abstained"
     if not question.sources:
         return "wrong"
-    held = _normal(final)
-    contains = any(_normal(span) in held for span in question.expected)
-    return "right" if contains and set(cited) & set(question.sources) else "wrong"
+    held = normalized(final)
+    spans = [span for span in question.expected if normalized(span) in held]
+    if spans and set(cited) & set(question.sources):
+        return "right"
+    elsewhere = [span for span in spans if len(normalized(span)) >= MIN_SPAN_ELSEWHERE]
+    if holds is not None and any(holds(source, span) for source in cited for span in elsewhere):
+        return "right"
+    return "wrong"
 
 
-def _normal(text: str) -> str:
+def normalized(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).casefold()
