@@ -222,14 +222,15 @@ def test_reflection_drops_claims_the_cited_passage_does_not_contain() -> None:
         view = KnowledgeView(question="q", language="en", collections=["docs"], passages=[cli], draft=draft)
         return checker.reflect(view)
 
-    good = 'According to CLI (Options): "--timeout SECONDS: how long a cell may run." [1]'
+    good = "According to CLI (Options): “--timeout SECONDS: how long a cell may run.” [1]"
     assert check(good).endswith(f"Final Answer: {good}")
-    invented = 'According to CLI (Options): "--timeout SECONDS: how long a cell may run." "The default is 60." [1]'
+    invented = "According to CLI (Options): “--timeout SECONDS: how long a cell may run.” “The default is 60.” [1]"
     assert check(invented).endswith(f"Final Answer: {good}")
     assert "not in the cited passages: The default is 60." in check(invented)
-    embellished = 'According to CLI (Options), which is always fast: "--timeout SECONDS: how long a cell may run." [1]'
+    embellished = "According to CLI (Options), which is always fast: “--timeout SECONDS: how long a cell may run.” [1]"
     assert "words the passages do not contain: alway, fast" in check(embellished)  # terms, plural-stripped
-    assert check('"The default is 60." [1]').split("Final Answer: ")[1].startswith(NO_ANSWER)
+    assert check("“The default is 60.” [1]").split("Final Answer: ")[1].startswith(NO_ANSWER)
+    assert check('"The default is 60." [1]').split("Final Answer: ")[1].startswith(NO_ANSWER)  # plain quotes too
 
 
 def test_more_candidate_sentences_than_the_vector_cache_holds_are_all_scored(

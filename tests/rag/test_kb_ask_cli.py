@@ -66,8 +66,8 @@ def test_ask_text_shows_answer_citations_and_thought_process(root: Path) -> None
     assert code == 0
     flat = " ".join(out.split())
     assert flat.startswith("answered (offline,")
-    assert 'According to Account security (Two-factor authentication): "Open Settings > Security' in flat
-    assert "[1] guide/security.html › Two-factor authentication (guide/security.html#2)" in flat
+    assert "According to Account security (Two-factor authentication): “Open Settings > Security" in flat
+    assert "[1] guide/security.html › Two-factor authentication (guide/security.html#1)" in flat
     assert "thought process" in flat and "tool_call: search_rag_knowledge_base" in flat
 
 

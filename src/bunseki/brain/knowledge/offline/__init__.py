@@ -27,6 +27,7 @@ import numpy as np
 from langchain_core.messages import AIMessage
 
 from bunseki.brain.knowledge.contract import NO_ANSWER, SEARCH_TOOL, KnowledgeView, Passage
+from bunseki.brain.knowledge.offline.forms import Form, asked_form, lead
 from bunseki.brain.language import detect_language
 from bunseki.domain import Language
 from bunseki.rag.embedding import Embedder
@@ -41,11 +42,15 @@ from bunseki.rag.lexical import Lexicon
 SUPPORT_COVERAGE: Final = 0.5  # of the question's weighted content words, in the question's language
 SUPPORT_Z: Final = 1.0  # and standing out from the candidates by a standard deviation
 SUPPORT_Z_ACROSS_LANGUAGES: Final = 2.0  # a sentence in the other language shares no words: meaning alone
+SUPPORT_Z_ACROSS_WITH_FORM: Final = 1.5  # …unless it holds the kind of thing asked for (a number for "how many")
 SUPPORT_SCORE: Final = 3.5  # or a paraphrase: few words shared, but standing out far (score below)
 MIN_UNITS_FOR_Z: Final = 5  # fewer candidates say nothing about how one stands out
 COVERAGE_WEIGHT: Final = 2.0  # full coverage counts as much as standing out by two deviations
 FOLLOWING_MARGIN: Final = 0.5  # a following sentence within half a deviation of the best one is added
 MAX_STEPS_QUOTED: Final = 8
+ENTITY_FIT: Final = 1.0  # a sentence that names the question's codes itself, over one whose passage does
+FORM_FIT: Final = 0.5  # a sentence that holds a path when a file is asked for (an option, a setting, a number)
+_EXTRACTED_FORMS: Final = ("option", "setting", "path", "number")
 MAX_SEARCHES: Final = 3
 QUOTE_CHARS: Final = 400
 _CACHE_SIZE: Final = 2048
@@ -66,6 +71,7 @@ _ENTITY: Final = re.compile(
 # ``KEY: description`` (an option, a setting, an error code), numbered or not.
 _ENTRY: Final = re.compile(r"^(?:\d{1,2}[.)]\s+)?[^\s。.!?！？:：「」][^。!?！？:：「」]{0,48}[:：]\s*\S")
 _STEP: Final = re.compile(r"^\d{1,2}[.)．]\s*")
+_INTRODUCES: Final = re.compile(r"(?:[:：]|次のように(?:します)?[。.]?)\s*$")  # what follows is shown
 
 _QA = re.compile(r"^Q:\s*(?P<q>.+?)\s*\nA:\s*(?P<a>.+)$", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[。！？])(?![」』）)])|(?<=[.!?])\s+(?=[A-Z0-9\"'(`])")
@@ -74,7 +80,7 @@ _SETTING = re.compile(r"[:：=]|^\s*(?:[-*•]|\d+[.)])\s|^\s*-{1,2}\w")
 _CODE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|return\b|if |for |while |@\w)|[{};]\s*$|^\s*\S+\s*=\s*\S"
 )
-_TRIM = re.compile(r"^(?:[\s#/>\"']|[-*•]\s)*|[\s\"']*$")
+_TRIM = re.compile(r"^(?:[\s#>\"']|//|[-*•]\s)*|[\s\"']*$")  # never the slash that starts a path
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 
 _FRAME: Final[dict[Language, tuple[str, str]]] = {
@@ -126,10 +132,16 @@ class Scored:
     z: float | None
     coverage: float
     supported: bool
+    fit: float = 0.0  # it holds what the question names (its codes, options) and the thing asked for
 
     @property
     def score(self) -> float:
         return (self.z or 0.0) + COVERAGE_WEIGHT * self.coverage
+
+    @property
+    def rank(self) -> float:
+        """What picks the answer among the supported: the score, and how well the sentence fits."""
+        return self.score + self.fit
 
 
 class OfflineKnowledgeBrain:
@@ -156,7 +168,7 @@ class OfflineKnowledgeBrain:
             return _search(view, view.question, _SEARCH_THOUGHT[language])
         best = self.best(view.question, view.passages)
         if best and best[0].supported:
-            return AIMessage(self.compose(best, language))
+            return AIMessage(self.compose(best, language, question=view.question))
         if len(done) < MAX_SEARCHES and view.step < view.max_steps:
             # Meaning alone first: the hybrid ranking favours passages that share the question's words,
             # which a passage in the other language cannot; then the question's keywords alone.
@@ -177,7 +189,7 @@ class OfflineKnowledgeBrain:
             return []
         scored = self._score(question, units)
         supported = [item for item in scored if item.supported]
-        top = max(supported or scored, key=lambda item: item.score)
+        top = max(supported or scored, key=lambda item: item.rank)
         same = [item for item in scored if item.unit.passage.number == top.unit.passage.number]
         if _STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
             first = top.unit.index
@@ -187,14 +199,18 @@ class OfflineKnowledgeBrain:
             run = [item for position, item in enumerate(steps) if item.unit.index == first + position]
             return run[:MAX_STEPS_QUOTED]
         following = next((item for item in same if item.unit.index == top.unit.index + 1), None)
+        if following is not None and _INTRODUCES.search(top.unit.text):  # 「…を使いましょう:」 and what it shows
+            return [top, following]
         if following is not None and following.supported and following.score >= top.score - FOLLOWING_MARGIN:
             return [top, following]
         return [top]
 
-    def compose(self, picked: list[Scored], language: Language) -> str:
-        """One or two sentences in the question's language: the framing, the quotes, the citation."""
+    def compose(self, picked: list[Scored], language: Language, *, question: str = "") -> str:
+        """The asked thing first (an option, a path, a number… taken from the answering sentence), then
+        the framing, the quotes and the citation, in the question's language."""
         passage = picked[0].unit.passage
-        return compose_answer(passage, [item.unit.text for item in picked], language)
+        found = lead(asked_form(question), picked[0].unit.text) if question else None
+        return compose_answer(passage, [item.unit.text for item in picked], language, lead=found)
 
     # --- Reflection: the support check ---
 
@@ -203,7 +219,7 @@ class OfflineKnowledgeBrain:
         language = view.language
         passages = {passage.number: passage for passage in view.passages}
         cited = [passages[number] for number in _citations(draft) if number in passages]
-        quotes = _quotes(draft)
+        quotes = _quotes(draft, language)
         kept: list[tuple[Passage, str]] = []
         notes: list[str] = []
         for quote in quotes:
@@ -246,6 +262,8 @@ class OfflineKnowledgeBrain:
         }
         total = sum(weights.values())
         zs = self._z_scores(question, units)
+        form = asked_form(question)
+        neutral = _neutral_terms(question, asked_in)
         scored: list[Scored] = []
         for position, unit in enumerate(units):
             covered = sum(weight for term, weight in weights.items() if term in unit_terms[position])
@@ -253,9 +271,20 @@ class OfflineKnowledgeBrain:
             z = None if zs is None else float(zs[position])
             anchored = all(entity in _haystack(unit.passage) for entity in entities)
             by_words = coverage >= SUPPORT_COVERAGE and (z is None or z >= SUPPORT_Z)
-            across = detect_language(unit.text) != asked_in and z is not None and z >= SUPPORT_Z_ACROSS_LANGUAGES
+            # Across languages only meaning is shared, and the names and codes that read the same in both.
+            # A number, a path or an option asked for and there in the sentence lowers the bar a little.
+            shows_form = form in _EXTRACTED_FORMS and lead(form, unit.text) is not None
+            bar = SUPPORT_Z_ACROSS_WITH_FORM if shows_form else SUPPORT_Z_ACROSS_LANGUAGES
+            across = (
+                detect_language(unit.text) != asked_in
+                and z is not None
+                and z >= bar
+                and _shares_neutral(neutral, unit)
+            )
             strong = z is not None and z + COVERAGE_WEIGHT * coverage >= SUPPORT_SCORE
-            scored.append(Scored(unit, z, coverage, anchored and (by_words or across or strong)))
+            scored.append(
+                Scored(unit, z, coverage, anchored and (by_words or across or strong), _fit(unit, entities, form))
+            )
         return scored
 
     def _z_scores(self, question: str, units: list[Unit]) -> np.ndarray | None:
@@ -283,6 +312,32 @@ class OfflineKnowledgeBrain:
             self._vectors.popitem(last=False)
         matrix = np.vstack([wanted[text] for text in texts])
         return np.asarray(matrix @ self._embedder.query(question))
+
+
+def _fit(unit: Unit, entities: list[str], form: Form | None) -> float:
+    """How well a sentence fits the question beyond its words: it names the question's codes and
+    options itself (not only its passage), and holds a thing of the asked form (a path for "which file")."""
+    text = unicodedata.normalize("NFKC", f"{unit.context} {unit.text}").lower()
+    fit = ENTITY_FIT if entities and all(entity in text for entity in entities) else 0.0
+    return fit + (FORM_FIT if form in _EXTRACTED_FORMS and lead(form, unit.text) else 0.0)
+
+
+def _neutral_terms(question: str, asked_in: Language) -> list[str]:
+    """The words of a question that read the same in both languages: in a Japanese question its Latin
+    words (aptitude, docstring), in an English one its names, codes and numbers (Bernstein, qmail, 2.6)."""
+    text = unicodedata.normalize("NFKC", question)
+    if asked_in == "ja":
+        return [word.lower() for word in re.findall(r"[A-Za-z][\w.+-]*[A-Za-z0-9]", text)]
+    words = re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w.+-]+|\b\w*[\d_][\w.+-]*|(?<!\w)-{1,2}\w[\w-]*", text)
+    return [word.lower().rstrip(".") for word in words]
+
+
+def _shares_neutral(neutral: list[str], unit: Unit) -> bool:
+    """Whether a sentence in the other language holds at least half of the question's neutral words."""
+    if not neutral:
+        return True
+    text = unicodedata.normalize("NFKC", f"{unit.context} {unit.text}").lower()
+    return sum(word in text for word in neutral) * 2 >= len(neutral)
 
 
 def units_of(passage: Passage) -> list[Unit]:
@@ -338,16 +393,17 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def compose_answer(passage: Passage, quotes: list[str], language: Language) -> str:
+def compose_answer(passage: Passage, quotes: list[str], language: Language, *, lead: str | None = None) -> str:
     """``{where}によると、「…」とのことです。[n]`` / ``According to {where}: "…" [n]``; the framing
-    says when the quotes are in the other language."""
+    says when the quotes are in the other language. ``lead``, the asked thing, comes first in bold."""
     across = any(detect_language(quote) != language for quote in quotes)
     opening, closing = (_FRAME_ACROSS if across else _FRAME)[language]
     if language == "ja":
         quoted = "".join(f"「{_clip(quote)}」" for quote in quotes)
     else:
-        quoted = " ".join(f'"{_clip(quote)}"' for quote in quotes)
-    return f"{opening.format(where=_where(passage, language))}{quoted}{closing} [{passage.number}]"
+        quoted = " ".join(f"“{_clip(quote)}”" for quote in quotes)
+    first = f"**{lead}** — " if lead and all(lead not in (quote, quote.rstrip("。.")) for quote in quotes) else ""
+    return f"{first}{opening.format(where=_where(passage, language))}{quoted}{closing} [{passage.number}]"
 
 
 def _asks(term: str) -> bool:
@@ -404,31 +460,39 @@ def _citations(text: str) -> list[int]:
     return list(dict.fromkeys(int(number) for number in _CITATION.findall(text)))
 
 
-def _quotes(text: str) -> list[str]:
-    """Top-level 「…」 (nested 「」 inside are kept) and "…" spans of a draft."""
-    spans: list[str] = []
-    depth, start = 0, 0
-    for position, char in enumerate(text):
-        if char == "「":
-            if depth == 0:
-                start = position + 1
-            depth += 1
-        elif char == "」" and depth:
-            depth -= 1
-            if depth == 0:
-                spans.append(text[start:position])
-    outside = _drop_brackets(text)
+def _quotes(text: str, language: Language = "ja") -> list[str]:
+    """The quotes of a draft, each outermost: 「…」 in a Japanese one, “…” in an English one (what is
+    inside, "…" or 「…」, stays part of the quote); then "…" outside them."""
+    opening, closing = ("“", "”") if language == "en" else ("「", "」")
+    spans = _bracketed(text, opening, closing)
+    outside = _drop_brackets(text, opening, closing)
     spans += re.findall(r'"([^"]+)"', outside)
     return [span.removesuffix("…") for span in spans if span.strip()]
 
 
-def _drop_brackets(text: str) -> str:
+def _bracketed(text: str, opening: str, closing: str) -> list[str]:
+    """Top-level spans between ``opening`` and ``closing`` (nested pairs inside are kept)."""
+    spans: list[str] = []
+    depth, start = 0, 0
+    for position, char in enumerate(text):
+        if char == opening:
+            if depth == 0:
+                start = position + 1
+            depth += 1
+        elif char == closing and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append(text[start:position])
+    return spans
+
+
+def _drop_brackets(text: str, opening: str = "「", closing: str = "」") -> str:
     kept: list[str] = []
     depth = 0
     for char in text:
-        if char == "「":
+        if char == opening:
             depth += 1
-        elif char == "」" and depth:
+        elif char == closing and depth:
             depth -= 1
         elif depth == 0:
             kept.append(char)
@@ -437,4 +501,5 @@ def _drop_brackets(text: str) -> str:
 
 def _residual(draft: str) -> str:
     """The draft without its quotes and citations: the words the draft itself claims."""
-    return _CITATION.sub(" ", re.sub(r'"[^"]*"', " ", _drop_brackets(draft)))
+    unquoted = _drop_brackets(_drop_brackets(draft, "“", "”"))
+    return _CITATION.sub(" ", re.sub(r'"[^"]*"', " ", unquoted))

@@ -1,0 +1,121 @@
+"""What kind of thing a question asks for, and that thing taken from the sentence that answers it.
+
+Asked which option, setting, command, file or number, a reader wants the option first, not a
+sentence around it. From the question (Japanese or English) the form is told — an option, a
+setting, a command, a path, a number, a date, yes or no, a procedure, a definition — and from the
+answering unit the span of that form is taken: the term of a definition (``-a, --all: …``), or the
+first option, setting name, path or number the unit holds. The answer then leads with it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+Form = Literal["option", "setting", "command", "path", "number", "date", "yesno", "procedure", "definition"]
+
+# Checked in this order: the first that matches is the form.
+_ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
+    ("option", re.compile(r"オプション|フラグ|スイッチ|\b(?:option|flag|switch)s?\b", re.IGNORECASE)),
+    (
+        "setting",
+        re.compile(
+            r"環境変数|設定項目|設定名|変数|フィールド|パラメータ|パラメーター|キー名|ディレクティブ|"
+            r"\b(?:environment variable|variable|setting|field|parameter|directive|config(?:uration)? key)s?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "path",
+        re.compile(
+            r"(?:どの|何という|なんという|どこの)\s*(?:ファイル|ディレクトリ|フォルダ)|(?:ファイル|ディレクトリ|フォルダ|パス)(?:名)?は(?:何|どこ)|"
+            r"どこに(?:保存|置|あ|インストール|書|記述|格納)|"
+            r"\b(?:which|what) (?:file|directory|folder|path)\b|"
+            r"\bwhere (?:is|are|do|does|should|can)\b.*\b(?:stored|kept|put|placed|installed|located|saved|unpack|go)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "command",
+        re.compile(
+            r"(?:どの|何という|なんという|どんな)\s*(?:コマンド|サブコマンド|ツール|プログラム)|コマンドは|"
+            r"\b(?:which|what) (?:command|subcommand|tool|program|utility)\b|\bwhat (?:do|should) i (?:run|type)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("date", re.compile(r"いつ|何年|何月|\bwhen\b|\bwhat (?:date|year)\b|\bwhich (?:date|year)\b", re.IGNORECASE)),
+    (
+        "number",
+        re.compile(
+            r"何\s*(?:日|秒|分|時間|文字|行|バイト|個|回|件|人|MB|KB|GB|%|パーセント|ビット|桁|番)|いくつ|どのくらい|どれくらい|何が既定|既定値|デフォルト値|"
+            r"\bhow (?:many|much|long|big|large|often)\b|\bdefault (?:value|size|number)\b|\bmaximum\b|\bminimum\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "definition",
+        re.compile(r"とは|って何|の意味|\bwhat (?:is|are) (?:a|an|the)?\b|\bwhat does .+ mean\b", re.IGNORECASE),
+    ),
+    (
+        "procedure",
+        re.compile(
+            r"方法|手順|どうすれば|どうやって|するには|やり方|\bhow (?:do|can|should) (?:i|you|we)\b|\bhow to\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "yesno",
+        re.compile(
+            r"(?:でき|あり|い|し|なり|使え)ますか[?？]?$|ですか[?？]?$|^\s*(?:can|is|are|does|do|should|must|will|may)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+_OPTION: Final = re.compile(r"(?<![\w/.-])--?[A-Za-z0-9][\w-]*(?:\[?=[\w.\-\[\]|]+\]?)?")
+_SETTING: Final = re.compile(
+    r"(?<![\w./-])(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)+)(?![\w-])"
+)
+_NAMED_SETTING: Final = re.compile(r"\b([A-Z][\w-]+)\s*(?:field|setting|variable|directive|フィールド|変数)")
+_PATH: Final = re.compile(
+    r"(?<![\w:])(?:~|\$\w+)?/(?:[\w.+\-]+/)*[\w.+\-*]+/?|(?<![\w/])[\w.-]+/[\w.+\-/]*[\w+\-]|"
+    r"(?<![\w/-])[\w-]+\.(?:conf|cfg|ini|list|txt|gz|ya?ml|json|py|sh|rc|d)\b"
+)
+_NUMBER: Final = re.compile(
+    r"\d[\d,.]*\s*(?:[%％]|バイト|文字|行|日|秒|分|時間|個|回|件|人|ビット|桁|"
+    r"(?:KiB|MiB|GiB|KB|MB|GB|bytes?|characters?|lines?|days?|seconds?|minutes?|hours?|bits?|times)\b)?"
+)
+_TERM: Final = re.compile(r"^([^:：。]{1,60}?)[:：]\s")
+
+
+def asked_form(question: str) -> Form | None:
+    """The form of the answer ``question`` asks for, or None when it does not say."""
+    text = question.strip()
+    return next((form for form, pattern in _ASKED if pattern.search(text)), None)
+
+
+def lead(form: Form | None, unit: str) -> str | None:
+    """The span of ``unit`` (an answering sentence or definition) that is the asked thing, if any."""
+    if form is None:
+        return None
+    term_match = _TERM.match(unit)
+    term = term_match.group(1).strip() if term_match else ""
+    if form == "option":
+        if term and _OPTION.search(term):
+            return term
+        found = _OPTION.search(unit)
+        return found.group() if found else None
+    if form == "setting":
+        if term and (_SETTING.search(term) or " " not in term):
+            return term
+        found = _NAMED_SETTING.search(unit) or _SETTING.search(unit)
+        return (found.group(1) if found.lastindex else found.group()) if found else None
+    if form == "path":
+        found = _PATH.search(unit)
+        return found.group().rstrip(".,") if found else None
+    if form == "command":
+        return term if term and len(term) <= 40 else None
+    if form == "number":
+        found = _NUMBER.search(unit[len(term) + 1 :] if term else unit)
+        return found.group().strip() if found and any(char.isdigit() for char in found.group()) else None
+    return None

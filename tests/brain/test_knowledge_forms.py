@@ -1,0 +1,51 @@
+"""The form a question asks for, and that thing taken from the sentence that answers it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bunseki.brain.knowledge.offline.forms import asked_form, lead
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("ls で隠しファイルも表示するにはどのオプションを使いますか", "option"),
+        ("Which flag makes grep ignore case?", "option"),
+        ("ロケールを決める環境変数は？", "setting"),
+        ("Which field names the maintainer of a package?", "setting"),
+        ("APT の取得元はどのファイルに書きますか", "path"),
+        ("Where are the logs stored?", "path"),
+        ("パッケージを検索するコマンドは？", "command"),
+        ("Which command lists the files of an installed package?", "command"),
+        ("ブロックサイズの既定値は何バイトですか", "number"),
+        ("How many lines does head print by default?", "number"),
+        ("When was the release frozen?", "date"),
+        ("スナップショットとは何ですか", "definition"),
+        ("How do I upgrade every package?", "procedure"),
+        ("Can I install packages from Ubuntu?", "yesno"),
+        ("Debian の雰囲気について", None),
+    ],
+)
+def test_the_form_asked_for_is_told_from_the_question(question: str, form: str | None) -> None:
+    assert asked_form(question) == form
+
+
+@pytest.mark.parametrize(
+    ("form", "unit", "span"),
+    [
+        ("option", "-a, --all: . で始まる要素を無視しない", "-a, --all"),
+        ("option", "Use the -i option to make the match ignore case.", "-i"),
+        ("setting", "LC_ALL: overrides every other locale variable.", "LC_ALL"),
+        ("setting", "The Maintainer field holds the maintainer's name and address.", "Maintainer"),
+        ("path", "APT reads its sources from /etc/apt/sources.list and the files below it.", "/etc/apt/sources.list"),
+        ("path", "Edit debian/control to change the description.", "debian/control"),
+        ("number", "-n, --lines=NUM: print the first NUM lines instead of the first 10", "10"),
+        ("number", "Idle sessions are signed out after 30 minutes.", "30 minutes"),
+        ("command", "search: パッケージを検索します。", "search"),
+        ("definition", "A snapshot is a saved copy of the data.", None),
+        (None, "-a, --all: everything", None),
+    ],
+)
+def test_the_asked_thing_is_taken_from_the_answering_unit(form: str | None, unit: str, span: str | None) -> None:
+    assert lead(form, unit) == span  # type: ignore[arg-type]
