@@ -107,6 +107,7 @@ bench: setup
 	$(BIN)/python benchmarks/api_load.py
 	$(BIN)/python benchmarks/eda_profile.py
 	$(BIN)/python benchmarks/rag_retrieval.py
+	$(BIN)/python benchmarks/knowledge_public.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -247,3 +247,12 @@ def test_more_candidate_sentences_than_the_vector_cache_holds_are_all_scored(
     # every sentence of the first turn is still cached when the second needs more than the cache holds
     best = brain.best("Which flag turns feature 5 on?", [*first, *second])
     assert best and "--flag-5" in best[0].unit.text
+
+
+def test_asked_which_option_a_sentence_naming_none_is_no_answer() -> None:
+    brain = OfflineKnowledgeBrain(embedder=None)
+    about = passage(1, "The password of an account should be at least eight characters long.", heading="passwd")
+    named = passage(2, "-l, --lock: lock the password of the named account.", heading="passwd")
+    assert not brain.best("Which passwd option locks the password of an account?", [about])[0].supported
+    picked = brain.best("Which passwd option locks the password of an account?", [about, named])
+    assert picked[0].supported and picked[0].unit.text.startswith("-l, --lock")

@@ -18,13 +18,17 @@ from bunseki.brain.knowledge.offline.forms import asked_form, lead
         ("Where are the logs stored?", "path"),
         ("パッケージを検索するコマンドは？", "command"),
         ("Which command lists the files of an installed package?", "command"),
+        ("起動時のターゲットを表示するコマンドを教えてください", "command"),
         ("ブロックサイズの既定値は何バイトですか", "number"),
         ("How many lines does head print by default?", "number"),
         ("When was the release frozen?", "date"),
         ("スナップショットとは何ですか", "definition"),
+        ("What counts as a word for wc?", "definition"),
         ("How do I upgrade every package?", "procedure"),
         ("Can I install packages from Ubuntu?", "yesno"),
         ("Debian の雰囲気について", None),
+        ("プリンターの電源ボタンはどこにありますか", "yesno"),  # a place, not a file: no path is asked for
+        ("On Debian, egrep is the same as which grep invocation?", "command"),
     ],
 )
 def test_the_form_asked_for_is_told_from_the_question(question: str, form: str | None) -> None:
@@ -43,6 +47,9 @@ def test_the_form_asked_for_is_told_from_the_question(question: str, form: str |
         ("number", "-n, --lines=NUM: print the first NUM lines instead of the first 10", "10"),
         ("number", "Idle sessions are signed out after 30 minutes.", "30 minutes"),
         ("command", "search: パッケージを検索します。", "search"),
+        ("command", "These programs are the same as grep -E, grep -F, and grep -r.", "grep -E"),
+        ("command", "パッケージを固定するには apt-mark hold パッケージ名 を実行します。", "apt-mark hold"),
+        ("command", "Debian also includes the variant programs egrep, fgrep and rgrep.", None),
         ("definition", "A snapshot is a saved copy of the data.", None),
         (None, "-a, --all: everything", None),
     ],

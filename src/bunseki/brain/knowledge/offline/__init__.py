@@ -20,14 +20,14 @@ import math
 import re
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import numpy as np
 from langchain_core.messages import AIMessage
 
 from bunseki.brain.knowledge.contract import NO_ANSWER, SEARCH_TOOL, KnowledgeView, Passage
-from bunseki.brain.knowledge.offline.forms import Form, asked_form, lead
+from bunseki.brain.knowledge.offline.forms import DEFINES, TERM_FORMS, Form, asked_form, lead
 from bunseki.brain.language import detect_language
 from bunseki.domain import Language
 from bunseki.rag.embedding import Embedder
@@ -49,8 +49,8 @@ COVERAGE_WEIGHT: Final = 2.0  # full coverage counts as much as standing out by 
 FOLLOWING_MARGIN: Final = 0.5  # a following sentence within half a deviation of the best one is added
 MAX_STEPS_QUOTED: Final = 8
 ENTITY_FIT: Final = 1.0  # a sentence that names the question's codes itself, over one whose passage does
-FORM_FIT: Final = 0.5  # a sentence that holds a path when a file is asked for (an option, a setting, a number)
-_EXTRACTED_FORMS: Final = ("option", "setting", "path", "number")
+FORM_FIT: Final = 1.0  # a sentence that holds a path when a file is asked for (an option, a setting, a number)
+_EXTRACTED_FORMS: Final = ("option", "setting", "path", "command", "number")
 MAX_SEARCHES: Final = 3
 QUOTE_CHARS: Final = 400
 _CACHE_SIZE: Final = 2048
@@ -189,7 +189,12 @@ class OfflineKnowledgeBrain:
             return []
         scored = self._score(question, units)
         supported = [item for item in scored if item.supported]
+        form = asked_form(question)
+        if form in TERM_FORMS:  # asked which option, setting, file or command: a sentence naming none is no answer
+            supported = [item for item in supported if lead(form, item.unit.text)]
         top = max(supported or scored, key=lambda item: item.rank)
+        if not supported and form in TERM_FORMS:
+            top = replace(top, supported=False)
         same = [item for item in scored if item.unit.passage.number == top.unit.passage.number]
         if _STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
             first = top.unit.index
@@ -276,10 +281,7 @@ class OfflineKnowledgeBrain:
             shows_form = form in _EXTRACTED_FORMS and lead(form, unit.text) is not None
             bar = SUPPORT_Z_ACROSS_WITH_FORM if shows_form else SUPPORT_Z_ACROSS_LANGUAGES
             across = (
-                detect_language(unit.text) != asked_in
-                and z is not None
-                and z >= bar
-                and _shares_neutral(neutral, unit)
+                detect_language(unit.text) != asked_in and z is not None and z >= bar and _shares_neutral(neutral, unit)
             )
             strong = z is not None and z + COVERAGE_WEIGHT * coverage >= SUPPORT_SCORE
             scored.append(
@@ -316,9 +318,12 @@ class OfflineKnowledgeBrain:
 
 def _fit(unit: Unit, entities: list[str], form: Form | None) -> float:
     """How well a sentence fits the question beyond its words: it names the question's codes and
-    options itself (not only its passage), and holds a thing of the asked form (a path for "which file")."""
-    text = unicodedata.normalize("NFKC", f"{unit.context} {unit.text}").lower()
+    options itself (not only its passage or heading), and holds a thing of the asked form (a path for
+    "which file", a definition for "what is")."""
+    text = unicodedata.normalize("NFKC", unit.text).lower()
     fit = ENTITY_FIT if entities and all(entity in text for entity in entities) else 0.0
+    if form == "definition":
+        return fit + (FORM_FIT if DEFINES.search(unit.text) else 0.0)
     return fit + (FORM_FIT if form in _EXTRACTED_FORMS and lead(form, unit.text) else 0.0)
 
 

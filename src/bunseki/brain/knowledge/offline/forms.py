@@ -29,9 +29,9 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
         "path",
         re.compile(
             r"(?:どの|何という|なんという|どこの)\s*(?:ファイル|ディレクトリ|フォルダ)|(?:ファイル|ディレクトリ|フォルダ|パス)(?:名)?は(?:何|どこ)|"
-            r"どこに(?:保存|置|あ|インストール|書|記述|格納)|"
+            r"(?:ファイル|ディレクトリ|フォルダ|ログ)(?:は|を|に|が)?[^。？?]{0,12}どこ|どこ[^。？?]{0,8}(?:ファイル|ディレクトリ|フォルダ)|"
             r"\b(?:which|what) (?:file|directory|folder|path)\b|"
-            r"\bwhere (?:is|are|do|does|should|can)\b.*\b(?:stored|kept|put|placed|installed|located|saved|unpack|go)",
+            r"\bwhere\b[^?]{0,60}\b(?:file|directory|folder|log|logs|config(?:uration)?)\b",
             re.IGNORECASE,
         ),
     ),
@@ -39,7 +39,9 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
         "command",
         re.compile(
             r"(?:どの|何という|なんという|どんな)\s*(?:コマンド|サブコマンド|ツール|プログラム)|コマンドは|"
-            r"\b(?:which|what) (?:command|subcommand|tool|program|utility)\b|\bwhat (?:do|should) i (?:run|type)\b",
+            r"(?:する|できる|使う)(?:ための)?\s*(?:コマンド|サブコマンド)(?:を教えて|は|って|を知りたい)|"
+            r"\b(?:which|what) (?:command|subcommand|tool|program|utility|invocation)\b|"
+            r"\bwhat (?:do|should) i (?:run|type)\b|\b(?:which|what) \w+ (?:command|invocation)\b",
             re.IGNORECASE,
         ),
     ),
@@ -54,7 +56,10 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     ),
     (
         "definition",
-        re.compile(r"とは|って何|の意味|\bwhat (?:is|are) (?:a|an|the)?\b|\bwhat does .+ mean\b", re.IGNORECASE),
+        re.compile(
+            r"とは|って何|の意味|\bwhat (?:is|are) (?:a|an|the)?\b|\bwhat does .+ mean\b|\bwhat counts as\b",
+            re.IGNORECASE,
+        ),
     ),
     (
         "procedure",
@@ -85,6 +90,19 @@ _NUMBER: Final = re.compile(
     r"\d[\d,.]*\s*(?:[%％]|バイト|文字|行|日|秒|分|時間|個|回|件|人|ビット|桁|"
     r"(?:KiB|MiB|GiB|KB|MB|GB|bytes?|characters?|lines?|days?|seconds?|minutes?|hours?|bits?|times)\b)?"
 )
+# a command with its options (grep -E, dpkg --purge foo), or a Latin run in Japanese text (apt-mark hold で)
+_COMMAND: Final = re.compile(
+    r"(?<![\w/.-])[a-z][\w.+-]*(?: -{1,2}[A-Za-z][\w-]*)+(?: [\w./-]+)?|"
+    r"(?<=[^\x00-\x7f] )[a-z][\w.+-]*(?: [a-z][\w.-]*)+(?= [^\x00-\x7f])"
+)
+# a sentence that says what something is: "A word is …", 「…とは…」, 「…のことです」
+DEFINES: Final = re.compile(
+    r"^(?:an?|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|means|refers to)\b|"
+    r"とは|のこと(?:です|を指します)|を意味します|を(?:表|示)します",
+    re.IGNORECASE,
+)
+# Forms whose answer is a term: a sentence that names none does not answer the question.
+TERM_FORMS: Final = ("option", "setting", "path", "command")
 _TERM: Final = re.compile(r"^([^:：。]{1,60}?)[:：]\s")
 
 
@@ -114,7 +132,10 @@ def lead(form: Form | None, unit: str) -> str | None:
         found = _PATH.search(unit)
         return found.group().rstrip(".,") if found else None
     if form == "command":
-        return term if term and len(term) <= 40 else None
+        if term and len(term) <= 40:
+            return term
+        found = _COMMAND.search(unit)
+        return found.group() if found else None
     if form == "number":
         found = _NUMBER.search(unit[len(term) + 1 :] if term else unit)
         return found.group().strip() if found and any(char.isdigit() for char in found.group()) else None
