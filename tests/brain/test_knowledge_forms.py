@@ -56,3 +56,11 @@ def test_the_form_asked_for_is_told_from_the_question(question: str, form: str |
 )
 def test_the_asked_thing_is_taken_from_the_answering_unit(form: str | None, unit: str, span: str | None) -> None:
     assert lead(form, unit) == span  # type: ignore[arg-type]
+
+
+def test_the_asked_thing_is_never_one_the_question_names() -> None:
+    unit = "-y, --assume-yes: これは設定オプション Aptitude::CmdLine::Assume-Yes に相当します。"
+    assert lead("setting", unit, "aptitude の -y と同じ効果の設定オプション名は？") == "Aptitude::CmdLine::Assume-Yes"
+    port = "プロバイダーによるポート25 ブロッキングを避けてサブミッションポート (587) を使います"
+    assert lead("number", port, "ポート25を避けて送るときのポートは何番？") == "587"
+    assert lead("number", "CRAM-MD5 で認証します。", "何番？") is None  # a digit inside a name is no number

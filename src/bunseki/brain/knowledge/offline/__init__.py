@@ -5,7 +5,9 @@ passages the search returned, and scores every sentence or line in them against 
 (multilingual-e5 similarity of the sentence in its heading's context, plus the question's words it
 shares). When the best sentence is supported well enough it answers with it — the option and its
 description, the setting and its meaning, the step — quoted verbatim, framed in the question's
-language, with a citation ``[n]``. When it is not, it searches again with the question's keywords,
+language, with a citation ``[n]``, led by the thing asked for (the option, setting, path or number
+taken from that sentence: see ``forms``); asked which option, setting, file or command, a sentence
+that names none is no answer. When it is not, it searches again with the question's keywords,
 and abstains with ``[[NO_ANSWER]]`` when nothing supports an answer. Japanese questions over
 English documents and the reverse work through the multilingual embedding.
 
@@ -191,7 +193,7 @@ class OfflineKnowledgeBrain:
         supported = [item for item in scored if item.supported]
         form = asked_form(question)
         if form in TERM_FORMS:  # asked which option, setting, file or command: a sentence naming none is no answer
-            supported = [item for item in supported if lead(form, item.unit.text)]
+            supported = [item for item in supported if lead(form, item.unit.text, question)]
         top = max(supported or scored, key=lambda item: item.rank)
         if not supported and form in TERM_FORMS:
             top = replace(top, supported=False)
@@ -214,7 +216,7 @@ class OfflineKnowledgeBrain:
         """The asked thing first (an option, a path, a number… taken from the answering sentence), then
         the framing, the quotes and the citation, in the question's language."""
         passage = picked[0].unit.passage
-        found = lead(asked_form(question), picked[0].unit.text) if question else None
+        found = lead(asked_form(question), picked[0].unit.text, question) if question else None
         return compose_answer(passage, [item.unit.text for item in picked], language, lead=found)
 
     # --- Reflection: the support check ---
@@ -278,15 +280,15 @@ class OfflineKnowledgeBrain:
             by_words = coverage >= SUPPORT_COVERAGE and (z is None or z >= SUPPORT_Z)
             # Across languages only meaning is shared, and the names and codes that read the same in both.
             # A number, a path or an option asked for and there in the sentence lowers the bar a little.
-            shows_form = form in _EXTRACTED_FORMS and lead(form, unit.text) is not None
+            shows_form = form in _EXTRACTED_FORMS and lead(form, unit.text, question) is not None
             bar = SUPPORT_Z_ACROSS_WITH_FORM if shows_form else SUPPORT_Z_ACROSS_LANGUAGES
             across = (
                 detect_language(unit.text) != asked_in and z is not None and z >= bar and _shares_neutral(neutral, unit)
             )
             strong = z is not None and z + COVERAGE_WEIGHT * coverage >= SUPPORT_SCORE
-            scored.append(
-                Scored(unit, z, coverage, anchored and (by_words or across or strong), _fit(unit, entities, form))
-            )
+            # What picks among the supported (never what makes one supported: measured, it added wrong answers)
+            fit = _names(unit, entities) + _form_fit(unit, form, question)
+            scored.append(Scored(unit, z, coverage, anchored and (by_words or across or strong), fit))
         return scored
 
     def _z_scores(self, question: str, units: list[Unit]) -> np.ndarray | None:
@@ -316,15 +318,19 @@ class OfflineKnowledgeBrain:
         return np.asarray(matrix @ self._embedder.query(question))
 
 
-def _fit(unit: Unit, entities: list[str], form: Form | None) -> float:
-    """How well a sentence fits the question beyond its words: it names the question's codes and
-    options itself (not only its passage or heading), and holds a thing of the asked form (a path for
-    "which file", a definition for "what is")."""
+def _names(unit: Unit, entities: list[str]) -> float:
+    """ENTITY_FIT when the sentence itself (not only its passage or heading) names every code and
+    option of the question."""
     text = unicodedata.normalize("NFKC", unit.text).lower()
-    fit = ENTITY_FIT if entities and all(entity in text for entity in entities) else 0.0
+    return ENTITY_FIT if entities and all(entity in text for entity in entities) else 0.0
+
+
+def _form_fit(unit: Unit, form: Form | None, question: str) -> float:
+    """FORM_FIT when the sentence holds a thing of the asked form: a path for "which file", an option
+    for "which option", a definition for "what is"."""
     if form == "definition":
-        return fit + (FORM_FIT if DEFINES.search(unit.text) else 0.0)
-    return fit + (FORM_FIT if form in _EXTRACTED_FORMS and lead(form, unit.text) else 0.0)
+        return FORM_FIT if DEFINES.search(unit.text) else 0.0
+    return FORM_FIT if form in _EXTRACTED_FORMS and lead(form, unit.text, question) else 0.0
 
 
 def _neutral_terms(question: str, asked_in: Language) -> list[str]:
@@ -399,7 +405,7 @@ def _lines(text: str) -> list[str]:
 
 
 def compose_answer(passage: Passage, quotes: list[str], language: Language, *, lead: str | None = None) -> str:
-    """``{where}によると、「…」とのことです。[n]`` / ``According to {where}: "…" [n]``; the framing
+    """``{where}によると、「…」とのことです。[n]`` / ``According to {where}: “…” [n]``; the framing
     says when the quotes are in the other language. ``lead``, the asked thing, comes first in bold."""
     across = any(detect_language(quote) != language for quote in quotes)
     opening, closing = (_FRAME_ACROSS if across else _FRAME)[language]

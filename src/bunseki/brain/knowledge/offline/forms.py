@@ -10,6 +10,7 @@ first option, setting name, path or number the unit holds. The answer then leads
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final, Literal
 
 Form = Literal["option", "setting", "command", "path", "number", "date", "yesno", "procedure", "definition"]
@@ -79,7 +80,8 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
 
 _OPTION: Final = re.compile(r"(?<![\w/.-])--?[A-Za-z0-9][\w-]*(?:\[?=[\w.\-\[\]|]+\]?)?")
 _SETTING: Final = re.compile(
-    r"(?<![\w./-])(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)+)(?![\w-])"
+    r"(?<![\w./-])(?:[A-Z][\w-]*(?:::[\w-]+)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)+)"
+    r"(?![\w-])"
 )
 _NAMED_SETTING: Final = re.compile(r"\b([A-Z][\w-]+)\s*(?:field|setting|variable|directive|フィールド|変数)")
 _PATH: Final = re.compile(
@@ -87,7 +89,7 @@ _PATH: Final = re.compile(
     r"(?<![\w/-])[\w-]+\.(?:conf|cfg|ini|list|txt|gz|ya?ml|json|py|sh|rc|d)\b"
 )
 _NUMBER: Final = re.compile(
-    r"\d[\d,.]*\s*(?:[%％]|バイト|文字|行|日|秒|分|時間|個|回|件|人|ビット|桁|"
+    r"(?<![A-Za-z\d.])\d[\d,.]*\s*(?:[%％]|バイト|文字|行|日|秒|分|時間|個|回|件|人|ビット|桁|"
     r"(?:KiB|MiB|GiB|KB|MB|GB|bytes?|characters?|lines?|days?|seconds?|minutes?|hours?|bits?|times)\b)?"
 )
 # a command with its options (grep -E, dpkg --purge foo), or a Latin run in Japanese text (apt-mark hold で)
@@ -112,31 +114,38 @@ def asked_form(question: str) -> Form | None:
     return next((form for form, pattern in _ASKED if pattern.search(text)), None)
 
 
-def lead(form: Form | None, unit: str) -> str | None:
-    """The span of ``unit`` (an answering sentence or definition) that is the asked thing, if any."""
+def lead(form: Form | None, unit: str, question: str = "") -> str | None:
+    """The span of ``unit`` (an answering sentence or definition) that is the asked thing, if any;
+    never one the question itself names (asked which setting -y matches, the answer is not -y)."""
     if form is None:
         return None
+    asked = _plain(question)
     term_match = _TERM.match(unit)
     term = term_match.group(1).strip() if term_match else ""
-    if form == "option":
-        if term and _OPTION.search(term):
-            return term
-        found = _OPTION.search(unit)
-        return found.group() if found else None
-    if form == "setting":
-        if term and (_SETTING.search(term) or " " not in term):
-            return term
-        found = _NAMED_SETTING.search(unit) or _SETTING.search(unit)
-        return (found.group(1) if found.lastindex else found.group()) if found else None
-    if form == "path":
-        found = _PATH.search(unit)
-        return found.group().rstrip(".,") if found else None
-    if form == "command":
-        if term and len(term) <= 40:
-            return term
-        found = _COMMAND.search(unit)
-        return found.group() if found else None
-    if form == "number":
-        found = _NUMBER.search(unit[len(term) + 1 :] if term else unit)
-        return found.group().strip() if found and any(char.isdigit() for char in found.group()) else None
+    term = "" if term and asked and _plain(term) in asked else term
+    patterns = {
+        "option": [_OPTION],
+        "setting": [_NAMED_SETTING, _SETTING],
+        "path": [_PATH],
+        "command": [_COMMAND],
+        "number": [_NUMBER],
+    }
+    if form == "option" and term and _OPTION.search(term):
+        return term
+    if form == "setting" and term and (_SETTING.search(term) or " " not in term):
+        return term
+    if form == "command" and term and len(term) <= 40:
+        return term
+    searched = unit[len(term_match.group(0)) :] if form == "number" and term_match else unit
+    for pattern in patterns.get(form, []):
+        for found in pattern.finditer(searched):
+            span = (found.group(1) if found.lastindex else found.group()).strip().rstrip(".,")
+            if form == "number" and not any(char.isdigit() for char in span):
+                continue
+            if span and not (asked and _plain(span) in asked):
+                return span
     return None
+
+
+def _plain(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).split()).casefold()
