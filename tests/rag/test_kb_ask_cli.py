@@ -162,3 +162,24 @@ def test_usage_errors(root: Path) -> None:
     code, _, err = kb("ask", "q", "-c", "missing", "--workspace-root", root)
     assert code == 6 and "NotFound: there is no collection 'missing'" in err  # 6: not found
     assert kb("ask", "-c", "docs", "--workspace-root", root)[0] == 2  # neither a question nor --batch
+
+
+def test_citations_are_listed_by_the_number_the_answer_cites_them_by(capsys: pytest.CaptureFixture[str]) -> None:
+    from bunseki.cli.kb import print_answer
+    from bunseki.domain import Answer, Citation, Reflection
+
+    cited = Citation(source="gzip.1.txt", title="GZIP(1)", heading="OPTIONS", chunk_id="gzip.1.txt#31", score=0.5,
+                     text="-t --test: Test.", number=2)  # fmt: skip
+    answer = Answer(
+        question="Which option tests a file?",
+        status="answered",
+        answer="According to GZIP(1) (OPTIONS): “-t --test: Test.” [2]",
+        citations=[cited],
+        reflection=Reflection(draft=None, final="", changed=False),
+        collections=["docs"],
+        model="offline",
+        elapsed_ms=5,
+    )
+    print_answer(answer)
+    assert "[2] gzip.1.txt › OPTIONS" in capsys.readouterr().out  # as the answer cites it, not [1]
+    assert "number" not in answer.model_dump(mode="json")["citations"][0]  # the JSON contract is unchanged

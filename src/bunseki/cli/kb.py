@@ -227,9 +227,10 @@ def print_answer(answer: Answer) -> None:
     colour = {"answered": "green", "unanswered": "yellow", "error": "red"}[answer.status]
     console.print(f"[bold {colour}]{answer.status}[/] [dim]({escape(answer.model)}, {answer.elapsed_ms} ms)[/]")
     console.print(escape(answer.answer), highlight=False)
-    for number, citation in enumerate(answer.citations, start=1):
+    for position, citation in enumerate(answer.citations, start=1):
         where = citation.source + (f" › {citation.heading}" if citation.heading else "")
-        console.print(f"  [cyan][{number}][/] {escape(where)} [dim]({escape(citation.chunk_id)})[/]", highlight=False)
+        label = f"\\[{citation.number or position}]"  # the [n] the answer cites it by
+        console.print(f"  [cyan]{label}[/] {escape(where)} [dim]({escape(citation.chunk_id)})[/]", highlight=False)
     if answer.reason and answer.status != "answered":
         console.print(f"[dim]reason: {escape(answer.reason)}[/]", highlight=False)
     if answer.thoughts:

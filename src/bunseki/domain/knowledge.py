@@ -114,9 +114,13 @@ class SearchHit(BaseModel):
 
 
 class Citation(SearchHit):
-    """A passage an answer rests on: where it is (source, heading, chunk) and its text."""
+    """A passage an answer rests on: where it is (source, heading, chunk) and its text.
+
+    ``number`` is the ``[n]`` the answer cites it by (the passage's number in its turn, which need
+    not be its place in the list); it is for showing the answer and is not part of the JSON."""
 
     collection: Omitted = None
+    number: int | None = Field(default=None, exclude=True)
 
 
 class Thought(BaseModel):

@@ -277,8 +277,9 @@ def _answer(answer: Answer, texts: Texts) -> None:
         st.warning(texts("kn_unanswered"), icon=":material/help:")
     if answer.citations:
         st.markdown(f"**{texts('kn_citations')}**")
-        for number, citation in enumerate(answer.citations, start=1):
+        for position, citation in enumerate(answer.citations, start=1):
             where = f"{citation.title} › {citation.heading}" if citation.heading else citation.title
+            number = citation.number or position  # the [n] the answer cites it by
             st.markdown(f"**[{number}]** {where}  \n`{citation.chunk_id}`")
             excerpt = citation.text if len(citation.text) <= EXCERPT_CHARS else citation.text[:EXCERPT_CHARS] + "…"
             st.caption(excerpt)
