@@ -34,6 +34,7 @@ _MAX_SHOWN_CHARS: Final = 100
 _PROSE_COLUMNS: Final = 24  # a line this wide is text, not a heading or a term
 _HEADING_MAX: Final = 48
 CJK: Final = "\u3000-\u30ff\u3400-\u9fff\uff00-\uffef"  # Japanese characters, for character classes
+_WIDE: Final = re.compile(rf"[{CJK}]")  # a character two columns wide
 _JUSTIFIED: Final = re.compile(rf"(?<=[{CJK}])[ \t]+(?=[{CJK}])")
 _RST_LABEL: Final = re.compile(r"^\s*\.\.\s+(?:_[^:]+:|index::|\[#\]|\|[^|]+\|\s+\w+::)")
 _RST_ROLE: Final = re.compile(r":[a-z][\w:-]*:`([^`<]+?)(?:\s*<[^>]+>)?`")
@@ -96,6 +97,11 @@ def read_indented(text: str, *, rst: bool = False) -> tuple[str, list[Section]]:
     return title, sections
 
 
+def _next_text(lines: list[_Line], position: int) -> _Line | None:
+    """The first line with text after ``position`` (without copying the rest: texts run long)."""
+    return next((lines[later] for later in range(position + 1, len(lines)) if lines[later].text), None)
+
+
 def _body_indent(lines: list[_Line]) -> int:
     """The indent of the text's paragraphs: the smallest one that a good share of its longer lines
     have (0 for prose, 7 for a man page, whose option descriptions further in may be more)."""
@@ -124,7 +130,7 @@ def _full(line: _Line, width: int) -> bool:
 
 
 def _columns(text: str) -> int:
-    return sum(2 if re.match(rf"[{CJK}]", char) else 1 for char in text)
+    return len(text) + len(_WIDE.findall(text))
 
 
 def _is_underlined(line: _Line, following: _Line) -> bool:
@@ -144,7 +150,7 @@ def _is_heading(lines: list[_Line], position: int, body: int) -> bool:
         return False
     if line.text[-1] in ".。,、;；" or _BULLET.match(line.text):
         return False
-    following = next((later for later in lines[position + 1 :] if later.text), None)
+    following = _next_text(lines, position)
     return following is not None and following.indent > line.indent
 
 
@@ -197,7 +203,7 @@ def _definition(lines: list[_Line], position: int) -> tuple[str | None, int, str
     """(term, the description's indent, the description's text on the term's line) when a definition
     starts at ``position``; (None, 0, "") otherwise."""
     line = lines[position]
-    following = next((later for later in lines[position + 1 :] if later.text), None)
+    following = _next_text(lines, position)
     beside = _OPTION_BESIDE.match(line.text)
     if beside and (following is None or following.indent <= line.indent or following.indent > line.indent + 4):
         column = line.indent + line.text.index(beside.group(2), len(beside.group(1)))
@@ -217,7 +223,7 @@ def _definition(lines: list[_Line], position: int) -> tuple[str | None, int, str
 
 def _continues(lines: list[_Line], blank: int, indent: int) -> bool:
     """Whether the description goes on after the blank line at ``blank``."""
-    later = next((line for line in lines[blank + 1 :] if line.text), None)
+    later = _next_text(lines, blank)
     return later is not None and later.indent >= indent
 
 
