@@ -297,8 +297,10 @@ def test_html_definition_lists_tables_and_page_furniture(tmp_path: Path) -> None
     <div class="footer">© Copyright 2023. Created using Sphinx.</div>
     </body></html>"""
     path = tmp_path / "ls.html"
-    path.write_text(page, encoding="utf-8")
-    blocks = read_document(path, "ls.html", path.read_bytes()).sections[-1].blocks
+    path.write_text(page.replace("<title>ls</title>", "<title>ls(1) manual page</title>"), encoding="utf-8")
+    document = read_document(path, "ls.html", path.read_bytes())
+    assert document.title == "ls(1) manual page"  # the <title> inside the skipped <head>
+    blocks = document.sections[-1].blocks
     assert blocks == (
         "-a, --all: do not ignore entries.",
         "-a, --all: Implies nothing else.",

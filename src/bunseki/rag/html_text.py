@@ -61,6 +61,8 @@ class HtmlText(HTMLParser):
         self._pre = 0  # open <pre> elements: their line breaks are text
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":  # inside <head>, which is otherwise skipped
+            self._in_title = True
         if self._skipping:
             if tag not in self._VOID:
                 self._skipping.append(tag)
@@ -71,9 +73,7 @@ class HtmlText(HTMLParser):
             return
         if tag == "pre":
             self._pre += 1
-        if tag == "title":
-            self._in_title = True
-        elif tag in self._HEADINGS:
+        if tag in self._HEADINGS:
             self._end_block()
             self.sections.append(Section(heading=self._heading, blocks=tuple(self._blocks)))
             self._blocks = []
@@ -101,6 +101,8 @@ class HtmlText(HTMLParser):
             self._text.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
         if self._skipping:
             if tag in self._skipping:  # an unclosed element inside is closed with it
                 del self._skipping[len(self._skipping) - 1 - self._skipping[::-1].index(tag) :]
@@ -108,9 +110,7 @@ class HtmlText(HTMLParser):
         if tag == "pre":
             self._end_block(code=True)
             self._pre = max(0, self._pre - 1)
-        if tag == "title":
-            self._in_title = False
-        elif tag in self._HEADINGS and self._in_heading:
+        if tag in self._HEADINGS and self._in_heading:
             self._heading = " ".join("".join(self._text).split())
             if tag == "h1" and not self.first_h1:
                 self.first_h1 = self._heading
@@ -144,10 +144,10 @@ class HtmlText(HTMLParser):
             self._pending_term = ""
 
     def handle_data(self, data: str) -> None:
-        if self._skipping:
-            return
         if self._in_title:
             self.title += data
+        elif self._skipping:
+            return
         elif self._pre:
             self._text.append(data)
         else:  # a line break of the source is a space (none between two Japanese characters)
