@@ -132,18 +132,43 @@ def test_the_loop_stops_after_ten_steps() -> None:
     assert len(logged) == 1
 
 
-def test_an_uncited_answer_cites_the_last_search_and_a_failed_reflection_keeps_the_draft() -> None:
+def test_an_answer_that_cites_no_passage_is_replaced_by_the_unanswered_message() -> None:
     model = scripted(
         tool_call("search_rag_knowledge_base", {"query": "qdrant"}),
         AIMessage("Set QDRANT_URL."),
-        AIMessage("Looks fine."),  # no Final Answer: the draft stands
+        AIMessage("Looks fine."),  # no Final Answer: the draft stands, and it cites nothing
     )
-    out, _ = run(model, "How do several processes share it?", language="en")
-    assert out["status"] == "answered"
-    assert out["final"] == "Set QDRANT_URL."
-    assert out["cited"] == [1]
+    out, logged = run(model, "How do several processes share it?", language="en")
+    assert out["status"] == "unanswered"
+    assert out["final"].startswith("Sorry, the documents in the selected collections do not answer")
+    assert out["cited"] == []
+    assert logged and logged[0]["reason"] == "The answer cited no passage."
     assert out["reflection_thought"] == "Looks fine."
     assert "Answer in the language of the question" in str(model.received[0][0].content)
+
+
+def test_a_cited_draft_stands_when_the_reflection_drops_its_citations() -> None:
+    model = scripted(
+        tool_call("search_rag_knowledge_base", {"query": "qdrant"}),
+        AIMessage("Set QDRANT_URL to the server's URL [1]."),
+        AIMessage("Thought: fine\nFinal Answer: Set QDRANT_URL to the server's URL."),
+    )
+    out, logged = run(model, "How do several processes share it?", language="en")
+    assert out["status"] == "answered"
+    assert out["final"] == "Set QDRANT_URL to the server's URL [1]."
+    assert out["cited"] == [1]
+    assert logged == []
+
+
+def test_a_citation_of_a_passage_that_does_not_exist_is_no_citation() -> None:
+    model = scripted(
+        tool_call("search_rag_knowledge_base", {"query": "qdrant"}),
+        AIMessage("Set QDRANT_URL [4]."),
+        AIMessage("Thought: fine\nFinal Answer: Set QDRANT_URL [4]."),
+    )
+    out, _ = run(model, "How do several processes share it?", language="en")
+    assert out["status"] == "unanswered"
+    assert out["reason"] == "The answer cited no passage."
 
 
 def test_an_answer_without_any_passage_is_not_an_answer() -> None:

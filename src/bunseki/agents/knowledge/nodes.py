@@ -43,6 +43,10 @@ NO_EVIDENCE = {
     "ja": "回答の根拠となる記述がありません。",
     "en": "The answer rests on no passage.",
 }
+NO_CITATION = {
+    "ja": "回答がどの記述も引用していませんでした。",
+    "en": "The answer cited no passage.",
+}
 UNSUPPORTED_NUMBERS = {
     "ja": "回答に、引用した記述にない数値が含まれていました。",
     "en": "The answer stated numbers that no cited passage contains.",
@@ -165,14 +169,15 @@ def finish(state: KnowledgeState, runtime: Runtime[KnowledgeContext]) -> dict[st
         reason = answer.removeprefix(NO_ANSWER).strip() or NO_EVIDENCE[language]
     else:
         cited = cited_numbers(answer, len(state.passages))
-        if not cited and state.searches:  # uncited: the passages of the last search that found any
-            cited = next((search.numbers for search in reversed(state.searches) if search.numbers), [])
-        if not cited and not state.listed_collections:
-            reason = NO_EVIDENCE[language]
+        draft = state.draft or ""
+        draft_cited = cited_numbers(draft, len(state.passages))
+        if not cited and draft_cited and draft != answer:  # the Reflection dropped the draft's citations
+            answer, cited = draft, draft_cited
+        if not cited and not state.listed_collections:  # every claim cites a passage, or it is no answer
+            reason = (NO_CITATION if state.passages else NO_EVIDENCE)[language]
         elif _unsupported(answer, state, cited):
             # The Reflection may have added what the draft did not say; a grounded draft stands.
-            draft = state.draft or ""
-            draft_cited = cited_numbers(draft, len(state.passages)) or cited
+            draft_cited = draft_cited or cited
             if draft and draft != answer and not _unsupported(draft, state, draft_cited):
                 answer, cited = draft, draft_cited
             else:

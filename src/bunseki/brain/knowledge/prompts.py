@@ -28,7 +28,9 @@ Router guidelines:
 Available collections: {{available_collections}}
 
 Answer rules:
-- Answer directly in one to three sentences, then cite every passage you used as [n].
+- Answer directly in one to three sentences. Lead with the thing asked for (the option, setting,
+  command, file, number or date, exactly as the passage writes it), then cite every passage you
+  used as [n] after the claim it supports. An answer that cites no passage is discarded.
 - State only what the cited passages say. Do not add facts, numbers or advice they do not contain.
 - If the passages do not answer the question, reply with {NO_ANSWER} followed by one sentence saying
   what is missing.
@@ -43,7 +45,8 @@ STYLE: Final[dict[Language, str]] = {
 REFLECTION_INSTRUCTION: Final = f"""\
 Review the draft answer below before it is shown. Check:
 1. Accuracy: every claim is stated in the cited passages [n]; remove any claim that is not.
-2. Relevance: it answers the question directly, in one to three sentences, with its citations.
+2. Relevance: it answers the question directly, in one to three sentences, every claim citing its
+   passage as [n] (an answer without citations is discarded).
 3. Style: {{style}}
 If no claim is supported, the final answer is {NO_ANSWER} followed by what is missing.
 Reply in exactly this form:
