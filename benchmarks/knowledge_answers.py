@@ -66,7 +66,7 @@ def run(corpus: Path, cache: EmbeddingCache, cases: list[Case] | None) -> list[O
     store = VectorStore(QdrantClient(":memory:"), ":memory:", server=False)
     with KnowledgeBase(store, embedder=E5Embedder(), lexicon=Lexicon(), cache=cache) as kb:
         kb.ingest([corpus], "docs")
-        brain = OfflineKnowledgeBrain(embedder=kb.embedder, lexicon=kb.lexicon)
+        brain = OfflineKnowledgeBrain(embedder=kb.answer_embedder, lexicon=kb.lexicon)
         graph = build()
 
         def ask(question: str) -> dict[str, Any]:

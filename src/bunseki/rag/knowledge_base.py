@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -26,15 +26,24 @@ from bunseki.domain import (
 )
 from bunseki.errors import DocumentReadError, InputError, KnowledgeBaseError
 from bunseki.rag.chunking import ChunkingOptions, chunk_document
-from bunseki.rag.embedding import E5Embedder, Embedder, EmbeddingCache, embed_passages
+from bunseki.rag.embedding import (
+    CachedEmbedder,
+    E5Embedder,
+    Embedder,
+    EmbeddingCache,
+    content_hash,
+    embed_passages,
+)
 from bunseki.rag.lexical import LEXICON_ID, Lexicon
 from bunseki.rag.models import Chunk, DocumentKind, SearchMode
 from bunseki.rag.readers import document_kind, read_document
 from bunseki.rag.store import FileRecord, StoredChunk, VectorStore, validate_collection_name
+from bunseki.rag.units import answer_units
 from bunseki.settings import Settings
 
 # Bumped whenever reading, chunking or lexical weighting changes, so every file is re-ingested.
-PIPELINE_VERSION: Final = "2"  # 2: definitions keep their terms, table rows stay whole, page furniture left out
+# 2: definitions keep their terms, table rows stay whole, page furniture left out; 3: answer units embedded
+PIPELINE_VERSION: Final = "3"
 # What a chunk's payload holds of a search hit: all but its collection and score, which the search gives.
 _HIT_FIELDS: Final = tuple(name for name in SearchHit.model_fields if name not in ("collection", "score"))
 # Documents larger than this are not knowledge but data dumps; they are refused, not half-read.
@@ -79,6 +88,11 @@ class KnowledgeBase:
         except BaseException:
             store.close()  # embedded Qdrant's folder lock must not outlive a failed open
             raise
+
+    @property
+    def answer_embedder(self) -> Embedder:
+        """The embedder for scoring answer units: their vectors come from the cache, where ingest put them."""
+        return CachedEmbedder(self.embedder, self.cache) if self.cache is not None else self.embedder
 
     def close(self) -> None:
         self.store.close()
@@ -205,7 +219,15 @@ class KnowledgeBase:
             return None
         chunks = chunk_document(read_document(path, source, raw), self.chunking)
         texts = [(chunk.content_hash, chunk.embedded_text) for chunk in chunks]
-        vectors, embedded = embed_passages(self.embedder, self.cache, texts, on_batch=on_batch)
+        embedded = len(chunks) - len(self._cached(chunk.content_hash for chunk in chunks))
+        # Each chunk's answer units too, into the cache only: answering reads them instead of embedding them.
+        units = dict.fromkeys(u.embedded for c in chunks for u in answer_units(c.title, c.heading, c.text))
+        texts += [(content_hash(unit), unit) for unit in units]
+
+        def embedding(done: int, total: int) -> None:  # texts embedded, shown as the chunks they amount to
+            on_batch(done * len(chunks) // total, len(chunks))
+
+        vectors, _ = embed_passages(self.embedder, self.cache, texts, on_batch=embedding)
         stored = [
             StoredChunk(
                 chunk_id=chunk.chunk_id,
@@ -213,12 +235,18 @@ class KnowledgeBase:
                 dense=vector.tolist(),
                 lexical=self.lexicon.document_vector(chunk.embedded_text),
             )
-            for chunk, vector in zip(chunks, vectors, strict=True)
+            for chunk, vector in zip(chunks, vectors[: len(chunks)], strict=True)
         ]
         if known is not None:  # a changed file: its old chunks go first (it may now have fewer)
             self.store.delete_source(collection, source)
         self.store.upsert(collection, stored)
         return len(stored), embedded
+
+    def _cached(self, hashes: Iterable[str]) -> set[str]:
+        """Which of these texts the embedding cache holds."""
+        if self.cache is None:
+            return set()
+        return set(self.cache.get(self.embedder.model_id, hashes, self.embedder.dimension))
 
     def _remove_missing(
         self, collection: str, paths: Sequence[Path], known: dict[str, FileRecord], seen: set[str]

@@ -409,7 +409,10 @@ class KnowledgeService:
         if spec not in self._brains:
             base = self.knowledge_base
             self._brains[spec] = create_knowledge_brain(
-                spec, self.settings, embedder=getattr(base, "embedder", None), lexicon=getattr(base, "lexicon", None)
+                spec,
+                self.settings,
+                embedder=getattr(base, "answer_embedder", None),
+                lexicon=getattr(base, "lexicon", None),
             )
         return self._brains[spec]
 

@@ -34,6 +34,7 @@ from bunseki.brain.language import detect_language
 from bunseki.domain import Language
 from bunseki.rag.embedding import Embedder
 from bunseki.rag.lexical import Lexicon
+from bunseki.rag.units import STEP, answer_units
 
 # Support is relative, never an absolute e5 cosine (they are compressed: unrelated text scores
 # 0.75-0.84). A sentence's similarity to the question is read as a z-score against the other
@@ -70,19 +71,8 @@ _ENTITY: Final = re.compile(
     r"(?<![A-Za-z0-9_-])(?:-{1,2}[A-Za-z][A-Za-z0-9_-]*|[A-Za-z0-9_]*[0-9][A-Za-z0-9_.]*"
     r"|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][A-Z0-9]+)(?![A-Za-z0-9_])"
 )
-# ``KEY: description`` (an option, a setting, an error code), numbered or not.
-_ENTRY: Final = re.compile(r"^(?:\d{1,2}[.)]\s+)?[^\s。.!?！？:：「」][^。!?！？:：「」]{0,48}[:：]\s*\S")
-_STEP: Final = re.compile(r"^\d{1,2}[.)．]\s*")
 _INTRODUCES: Final = re.compile(r"(?:[:：]|次のように(?:します)?[。.]?)\s*$")  # what follows is shown
 
-_QA = re.compile(r"^Q:\s*(?P<q>.+?)\s*\nA:\s*(?P<a>.+)$", re.DOTALL)
-_SENTENCE = re.compile(r"(?<=[。！？])(?![」』）)])|(?<=[.!?])\s+(?=[A-Z0-9\"'(`])")
-_END = re.compile(r"[。．.!?！？]\s*$")
-_SETTING = re.compile(r"[:：=]|^\s*(?:[-*•]|\d+[.)])\s|^\s*-{1,2}\w")
-_CODE = re.compile(
-    r"^\s*(?:def |class |import |from \S+ import|return\b|if |for |while |@\w)|[{};]\s*$|^\s*\S+\s*=\s*\S"
-)
-_TRIM = re.compile(r"^(?:[\s#>\"']|//|[-*•]\s)*|[\s\"']*$")  # never the slash that starts a path
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 
 _FRAME: Final[dict[Language, tuple[str, str]]] = {
@@ -124,6 +114,7 @@ class Unit:
     index: int
     text: str
     context: str
+    embedded: str  # what its similarity is computed from: the text in its context
 
 
 @dataclass(frozen=True)
@@ -198,11 +189,11 @@ class OfflineKnowledgeBrain:
         if not supported and form in TERM_FORMS:
             top = replace(top, supported=False)
         same = [item for item in scored if item.unit.passage.number == top.unit.passage.number]
-        if _STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
+        if STEP.match(top.unit.text):  # a step of a numbered list: the whole list, in order
             first = top.unit.index
-            while any(item.unit.index == first - 1 and _STEP.match(item.unit.text) for item in same):
+            while any(item.unit.index == first - 1 and STEP.match(item.unit.text) for item in same):
                 first -= 1
-            steps = [item for item in same if item.unit.index >= first and _STEP.match(item.unit.text)]
+            steps = [item for item in same if item.unit.index >= first and STEP.match(item.unit.text)]
             run = [item for position, item in enumerate(steps) if item.unit.index == first + position]
             return run[:MAX_STEPS_QUOTED]
         following = next((item for item in same if item.unit.index == top.unit.index + 1), None)
@@ -304,7 +295,7 @@ class OfflineKnowledgeBrain:
     def _similarities(self, question: str, units: list[Unit]) -> np.ndarray | None:
         if self._embedder is None:
             return None
-        texts = [f"{unit.context}\n{unit.text}" if unit.context else unit.text for unit in units]
+        texts = [unit.embedded for unit in units]
         wanted = {text: self._vectors[text] for text in dict.fromkeys(texts) if text in self._vectors}
         missing = [text for text in dict.fromkeys(texts) if text not in wanted]
         if missing:
@@ -353,55 +344,10 @@ def _shares_neutral(neutral: list[str], unit: Unit) -> bool:
 
 def units_of(passage: Passage) -> list[Unit]:
     """The sentences and lines of a passage that could be an answer, each verbatim in its text."""
-    context = " / ".join(dict.fromkeys(part for part in (passage.title, passage.heading) if part))
-    qa = _QA.match(passage.text.strip())
-    if qa:  # a Q&A pair: the answer answers, in the context of its question
-        return [Unit(passage, 0, qa["a"].strip(), f"{context}\n{qa['q'].strip()}")]
-    units: list[Unit] = []
-    local = ""  # a short line over a block of plain text, e.g. 「用紙の補充」 above its steps
-    for line in _lines(passage.text):
-        stripped = line.strip()
-        commentary = stripped.startswith(('"""', "'''", "#", "//"))
-        if not stripped:
-            local = ""
-            continue
-        if _CODE.search(stripped) and not commentary:
-            continue
-        where = f"{context}\n{local}" if local else context
-        whole = _TRIM.sub("", stripped).strip()
-        if _ENTRY.match(whole) or _STEP.match(whole):  # an option, a setting, a step: one unit, every sentence
-            units.append(Unit(passage, len(units), whole, where))
-            continue
-        if not commentary and len(whole) <= 30 and not _usable(whole, passage):
-            local = whole
-            continue
-        for piece in _SENTENCE.split(stripped):
-            text = _TRIM.sub("", piece).strip()
-            if _usable(text, passage):
-                units.append(Unit(passage, len(units), text, where))
-    return units
-
-
-def _lines(text: str) -> list[str]:
-    """The text's lines, with a sentence that a line break cuts (wrapped Markdown, PDF) put back together."""
-    lines: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        previous = lines[-1] if lines else ""
-        if (
-            line
-            and previous
-            and not _END.search(previous)
-            and not _SETTING.search(line)
-            and not _CODE.search(line)
-            and not _CODE.search(previous)
-            and previous[-1] in "、,"
-        ):
-            joiner = "" if not previous[-1].isascii() and not line[0].isascii() else " "
-            lines[-1] = previous + joiner + line
-        else:
-            lines.append(line)
-    return lines
+    return [
+        Unit(passage, unit.index, unit.text, unit.context, unit.embedded)
+        for unit in answer_units(passage.title, passage.heading, passage.text)
+    ]
 
 
 def compose_answer(passage: Passage, quotes: list[str], language: Language, *, lead: str | None = None) -> str:
@@ -438,13 +384,6 @@ def _search(view: KnowledgeView, query: str, thought: str, *, mode: str = "hybri
     if mode != "hybrid":
         arguments["mode"] = mode
     return AIMessage(thought, tool_calls=[{"name": SEARCH_TOOL, "args": arguments, "id": call_id}])
-
-
-def _usable(text: str, passage: Passage) -> bool:
-    """Not too short, not a bare title or heading, and a sentence unless it is a setting or option line."""
-    if len(text) < 4 or text in (passage.title, passage.heading):
-        return False
-    return bool(_END.search(text) or _SETTING.search(text) or len(text) >= 25)
 
 
 def _where(passage: Passage, language: Language = "en") -> str:
