@@ -220,9 +220,9 @@ class KnowledgeBase:
         chunks = chunk_document(read_document(path, source, raw), self.chunking)
         texts = [(chunk.content_hash, chunk.embedded_text) for chunk in chunks]
         embedded = len(chunks) - len(self._cached(chunk.content_hash for chunk in chunks))
-        # Each chunk's answer units too, into the cache only: answering reads them instead of embedding them.
-        units = dict.fromkeys(u.embedded for c in chunks for u in answer_units(c.title, c.heading, c.text))
-        texts += [(content_hash(unit), unit) for unit in units]
+        if self.cache is not None:  # each chunk's answer units too, into the cache: answering reads them there
+            units = dict.fromkeys(u.embedded for c in chunks for u in answer_units(c.title, c.heading, c.text))
+            texts += [(content_hash(unit), unit) for unit in units]
 
         def embedding(done: int, total: int) -> None:  # texts embedded, shown as the chunks they amount to
             on_batch(done * len(chunks) // total, len(chunks))
