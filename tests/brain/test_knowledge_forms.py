@@ -27,7 +27,25 @@ from bunseki.brain.knowledge.offline.forms import asked_form, lead
         ("How do I upgrade every package?", "procedure"),
         ("Can I install packages from Ubuntu?", "yesno"),
         ("Debian の雰囲気について", None),
-        ("プリンターの電源ボタンはどこにありますか", "yesno"),  # a place, not a file: no path is asked for
+        ("プリンターの電源ボタンはどこにありますか", None),  # a place, not a file; and not yes or no
+        # the noun asked for decides, whatever else the question mentions
+        ("In the Settings dialog, which file holds the saved layout?", "path"),
+        ("キャッシュの保存先を決める設定項目名は何ですか", "setting"),
+        ("Which TCP port does the admin console listen on?", "number"),
+        ("Is there a tool that converts the old format?", "command"),
+        ("What is this subcommand called now?", "command"),
+        ("ログを圧縮するツールを教えてください", "command"),
+        ("出力先のディレクトリの名前は何ですか", "path"),
+        # the meaning asked for, before the nouns the question names
+        ("設定ファイルの mode フィールドが 0 なのはどういう意味ですか", "definition"),
+        ("What does the value 'any' mean in the Arch field?", "definition"),
+        # "when" that sets a condition, not a date asked for
+        ("How do I skip hidden files when copying a folder?", "procedure"),
+        ("When the server is restarted, what happens to queued jobs?", None),
+        # Japanese yes/no only without a question word; procedures asked as 〜には？ or どうしたら
+        ("一時ファイルの置き場所は何ですか", None),
+        ("印刷を中止するには？", "procedure"),
+        ("仮想マシンを止めるにはどうしたらいいですか", "procedure"),
         ("On Debian, egrep is the same as which grep invocation?", "command"),
     ],
 )

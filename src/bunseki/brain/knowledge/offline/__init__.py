@@ -6,7 +6,7 @@ passages the search returned, and scores every sentence or line in them against 
 shares). When the best sentence is supported well enough it answers with it — the option and its
 description, the setting and its meaning, the step — quoted verbatim, framed in the question's
 language, with a citation ``[n]``, led by the thing asked for (the option, setting, path or number
-taken from that sentence: see ``forms``); asked which option, setting, file or command, a sentence
+taken from that sentence: see ``forms``); asked which option, setting, file, command or number, a sentence
 that names none is no answer. When it is not, it searches again with the question's keywords,
 and abstains with ``[[NO_ANSWER]]`` when nothing supports an answer. Japanese questions over
 English documents and the reverse work through the multilingual embedding.
@@ -183,7 +183,7 @@ class OfflineKnowledgeBrain:
         scored = self._score(question, units)
         supported = [item for item in scored if item.supported]
         form = asked_form(question)
-        if form in TERM_FORMS:  # asked which option, setting, file or command: a sentence naming none is no answer
+        if form in TERM_FORMS:  # asked which option, file, number…: a sentence that holds none is no answer
             supported = [item for item in supported if lead(form, item.unit.text, question)]
         top = max(supported or scored, key=lambda item: item.rank)
         if not supported and form in TERM_FORMS:

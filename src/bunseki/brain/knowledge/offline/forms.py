@@ -46,7 +46,10 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
             re.IGNORECASE,
         ),
     ),
-    ("date", re.compile(r"いつ|何年|何月|\bwhen\b|\bwhat (?:date|year)\b|\bwhich (?:date|year)\b", re.IGNORECASE)),
+    (  # "when" that asks (When was…?), not one that sets a condition (… when extracting; When X, what…?)
+        "date",
+        re.compile(r"いつ|何年|何月|^\s*when\b[^,?]*\?|\bwhat (?:date|year)\b|\bwhich (?:date|year)\b", re.IGNORECASE),
+    ),
     (
         "number",
         re.compile(
@@ -65,7 +68,8 @@ _ASKED: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = (
     (
         "procedure",
         re.compile(
-            r"方法|手順|どうすれば|どうやって|するには|やり方|\bhow (?:do|can|should) (?:i|you|we)\b|\bhow to\b",
+            r"方法|手順|どうすれば|どうしたら|どうやって|どうやる|どうする|するには|には[?？]\s*$|やり方|"
+            r"\bhow (?:do|can|should) (?:i|you|we)\b|\bhow to\b",
             re.IGNORECASE,
         ),
     ),
@@ -103,15 +107,70 @@ DEFINES: Final = re.compile(
     r"とは|のこと(?:です|を指します)|を意味します|を(?:表|示)します",
     re.IGNORECASE,
 )
-# Forms whose answer is a term: a sentence that names none does not answer the question.
-TERM_FORMS: Final = ("option", "setting", "path", "command")
+# Forms whose answer is a span of the unit (a term, a number): a sentence that holds none does not answer.
+TERM_FORMS: Final = ("option", "setting", "path", "command", "number")
 _TERM: Final = re.compile(r"^([^:：。]{1,60}?)[:：]\s")
 
 
+# What a question asks the meaning of, before any noun it names (what does the value 'all' mean in a field).
+_MEANING: Final = re.compile(
+    r"どういう意味|何を意味|を意味します?か|の意味は|何が違う|違いは|とは何|って何|"
+    r"\bwhat does .+ mean\b|\bwhat is meant by\b|\bdifference between\b|\bwhat counts as\b",
+    re.IGNORECASE,
+)
+# The noun a question asks for (which FILE, 設定オプション名は何): it names the form, whatever else it mentions.
+_HEAD_NOUNS: Final[tuple[tuple[Form, str, str], ...]] = (
+    (
+        "setting",
+        r"設定(?:オプション|項目|名|キー)|環境変数|変数|フィールド|パラメー?タ|ディレクティブ",
+        r"environment variables?|variables?|settings?|fields?|parameters?|directives?"
+        r"|config(?:uration)? (?:key|option)s?",
+    ),
+    ("option", r"オプション|フラグ|スイッチ", r"options?|flags?|switch(?:es)?"),
+    ("path", r"ファイル|ディレクトリ|フォルダ|パス", r"files?|director(?:y|ies)|folders?|paths?"),
+    (
+        "command",
+        r"サブコマンド|コマンド|ツール|プログラム",
+        r"subcommands?|commands?|tools?|programs?|utilit(?:y|ies)|invocations?",
+    ),
+    (
+        "number",
+        r"ポート番号|ポート|終了ステータス|既定値|デフォルト値|上限|下限|倍数|バイト数|文字数|行数|件数|回数",
+        r"ports?|numbers?|sizes?|limits?|exit (?:status|code)|status|sections?|levels?|counts?|percentages?",
+    ),
+)
+_JA_ASKS_NOUN: Final = (
+    r"(?:どの|何という|なんという|どんな|何の)[^、。？?\s]{{0,8}}?(?:{nouns})"
+    r"|(?:{nouns})(?:名|の名前)?(?:は|って|が)(?:何|なに|なん|どれ|どこ)|(?:{nouns})を教えて"
+)
+_EN_ASKS_NOUN: Final = (
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})\b"
+    r"|\bis there (?:a|an|any)\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})\b"
+)
+_ASKED_NOUN: Final[tuple[tuple[Form, re.Pattern[str]], ...]] = tuple(
+    (
+        form,
+        re.compile(_JA_ASKS_NOUN.format(nouns=japanese) + "|" + _EN_ASKS_NOUN.format(nouns=english), re.IGNORECASE),
+    )
+    for form, japanese, english in _HEAD_NOUNS
+)
+# Yes or no is asked only when no question word asks for something else (名前は何ですか is not yes/no).
+_WH: Final = re.compile(r"何|なに|なん|どこ|どの|どれ|どう|どんな|いつ|誰|だれ|いくつ|いくら|なぜ|どちら|どのくらい")
+
+
 def asked_form(question: str) -> Form | None:
-    """The form of the answer ``question`` asks for, or None when it does not say."""
+    """The form of the answer ``question`` asks for, or None when it does not say: what it asks the
+    meaning of, else the noun it asks for (which file, 変数名は何), else the words it asks with."""
     text = question.strip()
-    return next((form for form, pattern in _ASKED if pattern.search(text)), None)
+    if _MEANING.search(text):
+        return "definition"
+    noun = next((form for form, pattern in _ASKED_NOUN if pattern.search(text)), None)
+    if noun is not None:
+        return noun
+    form = next((form for form, pattern in _ASKED if pattern.search(text)), None)
+    if form == "yesno" and _WH.search(text):
+        return None
+    return form
 
 
 def lead(form: Form | None, unit: str, question: str = "") -> str | None:
