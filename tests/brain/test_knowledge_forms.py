@@ -32,6 +32,7 @@ from bunseki.brain.knowledge.offline.forms import asked_form, lead
         ("In the Settings dialog, which file holds the saved layout?", "path"),
         ("キャッシュの保存先を決める設定項目名は何ですか", "setting"),
         ("Which TCP port does the admin console listen on?", "number"),
+        ("Which log level does it use by default?", None),  # a level may be a name (warn), not a number
         ("Is there a tool that converts the old format?", "command"),
         ("What is this subcommand called now?", "command"),
         ("ログを圧縮するツールを教えてください", "command"),

@@ -136,7 +136,7 @@ _HEAD_NOUNS: Final[tuple[tuple[Form, str, str], ...]] = (
     (
         "number",
         r"ポート番号|ポート|終了ステータス|既定値|デフォルト値|上限|下限|倍数|バイト数|文字数|行数|件数|回数",
-        r"ports?|numbers?|sizes?|limits?|exit (?:status|code)|status|sections?|levels?|counts?|percentages?",
+        r"ports?|numbers?|sizes?|limits?|exit (?:status|code)|status|sections?|counts?|percentages?",
     ),
 )
 _JA_ASKS_NOUN: Final = (
