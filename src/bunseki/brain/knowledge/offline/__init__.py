@@ -43,7 +43,7 @@ from bunseki.rag.units import STEP, answer_units
 # context) contains, each word weighted by how rare it is among the candidates, so that a word no
 # candidate has (the subject the corpus lacks) outweighs the words every candidate shares.
 SUPPORT_COVERAGE: Final = 0.5  # of the question's weighted content words, in the question's language
-SUPPORT_Z: Final = 1.5  # and standing out from the candidates by one and a half standard deviations
+SUPPORT_Z: Final = 1.0  # and standing out from the candidates by a standard deviation
 SUPPORT_Z_ACROSS_LANGUAGES: Final = 2.0  # a sentence in the other language shares no words: meaning alone
 SUPPORT_Z_ACROSS_WITH_FORM: Final = 1.5  # …unless it holds the kind of thing asked for (a number for "how many")
 SUPPORT_SCORE: Final = 3.5  # or a paraphrase: few words shared, but standing out far (score below)
