@@ -147,26 +147,26 @@ def test_an_answer_that_cites_no_passage_is_replaced_by_the_unanswered_message()
     assert "Answer in the language of the question" in str(model.received[0][0].content)
 
 
-def test_a_cited_draft_stands_when_the_reflection_drops_its_citations() -> None:
+def answer_after_a_search(draft: str, final: str) -> tuple[dict[str, Any], list]:
+    """The outcome of a turn that searched once (finding HIT as [1]), drafted ``draft`` and reflected to ``final``."""
     model = scripted(
         tool_call("search_rag_knowledge_base", {"query": "qdrant"}),
-        AIMessage("Set QDRANT_URL to the server's URL [1]."),
-        AIMessage("Thought: fine\nFinal Answer: Set QDRANT_URL to the server's URL."),
+        AIMessage(draft),
+        AIMessage(f"Thought: fine\nFinal Answer: {final}"),
     )
-    out, logged = run(model, "How do several processes share it?", language="en")
+    return run(model, "How do several processes share it?", language="en")
+
+
+def test_a_cited_draft_stands_when_the_reflection_drops_its_citations() -> None:
+    out, logged = answer_after_a_search("Set QDRANT_URL to its URL [1].", "Set QDRANT_URL to its URL.")
     assert out["status"] == "answered"
-    assert out["final"] == "Set QDRANT_URL to the server's URL [1]."
+    assert out["final"] == "Set QDRANT_URL to its URL [1]."
     assert out["cited"] == [1]
     assert logged == []
 
 
 def test_a_citation_of_a_passage_that_does_not_exist_is_no_citation() -> None:
-    model = scripted(
-        tool_call("search_rag_knowledge_base", {"query": "qdrant"}),
-        AIMessage("Set QDRANT_URL [4]."),
-        AIMessage("Thought: fine\nFinal Answer: Set QDRANT_URL [4]."),
-    )
-    out, _ = run(model, "How do several processes share it?", language="en")
+    out, _ = answer_after_a_search("Set QDRANT_URL [4].", "Set QDRANT_URL [4].")
     assert out["status"] == "unanswered"
     assert out["reason"] == "The answer cited no passage."
 

@@ -224,10 +224,10 @@ def embed_passages(
     items: Sequence[tuple[str, str]],
     *,
     on_batch: Callable[[int, int], None] | None = None,
-) -> tuple[list[Vectors], int]:
+) -> tuple[list[Vectors], set[str]]:
     """Vectors for ``(content_hash, text)`` items in order, from the cache where possible.
 
-    Returns the vectors and how many texts were actually embedded. ``on_batch(done, total)`` hears
+    Returns the vectors and the hashes of the texts that were actually embedded. ``on_batch(done, total)`` hears
     after each batch of texts embedded, when there is more than one.
     """
     cached = cache.get(embedder.model_id, (h for h, _ in items), embedder.dimension) if cache else {}
@@ -242,4 +242,4 @@ def embed_passages(
                 on_batch(start + len(batch), len(texts))
         if cache is not None:
             cache.put(embedder.model_id, fresh)
-    return [cached[h] if h in cached else fresh[h] for h, _ in items], len(missing)
+    return [cached[h] if h in cached else fresh[h] for h, _ in items], set(fresh)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -211,7 +211,7 @@ class KnowledgeBase:
         known: FileRecord | None,
         on_batch: Callable[[int, int], None],
     ) -> tuple[int, int] | None:
-        """Write one file's chunks; None if it is unchanged, else (chunks written, texts embedded)."""
+        """Write one file's chunks; None if it is unchanged, else (chunks written, chunks embedded now)."""
         raw = _read_file(path, source)
         file_hash = hashlib.sha256(raw).hexdigest()
         root_name = str(root)
@@ -219,7 +219,6 @@ class KnowledgeBase:
             return None
         chunks = chunk_document(read_document(path, source, raw), self.chunking)
         texts = [(chunk.content_hash, chunk.embedded_text) for chunk in chunks]
-        embedded = len(chunks) - len(self._cached(chunk.content_hash for chunk in chunks))
         if self.cache is not None:  # each chunk's answer units too, into the cache: answering reads them there
             units = dict.fromkeys(u.embedded for c in chunks for u in answer_units(c.title, c.heading, c.text))
             texts += [(content_hash(unit), unit) for unit in units]
@@ -227,7 +226,8 @@ class KnowledgeBase:
         def embedding(done: int, total: int) -> None:  # texts embedded, shown as the chunks they amount to
             on_batch(done * len(chunks) // total, len(chunks))
 
-        vectors, _ = embed_passages(self.embedder, self.cache, texts, on_batch=embedding)
+        vectors, fresh = embed_passages(self.embedder, self.cache, texts, on_batch=embedding)
+        embedded = sum(chunk.content_hash in fresh for chunk in chunks)
         stored = [
             StoredChunk(
                 chunk_id=chunk.chunk_id,
@@ -241,12 +241,6 @@ class KnowledgeBase:
             self.store.delete_source(collection, source)
         self.store.upsert(collection, stored)
         return len(stored), embedded
-
-    def _cached(self, hashes: Iterable[str]) -> set[str]:
-        """Which of these texts the embedding cache holds."""
-        if self.cache is None:
-            return set()
-        return set(self.cache.get(self.embedder.model_id, hashes, self.embedder.dimension))
 
     def _remove_missing(
         self, collection: str, paths: Sequence[Path], known: dict[str, FileRecord], seen: set[str]

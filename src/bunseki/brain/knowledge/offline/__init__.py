@@ -34,7 +34,7 @@ from bunseki.brain.language import detect_language
 from bunseki.domain import Language
 from bunseki.rag.embedding import Embedder
 from bunseki.rag.lexical import Lexicon
-from bunseki.rag.units import STEP, answer_units
+from bunseki.rag.units import STEP, AnswerUnit, answer_units
 
 # Support is relative, never an absolute e5 cosine (they are compressed: unrelated text scores
 # 0.75-0.84). A sentence's similarity to the question is read as a z-score against the other
@@ -107,14 +107,10 @@ _UNSUPPORTED: Final[dict[Language, str]] = {
 
 
 @dataclass(frozen=True)
-class Unit:
-    """A sentence or line of a passage that could answer: quoted verbatim, scored in context."""
+class Unit(AnswerUnit):
+    """An answer unit of a passage found in this turn: quoted verbatim, scored in context, cited by the passage."""
 
     passage: Passage
-    index: int
-    text: str
-    context: str
-    embedded: str  # what its similarity is computed from: the text in its context
 
 
 @dataclass(frozen=True)
@@ -345,7 +341,7 @@ def _shares_neutral(neutral: list[str], unit: Unit) -> bool:
 def units_of(passage: Passage) -> list[Unit]:
     """The sentences and lines of a passage that could be an answer, each verbatim in its text."""
     return [
-        Unit(passage, unit.index, unit.text, unit.context, unit.embedded)
+        Unit(unit.index, unit.text, unit.context, passage)
         for unit in answer_units(passage.title, passage.heading, passage.text)
     ]
 
