@@ -108,6 +108,7 @@ bench: setup
 	$(BIN)/python benchmarks/eda_profile.py
 	$(BIN)/python benchmarks/rag_retrieval.py
 	$(BIN)/python benchmarks/knowledge_public.py
+	$(BIN)/python benchmarks/investigator_cases.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts
