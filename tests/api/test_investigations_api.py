@@ -73,7 +73,8 @@ def _tar(files: dict[str, bytes], extra: list[tarfile.TarInfo] = ()) -> bytes:  
 
 
 def sample_case_zip() -> bytes:
-    """The bundled sample case, zipped in a folder as people usually pack one."""
+    """The bundled sample case, zipped in a folder as people usually pack one: its manifest names no
+    entry (the seed has none) and its harness reads the expectation's text."""
     return _zip(_sample_files("hysteresis/"))
 
 
@@ -190,6 +191,17 @@ MALICIOUS = {
         ),
         422,
         "outside the archive",
+    ),
+    "no entry and two functions": (
+        _zip(
+            {
+                **_sample_files(),
+                "detector.py": SAMPLE.joinpath("detector.py").read_bytes()
+                + b"\n\ndef smooth(frame):\n    return frame\n",
+            }
+        ),
+        422,
+        "several public functions that take a table: detect (detector.py), smooth (detector.py)",
     ),
     "bad manifest": (
         _zip({**_sample_files(), "case.yaml": b"name: x\ncodes: [gone.py]\ndatasets: []\n"}),

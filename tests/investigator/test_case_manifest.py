@@ -98,3 +98,50 @@ def test_two_different_files_of_one_name_are_refused(tmp_path: Path) -> None:
         load_case(manifest)
     listed_twice = _copy(tmp_path, env_specs=["detector_spec.md"])  # the same file twice is fine
     assert load_case(listed_twice).env_specs == load_case(listed_twice).specs
+
+
+def _without_entry(tmp_path: Path, code: str, spec: str | None = None) -> Path:
+    manifest = _copy(tmp_path)
+    raw = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    raw.pop("entry", None)
+    manifest.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    (tmp_path / "detector.py").write_text(code, encoding="utf-8")
+    if spec is not None:
+        (tmp_path / "detector_spec.md").write_text(spec, encoding="utf-8")
+    return manifest
+
+
+def test_without_entry_the_one_public_function_that_takes_a_table_runs(tmp_path: Path) -> None:
+    code = (
+        "LIMIT = 3\n\ndef _smooth(x):\n    return x\n\ndef report():\n    return 'none'\n\n"
+        "def detect_braking(df, g=0.4):\n    return df\n"
+    )
+    case = load_case(_without_entry(tmp_path, code))
+    assert (case.entry_file.name, case.entry_function) == ("detector.py", "detect_braking")
+
+
+def test_without_entry_the_function_the_spec_names_is_chosen_among_several(tmp_path: Path) -> None:
+    code = "def smooth(df):\n    return df\n\ndef flag_spikes(df):\n    return df\n"
+    spec = "# Spike detector\n\n`flag_spikes(df)` marks every frame whose price jumps.\n"
+    assert load_case(_without_entry(tmp_path, code, spec)).entry_function == "flag_spikes"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("def smooth(df):\n    return df\n\ndef flag(df):\n    return df\n", "several public functions"),
+        ("def _private(df):\n    return df\n\ndef main():\n    pass\n", "no public function that takes a table"),
+        ("def detect(df:\n", "not valid Python"),
+    ],
+)
+def test_without_entry_no_single_candidate_is_refused_with_what_to_write(tmp_path: Path, code: str, said: str) -> None:
+    with pytest.raises(CaseError, match=said) as caught:
+        load_case(_without_entry(tmp_path, code))
+    assert "entry: detector.py:" in str(caught.value)
+    if "several" in said:
+        assert "smooth (detector.py)" in str(caught.value) and "flag (detector.py)" in str(caught.value)
+
+
+def test_an_entry_naming_a_function_the_file_lacks_lists_what_it_defines(tmp_path: Path) -> None:
+    with pytest.raises(CaseError, match=r"defines no 'run' \(it defines: np, pd, detect\)"):
+        load_case(_copy(tmp_path, entry="detector.py:run"))

@@ -179,15 +179,64 @@ def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_p
     assert not any(h.verified for h in dataset.hypotheses)
 
 
-def test_a_failing_eval_func_makes_that_dataset_an_error(settings: Settings, tmp_path: Path) -> None:
-    env = "def eval_func(output, expected):\n    raise RuntimeError('the evaluation broke')\n"
-    manifest = build_case(
-        tmp_path / "broken", buggy=HYSTERESIS, correct=HYSTERESIS, signals={"d": plateaus([(5, 9, 0.9)])}, env=env
-    )
+# A harness as a case's author writes it: it reads the manifest's text and returns (passed, frames).
+TEXT_HARNESS = """
+import re
+
+
+def eval_func(output, expected):
+    assert isinstance(expected, str), f"expected the manifest's text, got {type(expected).__name__}"
+    column, value = re.search(r"([A-Za-z_]\\w*)=(\\d+)", expected).groups()
+    inside = output["frame"] < -1
+    for start, end in re.findall(r"(\\d+)-(\\d+)", expected):
+        inside |= output["frame"].between(int(start), int(end))
+    wrong = output.loc[(output[column] == int(value)) != inside, "frame"].tolist()
+    return (not wrong, wrong)
+"""
+
+
+def _report(view: InvestigationView) -> str:
+    assert view.workspace_dir and view.report_path
+    return (Path(view.workspace_dir) / view.report_path).read_text(encoding="utf-8")
+
+
+def _with_harness(settings: Settings, tmp_path: Path, env: str) -> tuple[InvestigationView, dict[str, Any]]:
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
+    manifest = build_case(tmp_path / "harness", buggy=buggy, correct=correct, signals={"d": signals}, env=env)
     view = _run(settings, manifest)
-    assert view.status == "completed"
-    (dataset,) = view.datasets
-    assert dataset.status == "error" and "the evaluation broke" in dataset.conclusion
+    return view, _contract(view)
+
+
+def test_the_harness_gets_the_manifests_text_and_a_tuple_verdict_counts(settings: Settings, tmp_path: Path) -> None:
+    view, dataset = _with_harness(settings, tmp_path, TEXT_HARNESS)
+    assert dataset["status"] == "inconsistent" and dataset["fix"]  # verified with the harness passing
+    assert "**eval_func passed:** False" in _report(view)  # (False, [frames]) is a fail, not a truthy tuple
+    assert "could not judge" not in dataset["conclusion"]
+
+
+def test_a_harness_that_raises_is_reported_and_the_investigation_goes_on(settings: Settings, tmp_path: Path) -> None:
+    env = "def eval_func(output, expected):\n    return output['speed'].max() > 0\n"
+    view, dataset = _with_harness(settings, tmp_path, env)
+    assert dataset["status"] == "inconsistent" and dataset["fix"]  # found from the reference comparison
+    assert "eval_func could not judge" in dataset["conclusion"] and "KeyError" in dataset["conclusion"]
+    assert "KeyError" in _report(view)
+
+
+def test_a_one_argument_harness_without_a_verdict_is_a_named_harness_error(settings: Settings, tmp_path: Path) -> None:
+    _, dataset = _with_harness(settings, tmp_path, "def eval_func(output):\n    return 'looks fine'\n")
+    assert "eval_func returned str" in dataset["conclusion"]  # called with one argument, as it asks
+    assert "a verdict is a bool, a tuple or list" in dataset["conclusion"] and dataset["fix"]
+
+
+def test_code_that_cannot_run_says_so_with_its_exception(settings: Settings, tmp_path: Path) -> None:
+    buggy, correct, signals, *_ = DEFECTS["operator_at_threshold"]
+    folder = tmp_path / "broken"
+    manifest = build_case(folder, buggy=buggy, correct=correct, signals={"d": signals})
+    (folder / "algo.py").write_text("def detect(frame):\n    return frame['speed'] > 1\n", encoding="utf-8")
+    (dataset,) = _run(settings, manifest).datasets
+    assert dataset.status == "inconsistent" and dataset.fix is None
+    assert "could not be run" in dataset.conclusion and "KeyError" in dataset.conclusion
+    assert "person's look" not in dataset.conclusion
 
 
 def _hashes(folder: Path) -> dict[str, str]:

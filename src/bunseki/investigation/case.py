@@ -6,6 +6,7 @@ expected text) before any work starts and raises `CaseError` naming the problem.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,7 +121,7 @@ def load_case(manifest: Path) -> Case:
     clashes = sorted({name for name in names if names.count(name) > 1})
     if clashes:  # the workspace keeps one flat copy of the case, and retrieval names passages by file
         raise CaseError(f"{manifest.name}: two different files are named {clashes[0]!r}; rename one of them")
-    entry_file, entry_function = _entry(raw.get("entry"), codes, root)
+    entry_file, entry_function = _entry(raw.get("entry"), codes, root, specs)
     frame_column = str(raw.get("frame_column", "frame"))
     datasets = raw["datasets"]
     if not isinstance(datasets, list) or not datasets:
@@ -158,9 +159,11 @@ def _files(raw: dict[str, Any], key: str, root: Path, *, required: bool = False)
     return tuple(paths)
 
 
-def _entry(value: Any, codes: tuple[Path, ...], root: Path) -> tuple[Path, str]:
+def _entry(value: Any, codes: tuple[Path, ...], root: Path, specs: tuple[Path, ...]) -> tuple[Path, str]:
+    """The file and function to run: ``entry`` as written (checked), or else the one public function of
+    the codes that takes a table (among several, the one the specifications name)."""
     if value is None:
-        return codes[0], "run"
+        return _inferred_entry(codes, specs)
     text = str(value)
     file_part, _, function = text.rpartition(":")
     if not file_part or not function.isidentifier():
@@ -168,7 +171,69 @@ def _entry(value: Any, codes: tuple[Path, ...], root: Path) -> tuple[Path, str]:
     path = (root / file_part).resolve()
     if path not in codes:
         raise CaseError(f"entry {text!r}: {file_part} is not one of the codes")
+    names = _module_names(path)
+    if names is not None and function not in names:
+        defined = ", ".join(name for name in names if not name.startswith("_")) or "no public function"
+        raise CaseError(f"entry {text!r}: {path.name} defines no {function!r} (it defines: {defined})")
     return path, function
+
+
+def _module_names(path: Path) -> list[str] | None:
+    """The names a code file binds at its top level (functions, assignments, imports); None when it does not parse."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=path.name)
+    except SyntaxError:
+        return None
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [target.id for target in targets if isinstance(target, ast.Name)]
+    return names
+
+
+def _table_functions(path: Path) -> list[str]:
+    """The public top-level functions of a code file that take an argument (a table)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=path.name)
+    except SyntaxError as exc:
+        raise CaseError(
+            f"{path.name} is not valid Python (line {exc.lineno}: {exc.msg}), so its function cannot be found; "
+            f"fix it or name the function with `entry: {path.name}:FUNCTION`"
+        ) from exc
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and not node.name.startswith("_")
+        and (node.args.posonlyargs or node.args.args or node.args.vararg)
+    ]
+
+
+def _names_function(text: str, name: str) -> bool:
+    """Whether a document names ``name`` as code: ``name(…)`` or `` `name` `` (a plain word is not enough)."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}\s*\(|`{re.escape(name)}`", text) is not None
+
+
+def _inferred_entry(codes: tuple[Path, ...], specs: tuple[Path, ...]) -> tuple[Path, str]:
+    candidates = [(path, name) for path in codes for name in _table_functions(path)]
+    if len(candidates) > 1:  # the one the specifications name, if only one is named
+        documents = " ".join(spec.read_text(encoding="utf-8", errors="replace") for spec in specs)
+        named = [(path, name) for path, name in candidates if _names_function(documents, name)]
+        candidates = named if len(named) == 1 else candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    example = f"{candidates[0][0].name}:{candidates[0][1]}" if candidates else f"{codes[0].name}:FUNCTION"
+    if not candidates:
+        found = "the codes define no public function that takes a table"
+    else:
+        listed = ", ".join(f"{name} ({path.name})" for path, name in candidates)
+        found = f"the codes define several public functions that take a table: {listed}"
+    raise CaseError(f"the manifest has no entry and {found}; name the one to run, e.g. `entry: {example}`")
 
 
 def _dataset(item: Any, index: int, root: Path, frame_column: str) -> DatasetSpec:

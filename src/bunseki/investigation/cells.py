@@ -33,14 +33,54 @@ def _flags(result, column, length):
     return values
 
 def _evaluate(env_codes, frame, expected):
+    # The case's eval_func on frame: eval_func(df) or eval_func(df, expected) by its signature, with
+    # expected as the manifest writes it (the text). A harness that raises or returns no verdict is
+    # reported, never counted as a pass or a fail.
     for path in env_codes:
-        module = _load(path, "env_" + str(abs(hash(path))))
-        if hasattr(module, "eval_func"):
-            verdict = module.eval_func(frame, expected)
-            if isinstance(verdict, dict):
-                return {"passed": bool(verdict.get("passed")), "detail": {k: str(v) for k, v in verdict.items()}}
-            return {"passed": bool(verdict), "detail": {}}
+        try:
+            module = _load(path, "env_" + str(abs(hash(path))))
+        except Exception as exc:
+            return {"passed": None, "detail": {}, "error": f"{path} cannot be imported: {type(exc).__name__}: {exc}"}
+        harness = getattr(module, "eval_func", None)
+        if not callable(harness):
+            continue
+        try:
+            verdict = harness(frame.copy(), expected) if _takes_expected(harness) else harness(frame.copy())
+        except Exception as exc:
+            return {"passed": None, "detail": {}, "error": f"eval_func raised {type(exc).__name__}: {exc}"}
+        return _verdict(verdict)
     return None
+
+def _takes_expected(function):
+    import inspect
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in parameters)
+
+def _short(value):
+    text = str(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+def _verdict(verdict):
+    # A bool; a tuple or list whose first item is the bool; a mapping with passed. Anything else is an error.
+    if isinstance(verdict, (bool, np.bool_)):
+        return {"passed": bool(verdict), "detail": {}}
+    if isinstance(verdict, (tuple, list)) and verdict and isinstance(verdict[0], (bool, np.bool_)):
+        return {"passed": bool(verdict[0]), "detail": {str(i): _short(v) for i, v in enumerate(verdict[1:], 1)}}
+    if hasattr(verdict, "keys") and "passed" in verdict and isinstance(verdict["passed"], (bool, np.bool_)):
+        detail = {str(k): _short(v) for k, v in verdict.items() if k != "passed"}
+        return {"passed": bool(verdict["passed"]), "detail": detail}
+    return {
+        "passed": None,
+        "detail": {},
+        "error": (
+            f"eval_func returned {type(verdict).__name__} {_short(verdict)!r}; a verdict is a bool, a tuple or "
+            "list whose first item is that bool, or a mapping with a bool under 'passed'"
+        ),
+    }
 """
 
 

@@ -144,8 +144,11 @@ class CaseIndex:
 
 
 def _mentions(sentence: str, column: str) -> int:
-    """2 when ``column`` is quoted (`z`, "z", 「z」), 1 when it stands as a word, else 0."""
+    """3 when the sentence defines ``column`` (「`z`: the flag…」, "z is …", 「z は…」), 2 when it is quoted
+    (`z`, "z", 「z」), 1 when it stands as a word, else 0."""
     name = re.escape(column)
+    if re.match(rf"\s*(?:[-*]\s*)?[`'\"「]?{name}[`'\"」]?\s*(?:[:：]|\s[-–—]\s|\sis\s|は|とは)", sentence):
+        return 3
     if re.search(rf"[`'\"「]{name}[`'\"」]", sentence):
         return 2
     if re.search(rf"(?<![\w.]){name}(?![\w(])", sentence) and not sentence.lstrip().startswith(("def ", "import ")):

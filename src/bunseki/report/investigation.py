@@ -156,7 +156,8 @@ def _sections(record: dict[str, Any], words: Words, *, prefix: str = "") -> list
     overview = words.overview_text.format(
         status=plain(record["status"]),
         expected=plain(record.get("expected")),
-        eval=plain(record.get("eval_passed")),
+        eval=plain(record.get("eval_passed"))
+        + (f" ({plain(record['eval_error'])})" if record.get("eval_error") else ""),
         mismatched=len(record.get("mismatched_frames", [])),
         hypotheses=len(record.get("hypotheses", [])),
         iterations=record.get("iterations", 0),

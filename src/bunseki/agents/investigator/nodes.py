@@ -133,7 +133,7 @@ def data_checker(state: InvestigatorState, runtime: Runtime[InvestigatorContext]
         "chart": chart,
         "title": f"{ds['name']}: {ds['expected']}",
         "env_codes": state.inputs.get("env_codes", []),
-        "expected": ds["expectation"],
+        "expected": ds["expected"],  # the text, as the manifest writes it
     }
     result = context.sandbox().run(cells.check_cell(spec), check_policy=False)
     summary = cells.parse_result(result.stdout) if result.success else None
@@ -192,8 +192,10 @@ def consistency_checker(state: InvestigatorState, runtime: Runtime[InvestigatorC
     expected = _expected_flags(frames, ds["expectation"])
     mismatch = [int(f) for f in frames[flagged != expected]]
     ref = core.set_index(frame_col)[column].reindex(frames).to_numpy(dtype=float) == value
-    eval_result = (ds.get("summary") or {}).get("eval")
-    passed = eval_result["passed"] if eval_result else None
+    eval_result = (ds.get("summary") or {}).get("eval") or {}
+    passed = eval_result.get("passed")
+    if eval_result.get("error"):  # the comparison with the expectation and the reference still stands
+        ds["eval_error"] = eval_result["error"]
     ds["mismatched_frames"] = mismatch
     ds["mismatched_runs"] = [list(r) for r in runs(mismatch)]
     ds["reference_mismatches"] = [int(f) for f in frames[flagged != ref]]
@@ -331,7 +333,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "variants": variants,
         "others": [{"output": o["output"], "core": o["core"]} for o in state.datasets if o["name"] != ds["name"]],
         "env_codes": state.inputs.get("env_codes", []),
-        "expected": ds["expectation"],
+        "expected": ds["expected"],  # the text, as the manifest writes it
     }
     result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
     outcome = cells.parse_result(result.stdout) if result.success else None
@@ -344,6 +346,12 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
     baseline = outcome.get("baseline", {})
     ds["baseline_reproduces_output"] = baseline.get("reproduces_output")
     ds["baseline_matches_reference"] = baseline.get("matches_reference")
+    if baseline.get("ok") is False:  # every variant would fail the same way: say why, test nothing
+        hypothesis.iterations -= 1
+        hypothesis.tested -= len(batch)
+        ds["run_error"] = str(baseline.get("error"))
+        hypothesis.evidence = f"Not tested: the unchanged code cannot be run: {ds['run_error']}"
+        return {"iteration": iteration, "hypotheses": hypotheses, "current_ds": ds}
     if baseline.get("matches_reference") and not baseline.get("reproduces_output"):
         hypothesis.iterations -= 1
         hypothesis.tested -= len(batch)
@@ -355,7 +363,7 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         if outcome.get(change_id, {}).get("matches_reference")
         and outcome[change_id].get("others_match", True)
         and outcome[change_id].get("signals_match", True)
-        and (outcome[change_id].get("eval") is None or outcome[change_id]["eval"]["passed"])
+        and (outcome[change_id].get("eval") or {}).get("passed") is not False
     ]
     tried = len(chosen)
     if winners:
@@ -424,6 +432,11 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
             "The given code, re-run on this dataset, already reproduces the reference: the recorded output "
             "was not produced by this code (another version or other parameters). No edit is proposed."
         )
+    elif ds.get("run_error"):
+        conclusion = (
+            f"The algorithm could not be run, so no edit could be tested: {state.inputs['entry_function']}() "
+            f"of {Path(state.inputs['entry_file']).name} on this dataset's table raised {ds['run_error']}"
+        )
     elif verified:
         conclusion = f"Root cause: {wording or verified[0].statement} Fix verified by execution: {ds.get('fix_edit')}."
     else:
@@ -436,6 +449,11 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
             conclusion += f" The model's reading (not verified by execution): {wording}"
     if ds.get("baseline_reproduces_output") is False and not ds.get("baseline_matches_reference"):
         conclusion += " Note: the given code does not reproduce the recorded output."
+    if ds.get("eval_error"):
+        conclusion += (
+            f" The case's eval_func could not judge this dataset ({ds['eval_error']}); the comparison with the "
+            "expectation and the reference stood in for it."
+        )
     if ds.get("model_notes"):
         conclusion += " Some model answers could not be used; the offline diagnostics stood in (see the model notes)."
     record = {
@@ -445,6 +463,7 @@ def reporter(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "mismatched_frames": ds.get("mismatched_frames", []),
         "mismatched_runs": ds.get("mismatched_runs", []),
         "eval_passed": ds.get("eval_passed"),
+        "eval_error": ds.get("eval_error"),
         "diagnostics": ds.get("diagnostics", {}),
         "hypotheses": [h.model_dump() for h in hypotheses],
         "conclusion": conclusion,
@@ -508,7 +527,8 @@ def dataset_markdown(record: dict[str, Any]) -> str:
         f"## Dataset {record['name']} — {record['status']}",
         "",
         f"**Expected:** {record.get('expected')}  ",
-        f"**eval_func passed:** {record.get('eval_passed')}",
+        f"**eval_func passed:** {record.get('eval_passed')}"
+        + (f" (it could not judge: {record['eval_error']})" if record.get("eval_error") else ""),
         "",
         "### Overview",
         f"Status **{record['status']}**; {len(record['mismatched_frames'])} frame(s) differ from the expectation; "

@@ -20,6 +20,7 @@ def after_verifier(state: InvestigatorState) -> Literal["verifier", "reporter"]:
     foreign = state.current_ds.get("baseline_matches_reference") and not state.current_ds.get(
         "baseline_reproduces_output"
     )
-    if state.success or foreign or state.iteration >= MAX_ITERATIONS or not pending:
+    cannot_run = bool(state.current_ds.get("run_error"))
+    if state.success or foreign or cannot_run or state.iteration >= MAX_ITERATIONS or not pending:
         return "reporter"
     return "verifier"
