@@ -132,7 +132,8 @@ def test_wrong_threshold_default_prefers_the_documented_value(settings: Settings
     (dataset,) = _run(settings, manifest).datasets
     assert dataset.status == "inconsistent"
     assert "+def detect(frame, on=0.8, off=0.4, min_run=3):" in (dataset.fix or ""), dataset.fix
-    assert any(h.verified and h.kind == "parameter" for h in dataset.hypotheses)
+    (verified,) = [h for h in dataset.hypotheses if h.verified]
+    assert "specifications state" in verified.statement and "spec.md" in verified.statement  # says where
 
 
 def test_correct_algorithm_is_consistent_and_nothing_is_claimed(settings: Settings, tmp_path: Path) -> None:
@@ -145,27 +146,47 @@ def test_correct_algorithm_is_consistent_and_nothing_is_claimed(settings: Settin
     assert dataset["mismatched_frames"] == [] and "nothing to investigate" in dataset["conclusion"]
 
 
-def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) -> None:
+def test_a_signal_used_signed_where_its_magnitude_is_meant_is_fixed_with_abs(
+    settings: Settings, tmp_path: Path
+) -> None:
     buggy = ABS.replace("np.abs(x)", "x")
     signals = {"x": plateaus([(10, 19, -0.9), (30, 35, 0.9)])["x"]}
     manifest = build_case(tmp_path / "abs", buggy=buggy, correct=ABS, signals={"d": signals})
     dataset = _contract(_run(settings, manifest))
     assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == list(range(10, 20))
-    assert not any(h["verified"] for h in dataset["hypotheses"])
+    assert '+    x = abs(frame["x"].to_numpy(dtype=float))' in dataset["fix"]
+
+
+MEDIAN_FILTERED = """
+def detect(frame, level=0.8):
+    x = frame["x"].rolling(5, center=True, min_periods=1).median()
+    return (x >= level).astype(int).to_numpy()
+"""
+
+
+def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) -> None:
+    # The reference filters spikes out with a median over five frames: no edit of the plain threshold does.
+    buggy = (
+        "def detect(frame, level=0.8):\n    x = frame['x'].to_numpy(dtype=float)\n    return (x >= level).astype(int)\n"
+    )
+    signals = plateaus([(10, 19, 0.9)])
+    signals["x"][[30, 50]] = 0.95
+    manifest = build_case(tmp_path / "median", buggy=buggy, correct=MEDIAN_FILTERED, signals={"d": signals})
+    dataset = _contract(_run(settings, manifest))
+    assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == [30, 50]
+    assert not any(h["verified"] for h in dataset["hypotheses"]) and dataset["fix"] is None
     assert any(h["verified"] is False for h in dataset["hypotheses"])
     assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
-    assert dataset["fix"] is None
 
 
-def test_missing_values_handled_differently_are_named_not_fixed(settings: Settings, tmp_path: Path) -> None:
+def test_missing_values_filled_another_way_are_fixed(settings: Settings, tmp_path: Path) -> None:
     buggy, correct = MISSING_VALUES
     manifest = build_case(tmp_path / "gaps", buggy=buggy, correct=correct, signals={"d": gaps()})
     dataset = _contract(_run(settings, manifest))
     assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == [15]
-    assert not any(h["verified"] for h in dataset["hypotheses"]) and dataset["fix"] is None
-    plain = [h for h in dataset["hypotheses"] if "Missing values" in h["statement"]]
-    assert plain and plain[0]["verified"] is None and plain[0]["iterations"] == 0  # named, not claimed
-    assert "No edit the investigator can test explains the difference" in dataset["conclusion"]
+    assert '+    x = frame["x"].ffill()' in dataset["fix"]
+    (verified,) = [h for h in dataset["hypotheses"] if h["verified"]]
+    assert "Missing values" in verified["statement"]
 
 
 def test_output_not_produced_by_the_given_code_is_said(settings: Settings, tmp_path: Path) -> None:

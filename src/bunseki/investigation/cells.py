@@ -11,7 +11,7 @@ from typing import Any
 MARK = "RESULT:"
 
 _PRELUDE = """
-import json, sys, importlib.util
+import json, sys, time, importlib.util
 import numpy as np
 import pandas as pd
 
@@ -59,6 +59,20 @@ def _takes_expected(function):
         return True
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in parameters)
+
+class VariantTimeout(Exception):
+    pass
+
+def _limit(seconds):
+    # Stop the code run after ``seconds`` (0: no limit) with VariantTimeout; a no-op off the main thread.
+    import signal
+    def stop(signum, frame):
+        raise VariantTimeout(f"the variant ran longer than {seconds} s (an endless loop?)")
+    try:
+        signal.signal(signal.SIGALRM, stop if seconds else signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    except ValueError:
+        pass
 
 def _short(value):
     text = str(value)
@@ -136,9 +150,14 @@ column = spec["column"]
 frame = out.drop(columns=[column])
 reference = core[column].to_numpy(dtype=float)
 recorded = out[column].to_numpy(dtype=float)
-results = {{}}
+results = []  # in the order of spec["variants"]: their ids are long, and stdout is bounded
+began = time.monotonic()
 for variant_id, path in spec["variants"]:
+    if time.monotonic() - began > spec["budget_seconds"]:
+        results.append({{"ok": False, "error": "not run: this iteration's time budget was spent"}})
+        continue
     try:
+        _limit(spec["variant_seconds"])  # an edit can make a loop endless (a step of 0)
         module = _load(path, "variant_" + str(abs(hash(path))))
         result = getattr(module, spec["function"])(frame.copy())
         flags = _flags(result, column, len(frame))
@@ -158,24 +177,39 @@ for variant_id, path in spec["variants"]:
                 getattr(module, spec["function"])(other_out.drop(columns=[column])), column, len(other_out)
             )
             others.append(bool(np.array_equal(other_flags, other_ref)))
-        results[variant_id] = {{
+        verdict = _evaluate(spec["env_codes"], patched, spec["expected"])
+        results.append({{
             "ok": True,
             "matches_reference": bool(np.array_equal(flags, reference)),
             "mismatches": int((flags != reference).sum()),
             "reproduces_output": bool(np.array_equal(flags, recorded)),
             "signals_match": bool(signals_match),
             "others_match": all(others),
-            "eval": _evaluate(spec["env_codes"], patched, spec["expected"]),
-        }}
+            "eval": None if verdict is None else {{"passed": verdict["passed"]}},
+        }})
     except Exception as exc:
-        results[variant_id] = {{"ok": False, "error": f"{{type(exc).__name__}}: {{exc}}"}}
+        results.append({{"ok": False, "error": _short(f"{{type(exc).__name__}}: {{exc}}")}})
+    finally:
+        _limit(0)
 print("{MARK}" + json.dumps(results))
 """
     )
 
 
 def parse_result(stdout: str | None) -> Any:
+    """The cell's result; None when it printed none (or a cut one: its output is bounded)."""
     for line in reversed((stdout or "").splitlines()):
         if line.startswith(MARK):
-            return json.loads(line[len(MARK) :])
+            try:
+                return json.loads(line[len(MARK) :])
+            except json.JSONDecodeError:
+                return None
     return None
+
+
+def variant_results(stdout: str | None, variants: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The variants cell's results by variant id; None when it printed none, or not one per variant."""
+    found = parse_result(stdout)
+    if not isinstance(found, list) or len(found) != len(variants):
+        return None
+    return {variant_id: result for (variant_id, _), result in zip(variants, found, strict=True)}

@@ -19,9 +19,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal, TypeGuard
 
-EditKind = Literal["operator", "constant", "default", "dtype"]
+EditKind = Literal["operator", "constant", "default", "dtype", "window", "reducer", "fill", "wrap", "column"]
 JOIN = " + "  # between the edit ids of a change
 FLIPS = {ast.Gt: (">", ">="), ast.GtE: (">=", ">"), ast.Lt: ("<", "<="), ast.LtE: ("<=", "<")}
+# Conversions people get wrong: ms ↔ s, %, km/h ↔ m/s, g ↔ m/s², minutes and hours ↔ s.
+UNIT_FACTORS = (10.0, 100.0, 1000.0, 3.6, 9.80665, 60.0, 3600.0)
 INTEGER_TYPES = {"int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 ROUNDING_CALLS = {"round", "around", "rint", "floor", "ceil", "trunc", "fix"}
 
@@ -63,11 +65,13 @@ def candidate_edits(
     float_values: tuple[float, ...] = (),
     factors: tuple[float, ...] = (),
     offsets: tuple[float, ...] = (),
+    int_values: tuple[float, ...] = (),
 ) -> list[Edit]:
-    """Every operator flip, every integer constant or default changed by each of ``deltas``, every
+    """Every operator flip, every integer constant or default changed by each of ``deltas`` or set to
+    each whole number of ``int_values`` (of its order of magnitude: values the documents state), every
     float constant or default set to each of ``float_values`` (values the data or documents show),
     every number multiplied by each of ``factors`` and every number plus each of ``offsets``."""
-    extra = (factors, offsets)
+    extra = (factors, offsets, int_values)
     tree = ast.parse(source)
     lines = source.splitlines()
     edits: list[Edit] = []
@@ -184,6 +188,7 @@ def _number_edits(
     float_values: tuple[float, ...] = (),
     factors: tuple[float, ...] = (),
     offsets: tuple[float, ...] = (),
+    int_values: tuple[float, ...] = (),
 ) -> list[Edit]:
     if node.end_lineno != node.lineno or node.end_col_offset is None:
         return []
@@ -196,6 +201,7 @@ def _number_edits(
         news += [repr(round(float(candidate), 10)) for candidate in float_values]
     else:
         news += _integer_news(value, deltas)
+        news += [repr(int(v)) for v in int_values if float(v).is_integer() and value and value / 20 <= v <= value * 20]
     for factor in factors:
         scaled = value * factor
         if scaled != 0 and scaled != value:

@@ -25,6 +25,8 @@ from bunseki.brain.investigator.contract import ColumnsView, DatasetView, Hypoth
 from bunseki.investigation import cells
 from bunseki.investigation.diagnostics import diagnose, runs, signal_shift
 from bunseki.investigation.edits import (
+    JOIN,
+    UNIT_FACTORS,
     Edit,
     apply_all,
     candidate_edits,
@@ -33,11 +35,15 @@ from bunseki.investigation.edits import (
     resolve,
     unified_diff,
 )
+from bunseki.investigation.facts import documented_values, ranges, read_facts
 from bunseki.investigation.index import Passage
+from bunseki.investigation.rewrites import structural_edits
 from bunseki.sandbox.workspace import READ_ONLY_MODE, host_writes
 
 SEGMENT_KEYS = ("specs", "codes", "env_specs", "env_codes")
 MAX_VARIANTS = 60  # per verifier iteration
+VARIANT_SECONDS = 3  # one variant on every dataset; an edit may make a loop endless
+ITERATION_SECONDS = 120  # the variants' share of a cell's time limit
 
 
 def _emit(node: str, state: InvestigatorState | None = None, **extra: Any) -> None:
@@ -236,10 +242,15 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
     sizes |= {abs(shift["lag"]) for shift in signals if shift["lag"]}
     deltas = tuple(sorted({1, 2, *sizes, *diagnostics.get("edge_run_lengths", [])}))
     documents = [*state.inputs.get("specs", []), *state.inputs.get("env_specs", [])]
+    facts = read_facts(
+        {Path(d).name: (context.workspace / d).read_text(encoding="utf-8", errors="replace") for d in documents}
+    )
+    stated = documented_values(facts)
     decimals = _documented_numbers(context.workspace, documents, decimals=True)
-    floats = tuple(dict.fromkeys([*decimals, *ds.get("values_near_mismatch", [])]))
+    floats = tuple(dict.fromkeys([*decimals, *stated, *ds.get("values_near_mismatch", [])]))
     scales = [f for shift in diagnostics.get("threshold_shift", {}).values() for f in shift["factors"]]
     scales += [shift["scale"] for shift in signals if shift["scale"] not in (0.0, 1.0)]
+    scales += UNIT_FACTORS
     offsets = {o for shift in signals if shift["offset"] for o in (shift["offset"], -shift["offset"])}
     edits = candidate_edits(
         source,
@@ -247,7 +258,14 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         float_values=floats,
         factors=tuple(sorted({x for f in scales for x in (f, 1 / f)})),
         offsets=tuple(sorted(offsets)),
+        int_values=tuple(stated),
     )
+    columns = [c for c in ds.get("summary", {}).get("inputs", []) if c != context.case.frame_column]
+    edits += [
+        edit
+        for edit in structural_edits(source, columns=columns, ranges=ranges(facts))
+        if JOIN not in edit.id  # a change's id joins its edits' ids with JOIN
+    ]
     query = " ".join([ds["expected"], *ds.get("summary", {}).get("inputs", []), "threshold window default"])
     index = context.index()  # both the algorithm's and the evaluation environment's documents and code
     passages = [*index.search(query, ["algorithm"], k=4), *index.search(query, ["environment"], k=3)]
@@ -260,6 +278,7 @@ def hypothesis_generator(state: InvestigatorState, runtime: Runtime[Investigator
         edits=[e.__dict__ for e in edits],
         passages=_labelled(passages),
         documented=_documented_numbers(context.workspace, documents, decimals=False),
+        facts=[fact.as_dict() for fact in facts],
     )
     ds = {**ds, "edits": [e.__dict__ for e in edits], "view": view.model_dump()}
     return {"hypotheses": _hypotheses(context, ds, view, edits), "current_ds": ds}
@@ -334,9 +353,11 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         "others": [{"output": o["output"], "core": o["core"]} for o in state.datasets if o["name"] != ds["name"]],
         "env_codes": state.inputs.get("env_codes", []),
         "expected": ds["expected"],  # the text, as the manifest writes it
+        "variant_seconds": VARIANT_SECONDS,
+        "budget_seconds": ITERATION_SECONDS,
     }
     result = context.sandbox().run(cells.variants_cell(spec), check_policy=False)
-    outcome = cells.parse_result(result.stdout) if result.success else None
+    outcome = cells.variant_results(result.stdout, variants) if result.success else None
     hypothesis.iterations += 1
     hypothesis.tested += len(batch)
     if not isinstance(outcome, dict):

@@ -48,6 +48,9 @@ class DatasetView(BaseModel):
     edits: list[dict[str, Any]]
     passages: list[str] = Field(default_factory=list)
     documented: list[float] = Field(default_factory=list, description="Numbers the specifications state.")
+    facts: list[dict[str, Any]] = Field(
+        default_factory=list, description="What the specifications state (investigation.facts.Fact), with the sentence."
+    )
 
 
 class ColumnNote(BaseModel):

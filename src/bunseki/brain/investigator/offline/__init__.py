@@ -38,12 +38,15 @@ class OfflineInvestigatorBrain:
         found.displacements()
         if not edge_first:
             found.edges()
+        found.specified()
         found.add(
             "parameter",
             "A default parameter value (or keyword argument) differs from what the specification intends.",
             "Change each numeric default by a small step or to a documented value, re-run, compare.",
             [e for e in found.edits if e.kind == "default"],
         )
+        found.structure()
+        found.units()
         found.add(
             "unexpected",
             "Some other simple edit (operator, constant) explains the difference.",

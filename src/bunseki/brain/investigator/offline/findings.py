@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bunseki.brain.investigator.contract import DatasetView, Hypothesis, HypothesisKind
-from bunseki.investigation.edits import Edit, change_id
+from bunseki.investigation.edits import UNIT_FACTORS, Edit, change_id
 
 
 class Findings:
@@ -16,6 +16,7 @@ class Findings:
         self.edits = [Edit(**e) for e in view.edits]
         self.numbers = [e for e in self.edits if e.kind in ("constant", "default")]
         self.documented = {float(n) for n in view.documented}
+        self.facts = view.facts
         self.out: list[Hypothesis] = []
 
     def add(self, kind: HypothesisKind, statement: str, test: str, chosen: Sequence[Edit | list[Edit]]) -> None:
@@ -131,10 +132,118 @@ class Findings:
                 _pairs([e for e in self.numbers if abs(_delta(e)) in sizes]),
             )
 
+    def specified(self) -> None:
+        """What the specifications state, held against the code: a window's alignment, values (rates,
+        durations, frames), magnitudes, ranges and how missing values are filled."""
+        facts = {kind: [f for f in self.facts if f["kind"] == kind] for kind in {f["kind"] for f in self.facts}}
+
+        def where(kind: str) -> str:
+            fact = facts[kind][0]
+            return f"{fact['source']}: 「{fact['text'][:120]}」"
+
+        window = [e for e in self.edits if e.kind == "window"]
+        if facts.get("centred"):
+            self.add(
+                "inconsistency",
+                f"The specification asks for a centred window ({where('centred')}); the code's rolling window "
+                "is trailing.",
+                "Centre the rolling window (center=True), re-run, compare with the reference.",
+                [e for e in window if e.new.endswith("center=True") or e.new == "True"],
+            )
+        if facts.get("trailing"):
+            self.add(
+                "inconsistency",
+                f"The specification asks for a trailing window ({where('trailing')}); the code centres it.",
+                "Make the rolling window trailing, re-run, compare with the reference.",
+                [e for e in window if e.new == "False"],
+            )
+        stated = {float(v) for f in self.facts for v in (f["value"], f["upper"]) if v is not None}
+        kinds = [k for k in ("rate", "duration", "frames") if facts.get(k)]
+        if kinds:
+            self.add(
+                "inconsistency",
+                "A constant differs from what the specifications state ("
+                + "; ".join(where(k) for k in kinds)
+                + "), or from a value derived from it (a duration × the rate).",
+                "Set each constant and default to a value the specifications state or derive, re-run, compare.",
+                [e for e in self.numbers if _number(e.new) in stated | self.documented],
+            )
+        if facts.get("magnitude"):
+            self.add(
+                "inconsistency",
+                f"The specification takes the magnitude of the signal ({where('magnitude')}); the code uses it signed.",
+                "Take the absolute value of the signal read, re-run, compare.",
+                [e for e in self.edits if e.kind == "wrap" and e.new.startswith("abs(")],
+            )
+        if facts.get("range"):
+            self.add(
+                "inconsistency",
+                f"The specification bounds the signal to a range ({where('range')}); the code does not clip it.",
+                "Clip the signal read to the stated range, re-run, compare.",
+                [e for e in self.edits if e.kind == "wrap" and ".clip(" in e.new],
+            )
+        if facts.get("fill"):
+            self.add(
+                "inconsistency",
+                f"The specification says how missing values are filled ({where('fill')}); the code fills them "
+                "another way.",
+                "Fill missing values as stated (forward fill, interpolation…), re-run, compare.",
+                [e for e in self.edits if e.kind == "fill"],
+            )
+
+    def structure(self) -> None:
+        """How the signal is computed, without a stated fact: missing values, statistic, sign, window, column."""
+        fills = [e for e in self.edits if e.kind == "fill"]
+        if fills and self.d.get("missing_near_mismatch"):
+            self.add(
+                "inconsistency",
+                f"Missing values near the mismatches ({self.d['missing_near_mismatch']}) are filled another way "
+                "than the reference fills them.",
+                "Fill them another way (forward, backward, interpolated, zero), re-run, compare.",
+                fills,
+            )
+        for kind, statement, test in (
+            (
+                "reducer",
+                "The window or group is summarised by another statistic.",
+                "Swap the statistic (mean, median, sum, max, min)",
+            ),
+            (
+                "wrap",
+                "The signal is used signed or unbounded where its magnitude or a range is meant.",
+                "Take abs() of or clip each value read",
+            ),
+            (
+                "window",
+                "The rolling window's alignment or warm-up differs from the reference's.",
+                "Centre the window or drop min_periods",
+            ),
+            (
+                "column",
+                "The algorithm reads another column than the one meant.",
+                "Read each other column of the data instead",
+            ),
+            ("fill", "Missing values are filled another way than the reference fills them.", "Fill them another way"),
+        ):
+            self.add(
+                "unexpected",
+                statement,
+                f"{test}, re-run, compare with the reference.",
+                [e for e in self.edits if e.kind == kind],
+            )
+
+    def units(self) -> None:
+        self.add(
+            "inconsistency",
+            "A unit conversion is missing or wrong (ms and s, km/h and m/s, g and m/s², minutes and s, %).",
+            "Multiply or divide each number by a unit factor (10, 100, 1000, 3.6, 9.80665, 60, 3600), re-run.",
+            [e for e in self.numbers if _scaled_by(e, list(UNIT_FACTORS))],
+        )
+
     def untestable(self) -> None:
         """What no simple edit tests, said plainly so that a person knows where to look."""
         d = self.d
-        if d.get("missing_near_mismatch"):
+        if d.get("missing_near_mismatch") and not any(e.kind == "fill" for e in self.edits):
             self.add(
                 "unexpected",
                 f"Missing values near the mismatches ({d['missing_near_mismatch']}) are handled differently.",
