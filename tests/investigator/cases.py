@@ -143,6 +143,30 @@ def plateaus(parts: list[tuple[int, int, float]], n: int = 80, base: float = 0.1
     return {"x": x}
 
 
+# Beyond any simple edit: the reference filters one-frame spikes with a median over five frames.
+THRESHOLD = """import numpy as np
+
+
+def detect(frame, level=0.8):
+    x = frame["x"].to_numpy(dtype=float)
+    return (x >= level).astype(int)
+"""
+MEDIAN_FILTERED = """import numpy as np
+
+
+def detect(frame, level=0.8):
+    x = frame["x"].rolling(5, center=True, min_periods=1).median().to_numpy()
+    return (x >= level).astype(int)
+"""
+
+
+def spikes() -> dict[str, np.ndarray]:
+    """A plateau the median keeps (frames 10-19) and two one-frame spikes it removes (30 and 50)."""
+    signals = plateaus([(10, 19, 0.9)])
+    signals["x"][[30, 50]] = 0.95
+    return signals
+
+
 class Defect(NamedTuple):
     buggy: str
     correct: str

@@ -19,7 +19,17 @@ from bunseki.service.investigations import InvestigationService, InvestigationVi
 from bunseki.settings import Settings
 from tests.fakes.chat import tool_call, tool_reply
 from tests.investigator.builder import build_case
-from tests.investigator.cases import ABS, DEFECTS, HYSTERESIS, MISSING_VALUES, gaps, plateaus
+from tests.investigator.cases import (
+    ABS,
+    DEFECTS,
+    HYSTERESIS,
+    MEDIAN_FILTERED,
+    MISSING_VALUES,
+    THRESHOLD,
+    gaps,
+    plateaus,
+    spikes,
+)
 from tests.investigator.chat import agents
 from tests.investigator.embedder import TrigramEmbedder
 
@@ -157,21 +167,9 @@ def test_a_signal_used_signed_where_its_magnitude_is_meant_is_fixed_with_abs(
     assert '+    x = abs(frame["x"].to_numpy(dtype=float))' in dataset["fix"]
 
 
-MEDIAN_FILTERED = """
-def detect(frame, level=0.8):
-    x = frame["x"].rolling(5, center=True, min_periods=1).median()
-    return (x >= level).astype(int).to_numpy()
-"""
-
-
 def test_nothing_testable_is_said_plainly(settings: Settings, tmp_path: Path) -> None:
     # The reference filters spikes out with a median over five frames: no edit of the plain threshold does.
-    buggy = (
-        "def detect(frame, level=0.8):\n    x = frame['x'].to_numpy(dtype=float)\n    return (x >= level).astype(int)\n"
-    )
-    signals = plateaus([(10, 19, 0.9)])
-    signals["x"][[30, 50]] = 0.95
-    manifest = build_case(tmp_path / "median", buggy=buggy, correct=MEDIAN_FILTERED, signals={"d": signals})
+    manifest = build_case(tmp_path / "median", buggy=THRESHOLD, correct=MEDIAN_FILTERED, signals={"d": spikes()})
     dataset = _contract(_run(settings, manifest))
     assert dataset["status"] == "inconsistent" and dataset["mismatched_frames"] == [30, 50]
     assert not any(h["verified"] for h in dataset["hypotheses"]) and dataset["fix"] is None

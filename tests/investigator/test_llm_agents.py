@@ -27,7 +27,7 @@ from bunseki.service.investigations import DatasetResultView, InvestigationServi
 from bunseki.settings import Settings
 from tests.fakes.chat import tool_call, tool_reply
 from tests.investigator.builder import build_case
-from tests.investigator.cases import DEFECTS
+from tests.investigator.cases import DEFECTS, MEDIAN_FILTERED, THRESHOLD, spikes
 from tests.investigator.chat import AgentChatModel, agents
 from tests.investigator.embedder import TrigramEmbedder
 
@@ -166,3 +166,45 @@ def test_a_proposed_edit_is_verified_only_by_running_it(settings: Settings, tmp_
     assert "the re-run, not the model, verified it" in second.evidence
     assert "+def detect(frame, on=0.8, off=0.4, min_run=3):" in (dataset.fix or "")
     assert "the model's change (line 6: min_run → 3) is not a simple edit of the code; not run" in report
+
+
+MEDIAN_PATCH = """--- a/algo.py
++++ b/algo.py
+@@ -4,3 +4,3 @@
+ def detect(frame, level=0.8):
+-    x = frame["x"].to_numpy(dtype=float)
++    x = frame["x"].rolling(5, center=True, min_periods=1).median().to_numpy()
+     return (x >= level).astype(int)
+"""
+
+
+def _spiky_case(tmp_path: Path) -> Path:
+    """A plain threshold where the reference filters one-frame spikes with a median: no simple edit fixes it."""
+    return build_case(tmp_path / "spiky", buggy=THRESHOLD, correct=MEDIAN_FILTERED, signals={"d": spikes()})
+
+
+def test_a_models_patch_is_run_on_a_copy_and_counts_only_when_the_re_run_reproduces_the_reference(
+    settings: Settings, tmp_path: Path
+) -> None:
+    manifest = _spiky_case(tmp_path)
+    elsewhere = MEDIAN_PATCH.replace(" def detect(frame, level=0.8):", " def detect(frame, level=0.9):")
+    wrong = MEDIAN_PATCH.replace(".median()", ".max()")
+    model = agents(
+        hypotheses=[_hypotheses([], [], [], statement="Spikes of one frame should not count.")],
+        edit=[
+            tool_reply(EditProposal(diff=elsewhere, claim="fixed")),  # its context is not in the code
+            tool_reply(EditProposal(diff=wrong, claim="A max filter fixes it.")),
+            tool_reply(EditProposal(diff=MEDIAN_PATCH, claim="A median filter fixes it.")),
+        ],
+    )
+    _, dataset, report = _run(settings, manifest, model)
+    assert [h.verified for h in dataset.hypotheses].count(True) == 1
+    verified = next(h for h in dataset.hypotheses if h.verified)
+    assert "the model's patch (2 changed line(s)) reproduces the reference" in verified.evidence
+    assert "the re-run, not the model, verified it" in verified.evidence
+    assert '+    x = frame["x"].rolling(5, center=True, min_periods=1).median().to_numpy()' in (dataset.fix or "")
+    refuted = [h for h in dataset.hypotheses if "was re-run and refuted" in h.evidence]
+    assert refuted and "the model's patch (2 changed line(s))" in refuted[0].evidence  # the max filter
+    assert "the model's patch does not apply to the code (hunk 1 does not match the file" in report
+    algo = (tmp_path / "spiky" / "algo.py").read_text(encoding="utf-8")
+    assert algo == THRESHOLD  # the case's own code is never changed

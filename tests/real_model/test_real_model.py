@@ -33,7 +33,6 @@ from bunseki.settings import Settings
 pytestmark = pytest.mark.real_model
 
 ANALYST_STATUSES = {"finalized", "asked", "limit_reached", "error"}
-CASE = Path(__file__).parents[2] / "src" / "bunseki" / "samples" / "investigation" / "case.yaml"
 LIMITS: dict[str, Any] = {
     "llm_max_tokens": 200,
     "llm_timeout_s": 60,
@@ -141,7 +140,20 @@ def test_knowledge_react_and_reflection_with_a_real_model(real: Settings) -> Non
             assert answer.status == "error" or answer.answer.startswith("申し訳ありません")
 
 
-def test_investigator_hypotheses_with_a_real_model(real: Settings) -> None:
-    view = InvestigationService(real).run(CASE, model="openai:local")
-    assert view.status in {"completed", "error"}
-    assert view.status == "completed" or view.error
+def test_investigator_hypotheses_and_edit_proposals_with_a_real_model(real: Settings, tmp_path: Path) -> None:
+    # A defect no simple edit fixes (the reference filters spikes with a median), so every hypothesis is
+    # refuted and the model is asked for edits or a patch; whatever it writes is applied to a copy or refused.
+    from tests.investigator.builder import build_case
+    from tests.investigator.cases import MEDIAN_FILTERED, THRESHOLD, spikes
+
+    manifest = build_case(tmp_path / "spiky", buggy=THRESHOLD, correct=MEDIAN_FILTERED, signals={"d": spikes()})
+    patient = real.model_copy(update={"turn_deadline_s": 120})  # several agents, each asked in turn
+    view = InvestigationService(patient).run(manifest, model="openai:local")
+    assert view.status == "completed", view.error
+    (dataset,) = view.datasets
+    assert (tmp_path / "spiky" / "algo.py").read_text(encoding="utf-8") == THRESHOLD
+    for hypothesis in dataset.hypotheses:  # a verified one was verified by re-running it, never by the model
+        assert not hypothesis.verified or "reproduces the reference on every frame" in hypothesis.evidence
+    assert (dataset.fix is None) == (not any(h.verified for h in dataset.hypotheses))
+    report = (Path(view.workspace_dir or "") / "reports" / "d.md").read_text(encoding="utf-8")
+    assert "edit for H" in report or "The brain proposed" in report  # the edit agent was asked

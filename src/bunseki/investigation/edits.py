@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import ast
 import difflib
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from typing import Literal, TypeGuard
 
-EditKind = Literal["operator", "constant", "default", "dtype", "window", "reducer", "fill", "wrap", "column"]
+from bunseki.investigation.patches import apply_unified_diff
+
+EditKind = Literal["operator", "constant", "default", "dtype", "window", "reducer", "fill", "wrap", "column", "patch"]
 JOIN = " + "  # between the edit ids of a change
 FLIPS = {ast.Gt: (">", ">="), ast.GtE: (">=", ">"), ast.Lt: ("<", "<="), ast.LtE: ("<=", "<")}
 # Conversions people get wrong: ms ↔ s, %, km/h ↔ m/s, g ↔ m/s², minutes and hours ↔ s.
@@ -43,10 +46,20 @@ class Edit:
 
     @property
     def id(self) -> str:
+        if self.kind == "patch":  # ``new`` holds a whole unified diff
+            return f"patch@{hashlib.sha256(self.new.encode()).hexdigest()[:12]}"
         return f"{self.kind}@{self.line}:{self.col}:{self.old}->{self.new}"
 
     def describe(self) -> str:
+        if self.kind == "patch":
+            changed = [line for line in self.new.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+            return f"{self.context} ({len(changed)} changed line(s))"
         return f"line {self.line} ({self.context}): {self.old} → {self.new}"
+
+
+def patch_edit(diff: str, context: str = "the model's patch") -> Edit:
+    """A unified diff of the algorithm as an edit: applied whole, alone in its change."""
+    return Edit("patch", 0, 0, 0, 0, "", diff, context)
 
 
 def numeric_constants(source: str) -> list[float]:
@@ -158,6 +171,8 @@ def describe_all(edits: list[Edit]) -> str:
 
 
 def apply(source: str, edit: Edit) -> str:
+    if edit.kind == "patch":
+        return apply_unified_diff(source, edit.new)
     lines = source.splitlines(keepends=True)
     if edit.line != edit.end_line:
         raise ValueError("edits span one line")

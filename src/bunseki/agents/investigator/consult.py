@@ -8,6 +8,7 @@ What the brain writes is checked before it is used: its numbers against executed
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,9 +21,10 @@ from bunseki.brain.investigator.contract import (
     InvestigatorBrain,
 )
 from bunseki.errors import ModelOutputError
-from bunseki.investigation.edits import JOIN, Edit, change_id, describe_all, proposed_edit
+from bunseki.investigation.edits import JOIN, Edit, change_id, describe_all, patch_edit, proposed_edit
 from bunseki.investigation.grounding import facts_text, redact, ungrounded
 from bunseki.investigation.index import Passage
+from bunseki.investigation.patches import PatchError, apply_unified_diff
 
 T = TypeVar("T")
 MAX_PROPOSALS = 3  # edits the brain may propose per dataset (each costs a verifier iteration)
@@ -98,8 +100,10 @@ def propose(
     hypothesis.proposals += 1
     view = DatasetView(**ds["view"])  # kept in the state as a dict
     answer: EditProposal | None = consult(ds, f"edit for {hypothesis.id}", lambda: brain.propose_edit(view, hypothesis))
-    if answer is None or not answer.edits:
+    if answer is None or not (answer.edits or answer.diff):
         return None
+    if answer.diff:
+        return _patch(ds, hypothesis, source, answer.diff, answer.claim)
     edits = [proposed_edit(source, e.line, e.old, e.new, e.col) for e in answer.edits]
     applied = [e for e in edits if e is not None]
     if len(applied) != len(edits) or len({(e.line, e.col) for e in applied}) != len(applied):
@@ -112,6 +116,30 @@ def propose(
         return None
     ds["proposed"] = {**ds.get("proposed", {}), change: answer.claim}
     return change, applied
+
+
+def _patch(
+    ds: dict[str, Any], hypothesis: Hypothesis, source: str, diff: str, claim: str
+) -> tuple[str, list[Edit]] | None:
+    """The model's unified diff as a change to run, when it applies to the code and leaves it valid Python."""
+    try:
+        ast.parse(apply_unified_diff(source, diff))
+    except PatchError as exc:
+        note(ds, f"edit for {hypothesis.id}: the model's patch does not apply to the code ({exc}); not run.")
+        return None
+    except SyntaxError as exc:
+        note(
+            ds,
+            f"edit for {hypothesis.id}: the model's patch leaves the code invalid "
+            f"(line {exc.lineno}: {exc.msg}); not run.",
+        )
+        return None
+    edit = patch_edit(diff)
+    if edit.id in hypothesis.edit_ids or edit.id in ds.get("proposed", {}):
+        note(ds, f"edit for {hypothesis.id}: the model proposed the same patch again, already run.")
+        return None
+    ds["proposed"] = {**ds.get("proposed", {}), edit.id: claim}
+    return edit.id, [edit]
 
 
 def root_cause(brain: InvestigatorBrain, ds: dict[str, Any], hypotheses: list[Hypothesis], facts: str) -> str | None:

@@ -88,9 +88,13 @@ class ProposedEdit(BaseModel):
 
 
 class EditProposal(BaseModel):
-    """One or more edits the brain proposes to test a hypothesis (applied together)."""
+    """A change the brain proposes to test a hypothesis: simple edits applied together, or a patch."""
 
-    edits: list[ProposedEdit]
+    edits: list[ProposedEdit] = Field(default_factory=list)
+    diff: str | None = Field(
+        default=None,
+        description="Any change of the algorithm as a unified diff of its file (@@ hunks); used instead of edits.",
+    )
     claim: str = Field(default="", description="What the brain expects; execution decides.")
 
 

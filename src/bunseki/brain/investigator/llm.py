@@ -1,9 +1,10 @@
 """The investigator's brain over a chat model: every agent's judgement as a structured-output call.
 
 The model may only name candidate edits from the list it is shown (ids found in the AST), or
-propose an edit of the same simple patterns, so whatever it proposes can be verified by
-execution; the verifier, not the model, decides. Its words (column meanings, the narrative, the
-root cause) are checked by the nodes against executed output before they are used.
+propose an edit of the same simple patterns or any patch of the algorithm as a unified diff (applied
+to a copy), so whatever it proposes can be verified by execution; the verifier, not the model,
+decides. Its words (column meanings, the narrative, the root cause) are checked by the nodes against
+executed output before they are used.
 """
 
 from __future__ import annotations

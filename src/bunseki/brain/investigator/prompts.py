@@ -46,10 +46,13 @@ HYPOTHESES_TASK = (
 
 EDIT_TASK = (
     "The hypothesis below was refuted by execution for the edits tried so far. Propose one concrete "
-    "change that would test it: one or more edits applied together, each replacing a number literal "
-    "or a comparison operator (>, >=, <, <=) of the algorithm at a given line (`line`, `old` exactly as "
-    "written there, `new`; `col` only when `old` occurs twice on that line). Nothing else can be run. "
-    "Your `claim` is only a claim: the change is re-run and compared with the reference."
+    "change that would test it. Either `edits`: one or more edits applied together, each replacing a "
+    "number literal or a comparison operator (>, >=, <, <=) of the algorithm at a given line (`line`, `old` "
+    "exactly as written there, `new`; `col` only when `old` occurs twice on that line). Or `diff`: any "
+    "change of the algorithm as a unified diff of its file (hunks `@@ -start,count +start,count @@` whose "
+    "context and removed lines are copied exactly from the numbered code, without the numbers), for what "
+    "no simple edit can do (a filter, an argument, another statistic or column). "
+    "Your `claim` is only a claim: the change is re-run on every dataset and compared with the reference."
 )
 
 ROOT_CAUSE_TASK = (
