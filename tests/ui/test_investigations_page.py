@@ -6,6 +6,7 @@ import io
 import zipfile
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from bunseki.service.investigation_runs import InvestigationRuns
@@ -25,12 +26,13 @@ def open_page(locale: str = "ja-JP") -> AppTest:
     return app
 
 
-def sample_zip() -> bytes:
+def sample_zip(**replaced: bytes) -> bytes:
+    """The sample case (its manifest names no entry; its harness reads the expectation's text), zipped."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(SAMPLE.iterdir()):
             if path.is_file():
-                archive.write(path, f"case/{path.name}")
+                archive.writestr(f"case/{path.name}", replaced.get(path.name, path.read_bytes()))
     return buffer.getvalue()
 
 
@@ -62,12 +64,22 @@ def test_upload_a_case_follow_it_and_read_the_reports(ui_workspace: Path) -> Non
     assert labels == ["Markdown (.md)", "HTML レポート"]
 
 
-def test_a_case_that_cannot_be_used_is_refused_with_the_reason(ui_workspace: Path) -> None:
+TWO_FUNCTIONS = (SAMPLE / "detector.py").read_bytes() + b"\n\ndef smooth(frame):\n    return frame\n"
+
+
+@pytest.mark.parametrize(
+    ("archive", "said"),
+    [
+        (b"not an archive", "zip or tar"),
+        (sample_zip(**{"detector.py": TWO_FUNCTIONS}), "name the one to run, e.g. `entry: detector.py:detect`"),
+    ],
+)
+def test_a_case_that_cannot_be_used_is_refused_with_the_reason(ui_workspace: Path, archive: bytes, said: str) -> None:
     app = open_page("en-US")
-    app.file_uploader[0].upload("case.zip", b"not an archive", "application/zip")
+    app.file_uploader[0].upload("case.zip", archive, "application/zip")
     app.button[0].click().run()
     assert not app.exception, app.exception
-    assert any("zip or tar" in str(error.value) for error in app.error)
+    assert any(said in str(error.value) for error in app.error), [error.value for error in app.error]
     assert "investigation_id" not in app.session_state or not app.session_state["investigation_id"]
 
 
