@@ -147,7 +147,9 @@ def test_investigator_hypotheses_and_edit_proposals_with_a_real_model(real: Sett
     from tests.investigator.cases import MEDIAN_FILTERED, THRESHOLD, spikes
 
     manifest = build_case(tmp_path / "spiky", buggy=THRESHOLD, correct=MEDIAN_FILTERED, signals={"d": spikes()})
-    patient = real.model_copy(update={"turn_deadline_s": 120})  # several agents, each asked in turn
+    # Seven agents are asked in turn: short answers (they are cut off either way: the model is tiny), and a
+    # deadline that is a ceiling for a loaded machine, not a measurement.
+    patient = real.model_copy(update={"turn_deadline_s": 300, "llm_max_tokens": 64})
     view = InvestigationService(patient).run(manifest, model="openai:local")
     assert view.status == "completed", view.error
     (dataset,) = view.datasets
