@@ -54,6 +54,13 @@ def test_the_manifest_nearest_the_top_is_chosen_and_mac_leftovers_ignored(tmp_pa
     assert extract_case(archive, tmp_path / "out") == tmp_path / "out" / "wrapped" / "case.yaml"
 
 
+def test_a_json_manifest_as_the_seed_writes_one_is_found_and_other_json_is_not(tmp_path: Path) -> None:
+    members = {"case/package.json": b"{}", "case/case.json": b"{'codes': ['a.py'], 'datasets': []}"}
+    assert extract_case(_zip(tmp_path / "c.zip", members), tmp_path / "out") == tmp_path / "out" / "case" / "case.json"
+    with pytest.raises(CaseArchiveError, match="no case manifest"):
+        extract_case(_zip(tmp_path / "d.zip", {"config.json": b"{}"}), tmp_path / "out2")
+
+
 def test_several_equally_near_yaml_files_without_case_yaml_are_ambiguous(tmp_path: Path) -> None:
     archive = _zip(tmp_path / "c.zip", {"a.yaml": b"x: 1\n", "b.yaml": b"x: 2\n"})
     with pytest.raises(CaseArchiveError, match="several YAML files"):

@@ -21,6 +21,24 @@ def test_expected_text_in_japanese_and_english() -> None:
     assert en.frames()[:2] == [10, 11] and len(en.frames()) == 22
 
 
+@pytest.mark.parametrize(
+    ("text", "ranges", "column"),
+    [
+        ("フレーム40から59までz=1、それ以外は0", ((40, 59),), "z"),  # the rest of the frames, not frame 0
+        ("フレーム40-59、70-79でalarm=1（それ以外は0）", ((40, 59), (70, 79)), "alarm"),
+        ("frames 40-59 have z=1, otherwise z=0", ((40, 59),), "z"),
+        ("z = 1 on frames [40, 59]", ((40, 59),), "z"),
+        ("frames 40 through 59 have flag=1", ((40, 59),), "flag"),
+        ("z should be 1 in frames 40-59 only", ((40, 59),), "z"),
+        ("フレーム 40〜59 で z が 1", ((40, 59),), "z"),
+        ("40-59フレーム目はbrake=1", ((40, 59),), "brake"),
+    ],
+)
+def test_expected_text_as_people_write_it(text: str, ranges: tuple[tuple[int, int], ...], column: str) -> None:
+    expectation = parse_expected(text)
+    assert (expectation.ranges, expectation.column, expectation.value) == (ranges, column, 1)
+
+
 @pytest.mark.parametrize("text", ["", "z=1", "frames 10-20", "frames 20-10 have z=1"])
 def test_unparsable_expected_text(text: str) -> None:
     with pytest.raises(CaseError):
@@ -145,3 +163,23 @@ def test_without_entry_no_single_candidate_is_refused_with_what_to_write(tmp_pat
 def test_an_entry_naming_a_function_the_file_lacks_lists_what_it_defines(tmp_path: Path) -> None:
     with pytest.raises(CaseError, match=r"defines no 'run' \(it defines: np, pd, detect\)"):
         load_case(_copy(tmp_path, entry="detector.py:run"))
+
+
+def test_a_manifest_written_as_the_seed_writes_it_loads(tmp_path: Path) -> None:
+    """The seed's input example: JSON with single quotes, no names, no entry, 「フレーム…にz=1」."""
+    folder = tmp_path / "braking-case"
+    folder.mkdir()
+    _copy(folder)
+    (folder / "case.yaml").unlink()
+    manifest = folder / "case.json"
+    manifest.write_text(
+        "{'specs': ['detector_spec.md'], 'codes': ['detector.py'], 'env_specs': ['eval_spec.md'], "
+        "'env_codes': ['eval_env.py'], 'datasets': [{'output_csv': 'boundary_output.csv', "
+        "'core_csv': 'boundary_core.csv', 'expected': 'フレーム22-29と62-69にz=1'}, {'output_csv': "
+        "'clean_output.csv', 'core_csv': 'clean_core.csv', 'expected': 'フレーム42-49にz=1'}]}",
+        encoding="utf-8",
+    )
+    case = load_case(manifest)
+    assert case.name == "braking-case" and case.entry_function == "detect"
+    assert [d.name for d in case.datasets] == ["1_boundary_output", "2_clean_output"]
+    assert case.datasets[0].expected.ranges == ((22, 29), (62, 69))

@@ -81,7 +81,11 @@ def find_manifest(root: Path) -> Path:
     found = [
         path
         for path in root.rglob("*")
-        if path.suffix.lower() in MANIFEST_SUFFIXES
+        if (
+            path.suffix.lower() in MANIFEST_SUFFIXES
+            # YAML reads JSON, and the seed's example manifest is JSON: case.json or manifest.json
+            or (path.suffix.lower() == ".json" and path.stem.lower() in MANIFEST_STEMS)
+        )
         and path.is_file()
         and not any(part.startswith((".", "__MACOSX")) for part in path.relative_to(root).parts)
     ]

@@ -19,7 +19,8 @@ from bunseki.errors import InputError
 
 CASE_KEYS = {"name", "specs", "codes", "env_specs", "env_codes", "datasets", "entry", "frame_column"}
 DATASET_KEYS = {"name", "output_csv", "core_csv", "expected"}
-REQUIRED_KEYS = {"name", "codes", "datasets"}
+DATASET_REQUIRED = {"output_csv", "core_csv", "expected"}  # the seed's datasets have no name
+REQUIRED_KEYS = {"codes", "datasets"}  # a case without a name is named after its folder
 
 
 class CaseError(InputError):
@@ -69,8 +70,18 @@ class Case:
         return self.manifest.parent
 
 
-_RANGE = re.compile(r"(\d+)\s*(?:-|–|〜|~|～|to|から|\.\.)\s*(\d+)|(\d+)")
-_FLAG = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|==|＝|is|が)\s*(-?\d+(?:\.\d+)?)")
+_RANGE = re.compile(
+    r"\[\s*(\d+)\s*,\s*(\d+)\s*\]"  # [40, 59]
+    r"|(\d+)\s*(?:-|–|—|〜|~|～|to|through|thru|until|から|\.\.)\s*(\d+)"
+    r"|(\d+)"
+)
+_FLAG = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:==|=|＝|is|が|は|should be|must be|equals?(?: to)?|becomes?)\s*(-?\d+(?:\.\d+)?)"
+)
+# "…, otherwise 0", 「それ以外は0」: the rest of the frames, not more frames.
+_OTHERWISE = re.compile(
+    r"(?:otherwise|elsewhere|else|everywhere else|other frames|それ以外|以外|その他|他のフレーム)[^。.;；\n]*", re.I
+)
 
 
 def parse_expected(text: str) -> Expectation:
@@ -78,13 +89,14 @@ def parse_expected(text: str) -> Expectation:
     flag = _FLAG.search(text)
     if flag is None:
         raise CaseError(f"expected text {text!r} names no flag: write it like 'frames 40-59 have z=1'")
-    head = text[: flag.start()] + " " + text[flag.end() :]
+    head = _OTHERWISE.sub(" ", text[: flag.start()] + " " + text[flag.end() :])
     ranges: list[tuple[int, int]] = []
     for match in _RANGE.finditer(head):
-        if match.group(3) is not None:
-            start = end = int(match.group(3))
+        if match.group(5) is not None:
+            start = end = int(match.group(5))
         else:
-            start, end = int(match.group(1)), int(match.group(2))
+            first, last = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+            start, end = int(first), int(last)
         if end < start:
             raise CaseError(f"expected text {text!r}: the range {start}-{end} ends before it starts")
         ranges.append((start, end))
@@ -131,7 +143,7 @@ def load_case(manifest: Path) -> Case:
     if len(set(names)) != len(names):
         raise CaseError(f"{manifest.name}: dataset names must be unique, got {names}")
     return Case(
-        name=str(raw["name"]),
+        name=str(raw.get("name") or root.name),
         manifest=manifest,
         specs=specs,
         codes=codes,
@@ -242,10 +254,10 @@ def _dataset(item: Any, index: int, root: Path, frame_column: str) -> DatasetSpe
     unknown = set(item) - DATASET_KEYS
     if unknown:
         raise CaseError(f"datasets[{index}]: unknown key(s) {sorted(unknown)}; allowed: {sorted(DATASET_KEYS)}")
-    missing = DATASET_KEYS - set(item)
+    missing = DATASET_REQUIRED - set(item)
     if missing:
         raise CaseError(f"datasets[{index}]: missing key(s) {sorted(missing)}")
-    name = str(item["name"])
+    name = str(item.get("name") or f"{index + 1}_{Path(str(item['output_csv'])).stem}")
     expected = parse_expected(str(item["expected"]))
     paths = {}
     for key in ("output_csv", "core_csv"):
