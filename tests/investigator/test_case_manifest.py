@@ -183,3 +183,14 @@ def test_a_manifest_written_as_the_seed_writes_it_loads(tmp_path: Path) -> None:
     assert case.name == "braking-case" and case.entry_function == "detect"
     assert [d.name for d in case.datasets] == ["1_boundary_output", "2_clean_output"]
     assert case.datasets[0].expected.ranges == ((22, 29), (62, 69))
+
+
+def test_the_column_that_numbers_the_frames_is_found_by_its_name(tmp_path: Path) -> None:
+    manifest = _copy(tmp_path)
+    for name in ("boundary_output.csv", "boundary_core.csv", "clean_output.csv", "clean_core.csv"):
+        path = tmp_path / name
+        path.write_text(path.read_text(encoding="utf-8").replace("frame,", "フレーム番号,", 1), encoding="utf-8")
+    assert load_case(manifest).frame_column == "フレーム番号"
+    (tmp_path / "clean_output.csv").write_text("t,x,z\n0,0.1,0\n", encoding="utf-8")
+    with pytest.raises(CaseError, match=r"has no column 'フレーム番号' \(it has: t, x, z\); name the column"):
+        load_case(manifest)

@@ -134,10 +134,10 @@ def load_case(manifest: Path) -> Case:
     if clashes:  # the workspace keeps one flat copy of the case, and retrieval names passages by file
         raise CaseError(f"{manifest.name}: two different files are named {clashes[0]!r}; rename one of them")
     entry_file, entry_function = _entry(raw.get("entry"), codes, root, specs)
-    frame_column = str(raw.get("frame_column", "frame"))
     datasets = raw["datasets"]
     if not isinstance(datasets, list) or not datasets:
         raise CaseError(f"{manifest.name}: datasets must be a non-empty list")
+    frame_column = str(raw.get("frame_column") or _frame_column(datasets, root))
     parsed = tuple(_dataset(item, index, root, frame_column) for index, item in enumerate(datasets))
     names = [ds.name for ds in parsed]
     if len(set(names)) != len(names):
@@ -248,6 +248,29 @@ def _inferred_entry(codes: tuple[Path, ...], specs: tuple[Path, ...]) -> tuple[P
     raise CaseError(f"the manifest has no entry and {found}; name the one to run, e.g. `entry: {example}`")
 
 
+_FRAME_NAMES = re.compile(
+    r"^(?:frames?|frame_?(?:no|id|index|number)|フレーム(?:番号)?|sample_?(?:no|index)?|idx|index)$", re.I
+)
+
+
+def _frame_column(datasets: Any, root: Path) -> str:
+    """The column that numbers the frames, when the manifest does not say: ``frame``, else the one
+    integer column named like a frame number (フレーム, frame_no, index…) in the first output CSV."""
+    try:
+        first = (root / str(datasets[0]["output_csv"])).resolve()
+        header = pd.read_csv(first, nrows=50)
+    except (LookupError, TypeError, ValueError, UnicodeDecodeError, OSError):
+        return "frame"  # the dataset's own check says what is wrong with it
+    if "frame" in header.columns:
+        return "frame"
+    named = [
+        str(c)
+        for c in header.columns
+        if _FRAME_NAMES.match(str(c).strip()) and pd.api.types.is_integer_dtype(header[c])
+    ]
+    return named[0] if len(named) == 1 else "frame"
+
+
 def _dataset(item: Any, index: int, root: Path, frame_column: str) -> DatasetSpec:
     if not isinstance(item, dict):
         raise CaseError(f"datasets[{index}] must be a mapping with keys {sorted(DATASET_KEYS)}")
@@ -270,6 +293,12 @@ def _dataset(item: Any, index: int, root: Path, frame_column: str) -> DatasetSpe
             raise CaseError(f"dataset {name}: {key} {item[key]} is not a readable CSV: {exc}") from exc
         for column in (frame_column, expected.column):
             if column not in frame.columns:
-                raise CaseError(f"dataset {name}: {key} {item[key]} has no column {column!r}")
+                hint = (
+                    "; name the column that numbers the frames with `frame_column:` in the manifest"
+                    if column == frame_column
+                    else ""
+                )
+                columns = ", ".join(map(str, frame.columns[:12]))
+                raise CaseError(f"dataset {name}: {key} {item[key]} has no column {column!r} (it has: {columns}){hint}")
         paths[key] = path
     return DatasetSpec(name=name, output_csv=paths["output_csv"], core_csv=paths["core_csv"], expected=expected)
