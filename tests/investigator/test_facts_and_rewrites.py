@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from bunseki.investigation.edits import apply, candidate_edits
 from bunseki.investigation.facts import documented_values, ranges, read_facts
 from bunseki.investigation.rewrites import structural_edits
@@ -64,3 +66,20 @@ def test_structural_edits_change_how_the_signal_is_computed_one_segment_each() -
 def test_a_constant_can_take_a_documented_value_of_its_order_of_magnitude() -> None:
     news = {e.new for e in candidate_edits(ALGORITHM, int_values=(50.0, 10.0, 0.02, 5000.0)) if e.old == "25"}
     assert {"50", "10"} <= news and "5000" not in news and "0" not in news
+
+
+def test_a_truncating_integer_cast_may_round_half_up_or_to_even() -> None:
+    source = 'def alarm(df):\n    shown = df["temp"].astype(int)\n    return [int(v) for v in shown]\n'
+    news = {e.new for e in structural_edits(source, columns=["temp"]) if e.kind == "dtype"}
+    assert news == {
+        '(((df["temp"])+0.5) // 1).astype(int)',
+        '(df["temp"]).round().astype(int)',
+        "int(((v)+0.5) // 1)",
+        "round(v)",
+    }
+    flags = 'def flag(df):\n    return (df["temp"] > 3).astype(int)\n'  # a boolean made 0/1 truncates nothing
+    assert not [e for e in structural_edits(flags, columns=["temp"]) if e.kind == "dtype"]
+    half_up = next(e for e in structural_edits(source, columns=["temp"]) if e.new.startswith("((("))
+    namespace: dict[str, object] = {}
+    exec(apply(source, half_up), namespace)  # the test's own code
+    assert namespace["alarm"](pd.DataFrame({"temp": [-15.7, -15.2, 2.5]})) == [-16, -15, 3]  # type: ignore[operator]

@@ -7,7 +7,8 @@
   ``.interpolate()``);
 - **wrap**: an expression that reads a column of the data taken as its magnitude (``abs(…)``) or
   clipped to a range the specifications state (``(…).clip(0, 100)``);
-- **column**: another column of the data read in place of one.
+- **column**: another column of the data read in place of one;
+- **dtype** (rounding): an integer cast that truncates made to round (half up, or half to even).
 
 Like every edit, each replaces one segment of one line, so the fix reads as a small diff.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from bunseki.investigation.edits import Edit, EditKind
+from bunseki.investigation.edits import INTEGER_TYPES, Edit, EditKind
 
 REDUCERS = ("mean", "median", "sum", "max", "min")
 FILLS = ("ffill()", "bfill()", "interpolate()", "fillna(0)")
@@ -36,7 +37,7 @@ def structural_edits(
         for node in ast.walk(function):
             site = _Site(lines, function.name)
             if isinstance(node, ast.Call):
-                edits += site.window(node) + site.reducer(node) + site.fill(node)
+                edits += site.window(node) + site.reducer(node) + site.fill(node) + site.rounding(node)
             elif isinstance(node, ast.Assign | ast.Return | ast.AnnAssign) and node.value is not None:
                 if _reads(node.value, columns):
                     edits += site.wrap(node.value, ranges)
@@ -102,6 +103,24 @@ class _Site:
             for new in FILLS
             if new != old
         ]
+
+    def rounding(self, call: ast.Call) -> list[Edit]:
+        """An integer cast that truncates (``x.astype(int)``, ``int(v)``) made to round: half up, or half to even."""
+        func = call.func
+        # "+0.5" without spaces: a change's id joins its edits' ids with " + ".
+        if isinstance(func, ast.Attribute) and func.attr == "astype" and call.args and _integer_type(call.args[0]):
+            receiver, cast = self._text(func.value), self._text(call.args[0])
+            if receiver is None or cast is None or _boolean(func.value):
+                return []
+            news = [f"((({receiver})+0.5) // 1).astype({cast})", f"({receiver}).round().astype({cast})"]
+        elif isinstance(func, ast.Name) and func.id == "int" and len(call.args) == 1 and not call.keywords:
+            value = self._text(call.args[0])
+            if value is None or _boolean(call.args[0]):
+                return []
+            news = [f"int((({value})+0.5) // 1)", f"round({value})"]
+        else:
+            return []
+        return [edit for new in news for edit in self._replace(call, new, "dtype", "an integer cast rounds")]
 
     def wrap(self, value: ast.expr, ranges: Sequence[tuple[float, float]]) -> list[Edit]:
         text = self._text(value)
@@ -171,6 +190,20 @@ class _Site:
         if start is None or end is None or func.lineno != func.end_lineno:
             return []
         return [Edit(kind, func.end_lineno, start, func.end_lineno, end, old, new, f"{self.context}: {context}")]
+
+
+def _boolean(node: ast.expr) -> bool:
+    """A comparison or a logical expression: its cast to int turns True/False into 1/0, and truncates nothing."""
+    return isinstance(node, ast.Compare | ast.BoolOp) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
+def _integer_type(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        name = node.value
+    return name in INTEGER_TYPES
 
 
 def _column_name(node: ast.Subscript) -> str | None:

@@ -392,7 +392,10 @@ def verifier(state: InvestigatorState, runtime: Runtime[InvestigatorContext]) ->
         hypothesis.verified = True
         hypothesis.fix_edit = fix_id
         reproduces = "reproduces" if baseline.get("reproduces_output") else "does not reproduce"
-        others = f" ({len(winners) - 1} other change(s) also did)" if len(winners) > 1 else ""
+        others = ""
+        if len(winners) > 1:  # the datasets cannot tell these apart: say which, so a person can
+            named = "; ".join(describe_all(change) for _, change in winners[1:3])
+            others = f" ({len(winners) - 1} other change(s) also did, which these datasets cannot tell apart: {named})"
         together = f"{len(fix)} edits together: " if len(fix) > 1 else ""
         hypothesis.evidence = (
             f"Re-running with {together}{describe_all(fix)} reproduces the reference on every frame (and on the "
