@@ -109,6 +109,7 @@ bench: setup
 	$(BIN)/python benchmarks/rag_retrieval.py
 	$(BIN)/python benchmarks/knowledge_public.py
 	$(BIN)/python benchmarks/investigator_cases.py
+	$(BIN)/python benchmarks/eda_findings.py
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks scripts
