@@ -317,8 +317,32 @@ def test_trend_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, finding = execute(trend, the_view, frame)
     monthly = frame.set_index("日付")["売上"].dropna().resample("MS").sum()
     assert f"{len(monthly)}期間" in finding.text
-    assert f"{monthly.index.max().strftime('%Y-%m')} の {monthly.iloc[-1]:,.0f}" in finding.text
-    assert f"最大は {monthly.idxmax().strftime('%Y-%m')} の {monthly.max():,.0f}" in finding.text
+    # The last month holds three Sundays (the 1st, 8th and 15th): 70% of September, a partial period.
+    whole = monthly.iloc[:-1]
+    assert f"{whole.index.max().strftime('%Y-%m')} の {whole.iloc[-1]:,.0f}" in finding.text
+    assert f"最大は {whole.idxmax().strftime('%Y-%m')} の {whole.max():,.0f}" in finding.text
+    assert (
+        "2024-09 はその月の 70% の期間しかデータがない一部の期間のため、変化と最大・最小の比較から除きました"
+        in finding.text
+    )
+
+
+def test_a_last_week_with_one_day_is_a_partial_period_not_a_fall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # Weeks end on Mondays: Tuesday 2 January to Tuesday 5 March leaves a last week with one day.
+    frame = pd.DataFrame({"日付": pd.date_range("2024-01-02", "2024-03-05", freq="D"), "売上金額": 100.0})
+    the_view = EdaView(profile=profile_table(frame), source="x.csv", language="en")
+    step = step_of("trend", ["日付", "売上金額"]).model_copy(update={"columns": ["日付", "売上金額"]})
+    stdout, finding = execute(step, the_view, frame)
+    result = json.loads(stdout.split(RESULT_MARKER)[-1].splitlines()[0])
+    assert result["rule"] == "W-MON" and [label for label, _ in result["partial"]] == ["2024-03-11"]
+    assert abs(result["partial"][0][1] - 1 / 7) < 1e-6
+    assert result["first"] == ["2024-01-08", 700.0] and result["last"] == ["2024-03-04", 700.0]
+    assert result["change_pct"] == 0 and result["min"][1] == 700.0  # not a fall to 100
+    assert "2024-03-11 is a partial period (the data cover 14% of it)" in finding.text and "+0.0%" in finding.text
+    assert "2024-03-11 *" in stdout  # the printed table marks it
 
 
 def test_target_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -311,7 +311,17 @@ def _trend(plan: Plan, result: dict[str, Any], language: Language) -> str:
             change=_pct(change, signed=True),
         )
     direction = "" if plan.form in ("date", "name") else _direction(result, plan, language)
-    return text + direction + _leading_group(plan, result, language)
+    return text + direction + _partial(plan, result, language) + _leading_group(plan, result, language)
+
+
+def _partial(plan: Plan, result: dict[str, Any], language: Language) -> str:
+    """Which first or last period the data cover only in part (and so were left out of the comparison)."""
+    partial = [_label(str(period), plan, language) for period in result.get("partial") or []]
+    if not partial:
+        return ""
+    grain = GRAIN[language].get(plan.time_unit or "M", "")
+    joined = ("、" if language == "ja" else " and ").join(partial)
+    return catalog.say("trend_partial", language, periods=joined, grain=grain)
 
 
 CYCLIC = ("weekday", "daytype")  # periods that repeat: no first-to-last change, no slope

@@ -254,6 +254,11 @@ TEXTS: Final[dict[str, dict[Language, str]]] = {
         "ja": "{first} の {first_value} から {last} の {last_value} へ {change} 変化しました。",
         "en": " From {first} ({first_value}) to {last} ({last_value}) it changed by {change}.",
     },
+    "trend_partial": {
+        "ja": "{periods} はその{grain}の一部の期間しかデータがないため、最大・最小と変化・傾きの比較から除きました。",
+        "en": " {periods} cover only part of their {grain}, so they are left out of the highest, the lowest, the "
+        "change and the slope.",
+    },
     "trend_direction": {
         "ja": "全体として{word}です（{grain}ごとの値に当てはめた直線の傾き {slope}/{grain}）。",
         "en": " Overall it is {word} (slope of a line fitted to the values per {grain}: {slope} per {grain}).",

@@ -19,6 +19,7 @@ from bunseki.brain.analyst.offline.registry import writes
 from bunseki.brain.analyst.offline.text import format_number
 from bunseki.brain.lexicon import weekday_of
 from bunseki.brain.results import RESULT_MARKER
+from bunseki.data import periods
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
 
@@ -433,20 +434,31 @@ def _trend(plan: Plan, info: DataFrameInfo) -> list[str]:
         ]
     if not plan.group_by:
         lines.append(f"print(series.to_string(max_rows={MAX_PRINTED}))")
+    if unit in ("W", "M", "Q", "Y") and not _smoothing(plan):  # calendar periods the data may cover in part
+        lines += [
+            *periods.SOURCE.splitlines(),
+            "# A first or last period the data cover only in part: left out of the extremes, the change, the slope.",
+            f"head, tail = partial_ends(data[{date!r}], {FREQ[unit]!r}, len(series))",
+            "labels = [str(k) for k in series.index]",
+            "partial = labels[:1][: int(head)] + labels[-1:][: int(tail)]",
+            "whole = series.iloc[int(head) : len(series) - int(tail)]",
+        ]
+    else:
+        lines += ["partial, whole = [], series"]
     lines += [
         "result = {",
         f"    'task': 'trend', 'stat': {plan.stat!r}, 'column': {plan.target!r}, 'unit': {unit!r},",
         # the first periods only: a result line must fit in the cell's output, years of days do not
         f"    'values': [[str(k), float(v)] for k, v in series.head({MAX_PRINTED}).items()],",
-        "    'periods': int(series.notna().sum()), 'level': float(series.mean()) if len(series) else None,",
-        "    'peak': [str(series.idxmax()), float(series.max())] if len(series) else None,",
-        "    'low': [str(series.idxmin()), float(series.min())] if len(series) else None,",
-        "    'first': [str(series.index[0]), float(series.iloc[0])] if len(series) else None,",
-        "    'last': [str(series.index[-1]), float(series.iloc[-1])] if len(series) else None,",
-        f"    'by': {plan.group_by!r}, 'rows': int(len(data)),",
+        "    'periods': int(whole.notna().sum()), 'level': float(whole.mean()) if len(whole) else None,",
+        "    'peak': [str(whole.idxmax()), float(whole.max())] if len(whole) else None,",
+        "    'low': [str(whole.idxmin()), float(whole.min())] if len(whole) else None,",
+        "    'first': [str(whole.index[0]), float(whole.iloc[0])] if len(whole) else None,",
+        "    'last': [str(whole.index[-1]), float(whole.iloc[-1])] if len(whole) else None,",
+        f"    'by': {plan.group_by!r}, 'rows': int(len(data)), 'partial': partial,",
         "}",
-        "# The direction over the whole span: the slope of a straight line through the periods.",
-        "points = series.dropna()",
+        "# The direction over the whole span: the slope of a straight line through the whole periods.",
+        "points = whole.dropna()",
         "result['slope'] = float(np.polyfit(np.arange(len(points)), points.to_numpy(float), 1)[0]) "
         "if len(points) >= 2 else None",
     ]

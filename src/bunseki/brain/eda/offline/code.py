@@ -15,6 +15,7 @@ from bunseki.brain.eda.offline import templates
 from bunseki.brain.eda.offline.columns import ADDITIVE, MAX_LISTED, Kinds
 from bunseki.brain.eda.offline.plan import trend_rule
 from bunseki.brain.results import RESULT_MARKER
+from bunseki.data import periods
 from bunseki.domain import PlanStep
 
 RETRY_COLUMNS = 3
@@ -70,6 +71,7 @@ def _body(view: EdaView, step: PlanStep, columns: list[str]) -> tuple[str, str]:
         measure = next((c for c in columns if c != date and c in kinds.numeric), None)
         stat = "sum" if measure is None or ADDITIVE.search(measure) else "mean"
         body = templates.TREND.replace("__DATE__", repr(date)).replace("__MEASURE__", repr(measure))
+        body = body.replace("__PERIODS_SOURCE__", periods.SOURCE)
         return body.replace("__RULE__", repr(trend_rule(view.profile, date))).replace("__STAT__", repr(stat)), "trend"
     if step.kind == "target" and columns:
         target, others = columns[0], columns[1:]

@@ -191,16 +191,27 @@ def _trend(r: Result, ja: bool) -> str:
     (first, a), (last, b) = r["first"], r["last"]
     (high_at, high), (low_at, low) = r["max"], r["min"]
     change = r.get("change_pct")
+    partial = r.get("partial") or []
     if ja:
         moved = f"（{change:+.1f}%）" if isinstance(change, int | float) else ""
+        note = "".join(
+            f"{label} はその{unit}の {share * 100:.0f}% の期間しかデータがない一部の期間のため、"
+            "変化と最大・最小の比較から除きました。"
+            for label, share in partial
+        )
         return (
             f"{what}（{unit}単位、{number(r['periods'])}期間）は {first} の {number(a)} から {last} の {number(b)} へ"
-            f"{moved}。最大は {high_at} の {number(high)}、最小は {low_at} の {number(low)} です。"
+            f"{moved}。最大は {high_at} の {number(high)}、最小は {low_at} の {number(low)} です。{note}"
         )
     moved = f" ({change:+.1f}%)" if isinstance(change, int | float) else ""
+    note = "".join(
+        f" {label} is a partial period (the data cover {share * 100:.0f}% of it), so it is left out of the change "
+        "and of the highest and lowest."
+        for label, share in partial
+    )
     return (
         f"The {what} ({unit}, {number(r['periods'])} periods) went from {number(a)} in {first} to {number(b)} "
-        f"in {last}{moved}. The highest was {number(high)} in {high_at}, the lowest {number(low)} in {low_at}."
+        f"in {last}{moved}. The highest was {number(high)} in {high_at}, the lowest {number(low)} in {low_at}.{note}"
     )
 
 

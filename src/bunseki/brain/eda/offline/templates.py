@@ -297,24 +297,37 @@ dates = pd.to_datetime(data[DATE], errors="coerce")
 if MEASURE is None:
     series = pd.Series(1, index=dates[dates.notna()]).resample(RULE).sum()
     series = series[series > 0]  # periods without rows are gaps, not zeros
+    covered = dates[dates.notna()]
 else:
     frame = pd.DataFrame({"date": dates, "value": to_num(data[MEASURE])}).dropna()
     periods = frame.set_index("date")["value"].resample(RULE)
     series = periods.agg(STAT)[periods.size() > 0]  # a sum over no rows is a gap, not a zero
+    covered = frame["date"]
 series = series.dropna()
 labels = list(series.index.strftime(FORMAT))
+__PERIODS_SOURCE__
+# A first or last period the data cover only in part is marked, and left out of the change and the extremes.
+head, tail = partial_ends(covered, RULE, len(series))
+shares = period_coverage(covered, RULE)
+partial = [labels[0]] * head + [labels[-1]] * tail
+whole = series.iloc[int(head) : len(series) - int(tail)]
+whole_labels = labels[int(head) : len(labels) - int(tail)]
 print(f"{MEASURE or '__L_COUNT__'} ({STAT}, {RULE})")
-print(pd.Series(series.to_numpy(), index=labels).round(3).to_string())
+print(pd.Series(series.to_numpy(), index=[l + (" *" if l in partial else "") for l in labels]).round(3).to_string())
+if partial:
+    print("* __L_PARTIAL__")
 result = {"date": str(DATE), "measure": MEASURE, "rule": RULE, "stat": STAT, "periods": int(len(series))}
-if len(series):
-    first, last = float(series.iloc[0]), float(series.iloc[-1])
+if partial:
+    result["partial"] = [[labels[0], num(shares[0])]] * head + [[labels[-1], num(shares[1])]] * tail
+if len(whole):
+    first, last = float(whole.iloc[0]), float(whole.iloc[-1])
     result.update(
         {
-            "first": [labels[0], num(first)],
-            "last": [labels[-1], num(last)],
-            "max": [series.idxmax().strftime(FORMAT), num(series.max())],
-            "min": [series.idxmin().strftime(FORMAT), num(series.min())],
-            "change_pct": num((last - first) / abs(first) * 100) if first else None,
+            "first": [whole_labels[0], num(first)],
+            "last": [whole_labels[-1], num(last)],
+            "max": [whole.idxmax().strftime(FORMAT), num(whole.max())],
+            "min": [whole.idxmin().strftime(FORMAT), num(whole.min())],
+            "change_pct": num((last - first) / abs(first) * 100) if first and len(whole) > 1 else None,
             "points": [[label, num(value)] for label, value in zip(labels[-60:], series.to_numpy()[-60:])],
         }
     )
@@ -322,7 +335,11 @@ if len(series):
 
 def draw():
     fig, ax = plt.subplots(figsize=(9, 4))
-    ax.plot(series.index, series.to_numpy(), marker="o", markersize=3)
+    ax.plot(whole.index, whole.to_numpy(), marker="o", markersize=3)
+    ends = series[[label in partial for label in labels]]
+    if len(ends):  # drawn apart, hollow: a short period is not a fall or a rise
+        ax.plot(ends.index, ends.to_numpy(), "o", markersize=6, markerfacecolor="white", label="__L_PARTIAL__")
+        ax.legend(loc="best")
     ax.set_ylabel(MEASURE or "__L_COUNT__")
     ax.set_title(TITLE)
     fig.autofmt_xdate()
@@ -482,6 +499,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_MEAN__": "平均",
         "__L_CORR__": "相関係数",
         "__L_COUNT__": "件数",
+        "__L_PARTIAL__": "一部の期間だけのデータ（変化の比較から除外）",
     },
     "en": {
         "__L_ROWS__": "rows",
@@ -494,6 +512,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_MEAN__": "mean",
         "__L_CORR__": "correlation",
         "__L_COUNT__": "rows",
+        "__L_PARTIAL__": "partial period (left out of the change)",
     },
 }
 
