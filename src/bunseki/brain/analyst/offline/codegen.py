@@ -22,6 +22,7 @@ from bunseki.brain.results import RESULT_MARKER
 from bunseki.data import periods
 from bunseki.data.summary import DataFrameInfo
 from bunseki.domain import Language
+from bunseki.report import ticks
 
 STAT_CALL = {
     "sum": "sum",
@@ -77,7 +78,7 @@ DAY_NAMES = {
 MAX_BARS = 30
 MAX_PRINTED = 60  # periods printed and returned: a daily trend over years would fill the output limit
 # Tick labels as 12,345,678 instead of 1.2 and a "1e7" offset.
-_READABLE = "ax.{axis}.set_major_formatter(lambda v, _: f'{{v:,.0f}}' if abs(v) >= 100 else f'{{v:g}}')"
+_READABLE = "readable_axes(ax.figure, LANGUAGE)"  # 1.5億 / 150M on every numeric axis, never a 1e8 offset
 MAX_LINES = 8
 # The report's own number formatter, copied into the code (without its docstring) so that the
 # printed output and the report write every number the same way.
@@ -108,7 +109,8 @@ def generate(plan: Plan, info: DataFrameInfo) -> str:
         info = years.as_dates(info)[0]
     if plan.age_bands:  # 年代: a column of the age column's decades
         info = bands.add(info, plan.age_bands.column, plan.age_bands.age)
-    lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *_prepare(plan, info), ""]
+    lines = [f"# {describe(plan)}", "import json", "", *FORMATTER, "", *ticks.SOURCE.splitlines(), ""]
+    lines += [f"LANGUAGE = {plan.language!r}", *_prepare(plan, info), ""]
     lines += registry.kind(plan.task).code(plan, info)
     lines.append(f'print("{RESULT_MARKER}" + json.dumps(result, ensure_ascii=False, default=str))')
     return "\n".join(lines) + "\n"

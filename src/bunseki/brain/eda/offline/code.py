@@ -17,6 +17,7 @@ from bunseki.brain.eda.offline.plan import trend_rule
 from bunseki.brain.results import RESULT_MARKER
 from bunseki.data import periods
 from bunseki.domain import PlanStep
+from bunseki.report import ticks
 
 RETRY_COLUMNS = 3
 ERROR_CHARS = 160
@@ -43,7 +44,8 @@ def write(view: EdaView, step: PlanStep, error: str | None = None) -> StepCode:
         "__STEP__": repr(step.id),
         "__KIND__": repr(step.kind),
     }
-    prelude = templates.PRELUDE + (templates.RETRY_HELPERS if retry else templates.HELPERS)
+    prelude = templates.PRELUDE.replace("__TICKS_SOURCE__", ticks.SOURCE)
+    prelude += templates.RETRY_HELPERS if retry else templates.HELPERS
     code = "\n".join(header) + "\n" + prelude + body + templates.RESULT.replace("__MARKER__", repr(RESULT_MARKER))
     for token, value in substitutions.items():
         code = code.replace(token, value)

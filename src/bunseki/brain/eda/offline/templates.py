@@ -23,6 +23,8 @@ CHART = __CHART__
 TITLE = __TITLE__
 
 
+__TICKS_SOURCE__
+
 def num(value):
     \"\"\"A JSON number: None for missing or infinite values.\"\"\"
     try:
@@ -40,6 +42,7 @@ def to_num(series):
 
 def chart(draw):
     draw()
+    readable_axes(plt.gcf(), "__L_LANG__")  # 1.5億 / 150M, never a 1e8 offset
     plt.tight_layout()
     plt.savefig(CHART, dpi=110)
     plt.close("all")
@@ -57,6 +60,7 @@ def to_num(series):
 def chart(draw):
     try:
         draw()
+        readable_axes(plt.gcf(), "__L_LANG__")
         plt.tight_layout()
         plt.savefig(CHART, dpi=110)
     except Exception as exc:  # the numbers above stand without the chart
@@ -500,6 +504,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_CORR__": "相関係数",
         "__L_COUNT__": "件数",
         "__L_PARTIAL__": "一部の期間だけのデータ（変化の比較から除外）",
+        "__L_LANG__": "ja",
     },
     "en": {
         "__L_ROWS__": "rows",
@@ -513,6 +518,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_CORR__": "correlation",
         "__L_COUNT__": "rows",
         "__L_PARTIAL__": "partial period (left out of the change)",
+        "__L_LANG__": "en",
     },
 }
 
