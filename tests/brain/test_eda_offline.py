@@ -450,3 +450,12 @@ def test_a_trend_leaves_periods_without_rows_out_instead_of_counting_them_as_zer
     code = BRAIN.write_step_code(the_view, step.model_copy(update={"columns": ["日付", "売上金額"]}))
     result = json.loads(run(code.code, frame).split(RESULT_MARKER)[-1].splitlines()[0])
     assert result["min"][1] > 0 and all(value > 0 for _, value in result["points"])
+
+
+def test_booleans_are_written_in_the_reports_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    frame = pd.DataFrame({"雨": [True, False, True, None] * 5, "売上金額": np.arange(20.0)})
+    _, finding = execute(step_of("categorical", ["雨"]), view(), frame)
+    assert "「あり」の 10件" in finding.text and "False" not in finding.text and "True" not in finding.text
+    _, english = execute(step_of("categorical", ["雨"]), view(language="en"), frame)
+    assert "yes" in english.text and "True" not in english.text

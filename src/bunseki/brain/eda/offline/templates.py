@@ -25,6 +25,16 @@ TITLE = __TITLE__
 
 __TICKS_SOURCE__
 
+def labelled(series):
+    \"\"\"Booleans as the report's language writes them (__L_YES__ / __L_NO__), never True / False.\"\"\"
+    values = series.dropna()
+    if pd.api.types.is_bool_dtype(series) or (
+        len(values) and all(isinstance(v, (bool, np.bool_)) or v in ("True", "False") for v in values.unique())
+    ):
+        return series.map({True: "__L_YES__", False: "__L_NO__", "True": "__L_YES__", "False": "__L_NO__"})
+    return series
+
+
 def num(value):
     \"\"\"A JSON number: None for missing or infinite values.\"\"\"
     try:
@@ -143,7 +153,7 @@ FREQUENCY = """
 TOP = 10
 frequencies = []
 for column in [c for c in __CATEGORICAL__ if c in data.columns]:
-    counts = data[column].dropna().astype(str).value_counts()
+    counts = labelled(data[column]).dropna().astype(str).value_counts()
     missing = int(data[column].isna().sum())
     print(f"--- {column} (__L_DISTINCT__: {counts.size:,}, __L_MISSING__: {missing:,})")
     print(counts.head(TOP).to_string())
@@ -178,7 +188,7 @@ if frequencies:
 
 BREAKDOWN = """
 BY, MEASURE = __BY__, __MEASURE__
-frame = pd.DataFrame({"group": data[BY], "value": to_num(data[MEASURE])}).dropna()
+frame = pd.DataFrame({"group": labelled(data[BY]), "value": to_num(data[MEASURE])}).dropna()
 frame["group"] = frame["group"].astype(str)
 table = frame.groupby("group")["value"].agg(["count", "sum", "mean", "median"])
 table = table.sort_values("mean", ascending=False, kind="stable")
@@ -391,10 +401,10 @@ if TARGET_NUMERIC:
                 }
             )
     for column in OTHER_CATEGORICAL:
-        group_means(data[column], y, column)
+        group_means(labelled(data[column]), y, column)
 else:
     for column in OTHER_NUMERIC:
-        group_means(data[TARGET], to_num(data[column]), column)
+        group_means(labelled(data[TARGET]), to_num(data[column]), column)
 numeric.sort(key=lambda item: -abs(item["pearson"] or 0))
 if TARGET_NUMERIC:
     groups.sort(key=lambda item: -(item["gap"] or 0))
@@ -448,7 +458,7 @@ if len(pair):
 
 CROSSTAB = """
 A, B = __A__, __B__
-frame = data[[A, B]].dropna().astype(str)
+frame = pd.DataFrame({A: labelled(data[A]), B: labelled(data[B])}).dropna().astype(str)
 table = pd.crosstab(frame[A], frame[B])
 cells = table.stack().sort_values(ascending=False, kind="stable")
 print(table.iloc[:20, :20].to_string())
@@ -505,6 +515,8 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_COUNT__": "件数",
         "__L_PARTIAL__": "一部の期間だけのデータ（変化の比較から除外）",
         "__L_LANG__": "ja",
+        "__L_YES__": "あり",
+        "__L_NO__": "なし",
     },
     "en": {
         "__L_ROWS__": "rows",
@@ -519,6 +531,8 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_COUNT__": "rows",
         "__L_PARTIAL__": "partial period (left out of the change)",
         "__L_LANG__": "en",
+        "__L_YES__": "yes",
+        "__L_NO__": "no",
     },
 }
 
