@@ -459,3 +459,23 @@ def test_booleans_are_written_in_the_reports_language(tmp_path: Path, monkeypatc
     assert "「あり」の 10件" in finding.text and "False" not in finding.text and "True" not in finding.text
     _, english = execute(step_of("categorical", ["雨"]), view(language="en"), frame)
     assert "yes" in english.text and "True" not in english.text
+
+
+def test_disagreeing_measures_are_reconciled_and_skew_and_outliers_read_with_and_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    x = np.arange(1.0, 41.0)
+    frame = pd.DataFrame({"面積": x, "価格": np.where(x == 40, 1e6, x * 10)})  # one extreme price hides the relation
+    _, correlation = execute(step_of("correlation", ["面積", "価格"]), view(), frame)
+    pearson, spearman = frame["面積"].corr(frame["価格"]), frame["面積"].corr(frame["価格"], method="spearman")
+    assert (
+        f"ピアソン {pearson:.2f} とスピアマン {spearman:.2f} が食い違い、順位で見ると強い単調な関係" in correlation.text
+    )
+    assert "スピアマンを信頼してください" in correlation.text
+    _, distribution = execute(step_of("distribution", ["価格"]), view(), frame)
+    assert "価格 は強く歪んでいる" in distribution.text and "中央値 205" in distribution.text
+    assert "分布は対数軸で示しました" in distribution.text
+    _, outliers = execute(step_of("outliers", ["価格"]), view(language="en"), frame)
+    without = frame["価格"][frame["価格"] < 1e6].mean()
+    assert f"mean {frame['価格'].mean():,.0f} ({without:,.0f} without them)" in outliers.text

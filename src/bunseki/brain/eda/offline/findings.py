@@ -13,6 +13,8 @@ from bunseki.brain.results import Result, result_of
 from bunseki.domain import Finding, Language, PlanStep, StepOutcome
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
+STRONG_SKEW = 2.0  # a skewness from which the mean misleads as a typical value
+DISAGREEMENT = 0.3  # Pearson and Spearman this far apart: a few extreme values decide one of them
 ERROR_CHARS = 200
 
 
@@ -94,6 +96,20 @@ def _distribution(r: Result, ja: bool) -> str:
         if ja
         else f"The most skewed is {skewed['column']} (skewness {coefficient(skewed['skew'])})."
     )
+    for c in [c for c in columns if abs(c.get("skew") or 0) >= STRONG_SKEW][:3]:  # which of mean and median to read
+        shown = (
+            ("分布は対数軸で示しました。" if ja else " Its histogram is drawn on a log scale.")
+            if c.get("log_view")
+            else ""
+        )
+        tail += (
+            f"{c['column']} は強く歪んでいる（歪度 {coefficient(c['skew'])}）ため、平均 {number(c['mean'])} は"
+            f"少数の極端な値に引っ張られています。典型的な値としては中央値 {number(c['median'])} を"
+            f"読んでください。{shown}"
+            if ja
+            else f" {c['column']} is strongly skewed (skewness {coefficient(c['skew'])}): its mean {number(c['mean'])} "
+            f"is pulled by a few extreme values, so read the median {number(c['median'])} as the typical value.{shown}"
+        )
     return ("。".join(parts) + "。" if ja else ". ".join(parts) + ". ") + tail
 
 
@@ -144,17 +160,46 @@ def _correlation(r: Result, ja: bool) -> str:
         )
     p = pairs[0]
     strong = sum(1 for item in pairs if abs(item["pearson"]) >= 0.5)
+    apart = [q for q in pairs if q.get("spearman") is not None and abs(q["pearson"] - q["spearman"]) >= DISAGREEMENT]
     if ja:
-        return (
+        text = (
             f"最も強い相関は {p['a']} と {p['b']} で、ピアソン {coefficient(p['pearson'])}、"
             f"スピアマン {coefficient(p['spearman'])}（{number(p['n'])}件）。"
             f"|r| ≥ 0.5 の組は {len(pairs)} 組中 {strong} 組です。"
         )
-    return (
-        f"The strongest correlation is between {p['a']} and {p['b']}: Pearson {coefficient(p['pearson'])}, "
-        f"Spearman {coefficient(p['spearman'])} ({number(p['n'])} rows). "
-        f"{strong} of {len(pairs)} pairs have |r| ≥ 0.5."
-    )
+    else:
+        text = (
+            f"The strongest correlation is between {p['a']} and {p['b']}: Pearson {coefficient(p['pearson'])}, "
+            f"Spearman {coefficient(p['spearman'])} ({number(p['n'])} rows). "
+            f"{strong} of {len(pairs)} pairs have |r| ≥ 0.5."
+        )
+    for q in sorted(apart, key=lambda q: -abs(q["pearson"] - q["spearman"]))[:2]:
+        ranks_stronger = abs(q["spearman"]) > abs(q["pearson"])
+        if ja:
+            why = (
+                "順位で見ると強い単調な関係があります。ピアソンは極端な値（外れ値のステップを参照）や直線からのずれに"
+                "引きずられて弱く出ているため、"
+                if ranks_stronger
+                else "ピアソンの相関は少数の極端な値（外れ値のステップを参照）によるものとみられます。"
+                "順位で見た関係は弱いため、"
+            )
+            text += (
+                f"{q['a']} と {q['b']} はピアソン {coefficient(q['pearson'])} と"
+                f"スピアマン {coefficient(q['spearman'])} が食い違い、{why}スピアマンを信頼してください。"
+            )
+        else:
+            text += (
+                f" For {q['a']} and {q['b']}, Pearson {coefficient(q['pearson'])} and Spearman "
+                f"{coefficient(q['spearman'])} disagree: "
+                + (
+                    "ranked, the relation is strongly monotone, and Pearson reads it weaker because it weighs extreme "
+                    "values (see the outliers step) and departures from a straight line; believe Spearman."
+                    if ranks_stronger
+                    else "a few extreme values (see the outliers step) appear to make most of Pearson's correlation, "
+                    "while the ranks relate weakly; believe Spearman."
+                )
+            )
+    return text
 
 
 def _outliers(r: Result, ja: bool) -> str:
@@ -173,6 +218,12 @@ def _outliers(r: Result, ja: bool) -> str:
         if c.get("examples"):
             parts[-1] += (
                 f"（最も極端な値 {number(c['examples'][0])}）" if ja else f" (most extreme {number(c['examples'][0])})"
+            )
+        if c.get("mean") is not None and c.get("mean_without") is not None:  # the statistic with and without them
+            parts[-1] += (
+                f"。平均は {number(c['mean'])}、外れ値を除くと {number(c['mean_without'])}"
+                if ja
+                else f", mean {number(c['mean'])} ({number(c['mean_without'])} without them)"
             )
     return "。".join(parts) + "。" if ja else "; ".join(parts) + "."
 

@@ -126,11 +126,14 @@ for column in values.columns:
             "min": num(s.min()),
             "max": num(s.max()),
             "skew": num(s.skew()),
+            # strongly right-skewed and positive: drawn on a log axis, where its spread can be seen
+            "log_view": bool(len(s) > 2 and s.min() > 0 and (s.skew() or 0) >= 2),
         }
     )
 print(pd.DataFrame(stats).set_index("column").round(3).to_string() if stats else "__L_NOTHING__")
 result = {"columns": stats}
 filled = [c for c in values.columns if values[c].notna().any()]
+logged = {item["column"] for item in stats if item["log_view"]}
 
 
 def draw():
@@ -138,8 +141,14 @@ def draw():
     height = -(-len(filled) // width)
     fig, axes = plt.subplots(height, width, figsize=(4 * width, 3 * height), squeeze=False)
     for ax, column in zip(axes.flat, filled):
-        ax.hist(values[column].dropna(), bins=30, color="#4C72B0")
-        ax.set_title(str(column))
+        column_values = values[column].dropna()
+        if str(column) in logged:
+            ax.hist(column_values, bins=np.geomspace(column_values.min(), column_values.max(), 31), color="#4C72B0")
+            ax.set_xscale("log")
+            ax.set_title(f"{column} (__L_LOG__)")
+        else:
+            ax.hist(column_values, bins=30, color="#4C72B0")
+            ax.set_title(str(column))
     for ax in list(axes.flat)[len(filled):]:
         ax.set_visible(False)
     fig.suptitle(TITLE)
@@ -276,11 +285,14 @@ for column in values.columns:
     outside = s[(s < low) | (s > high)]
     extreme = outside.loc[(outside - s.median()).abs().sort_values(ascending=False, kind="stable").index].head(5)
     print(f"{column}: __L_OUTLIERS__ {outside.size:,} / {s.size:,} (< {low:,.3f} | > {high:,.3f})")
+    inside = s[(s >= low) & (s <= high)]
     found.append(
         {
             "column": str(column),
             "count": int(s.size),
             "outliers": int(outside.size),
+            "mean": num(s.mean()),
+            "mean_without": num(inside.mean()) if len(inside) else None,  # the statistic with and without them
             "pct": num(outside.size / s.size * 100),
             "low": num(low),
             "high": num(high),
@@ -516,6 +528,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_PARTIAL__": "一部の期間だけのデータ（変化の比較から除外）",
         "__L_LANG__": "ja",
         "__L_YES__": "あり",
+        "__L_LOG__": "対数軸",
         "__L_NO__": "なし",
     },
     "en": {
@@ -532,6 +545,7 @@ LABELS: dict[Language, dict[str, str]] = {
         "__L_PARTIAL__": "partial period (left out of the change)",
         "__L_LANG__": "en",
         "__L_YES__": "yes",
+        "__L_LOG__": "log scale",
         "__L_NO__": "no",
     },
 }
