@@ -479,3 +479,11 @@ def test_disagreeing_measures_are_reconciled_and_skew_and_outliers_read_with_and
     _, outliers = execute(step_of("outliers", ["価格"]), view(language="en"), frame)
     without = frame["価格"][frame["価格"] < 1e6].mean()
     assert f"mean {frame['価格'].mean():,.0f} ({without:,.0f} without them)" in outliers.text
+
+
+def test_a_strongly_skewed_measure_beyond_the_first_columns_still_gets_its_distribution() -> None:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f"n{i}": rng.normal(size=200) for i in range(8)} | {"amount": rng.lognormal(0, 2, 200)})
+    plan = BRAIN.plan(EdaView(profile=profile_table(frame), source="x.csv")).plan
+    distribution = next(s for s in plan if s.kind == "distribution")
+    assert "amount" in distribution.columns and len(distribution.columns) == 6

@@ -48,7 +48,7 @@ def first_plan(view: EdaView) -> list[PlanStep]:
     if target is not None:
         steps.append(target_step(target, language, profile))
     if kinds.numeric:
-        steps.append(step("distribution", kinds.numeric[:MAX_LISTED], language, profile))
+        steps.append(step("distribution", _distribution_columns(profile, kinds), language, profile))
     if kinds.categorical:
         steps.append(step("categorical", kinds.categorical[:4], language, profile))
         if measure is not None:
@@ -195,3 +195,15 @@ def _texts(kind: StepKind, columns: list[str], language: Language, profile: Tabl
         if ja
         else ("Overview of the data", f"Types, counts and distinct values of {listed}.")
     )
+
+
+STRONG_SKEW = 2.0  # a measure this skewed is looked at even when it is not among the first columns
+
+
+def _distribution_columns(profile: TableProfile, kinds: Kinds) -> list[str]:
+    """The first numeric columns, with the strongly skewed ones among them: a typical value read from
+    a skewed column's mean misleads, so the report must see it."""
+    chosen = kinds.numeric[:MAX_LISTED]
+    skewed = [c.name for c in profile.columns if c.name in kinds.numeric and abs(c.skew or 0) >= STRONG_SKEW]
+    added = [name for name in skewed if name not in chosen][: MAX_LISTED // 2]
+    return chosen[: MAX_LISTED - len(added)] + added if added else chosen
