@@ -1,4 +1,4 @@
-"""Does an EDA report raise what a careful analyst would (issue 31)? On public tables, offline.
+"""Does an EDA report raise what a careful analyst would? On public tables, offline.
 
     python benchmarks/eda_findings.py [--table NAME] [--jsonl FILE] [--keep]
 

@@ -1,4 +1,4 @@
-"""What a careful analyst would raise on each table of benchmarks/eda/tables (issue 31).
+"""What a careful analyst would raise on each table of benchmarks/eda/tables.
 
 Written from the tables alone (their statistics, computed with pandas), before any EDA run. Flags:
 

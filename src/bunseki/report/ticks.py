@@ -9,7 +9,10 @@ carries this module's source (`SOURCE`): it needs matplotlib only.
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _UNITS = {
     "ja": ((1e12, "兆"), (1e8, "億"), (1e4, "万")),
@@ -28,7 +31,7 @@ def tick(value: float, language: str = "en") -> str:
     return f"{value:.3g}"
 
 
-def readable_axes(figure: Any, language: str = "en") -> None:
+def readable_axes(figure: "Figure", language: str = "en") -> None:  # noqa: UP037  (the sandbox has no Figure name)
     """Every numeric axis of ``figure`` (a plain ScalarFormatter) gets `tick` and never an offset."""
     from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
